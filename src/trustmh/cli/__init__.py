@@ -1,0 +1,1 @@
+"""The ``trustmh`` command line (typer + rich)."""

@@ -1,0 +1,118 @@
+"""Strict readers for the file formats datasets come in.
+
+They turn every decoding or structural problem into a one-line
+:class:`~trustmh.errors.DataFormatError` naming the file and the line or field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from trustmh.errors import DataFormatError, UserError
+
+# A single field above this size is almost certainly a corrupted file (a missing quote in a
+# CSV swallows the rest of the file into one cell); real items are a few KB at most.
+MAX_FIELD_CHARS = 200_000
+
+
+def read_text(path: Path, encoding: str = "utf-8") -> str:
+    """Read a whole text file, naming the line of the first undecodable byte."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except OSError as error:
+        raise UserError(f"{path}: cannot read ({error.strerror})") from None
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise DataFormatError(path, f"line {line}", f"expected {encoding} text, found undecodable byte 0x{raw[error.start]:02x}") from None
+    if not text.strip():
+        raise DataFormatError(path, None, "the file is empty")
+    return text.lstrip("\ufeff")
+
+
+def read_lines(path: Path, keep_empty: bool = False) -> list[str]:
+    """Lines of a text file without line endings; trailing blank lines dropped."""
+    lines = read_text(path).splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines if keep_empty else [line for line in lines if line.strip()]
+
+
+def read_json(path: Path) -> Any:
+    """Parse a JSON document, naming the line of a syntax error (e.g. a truncated file)."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DataFormatError(path, f"line {error.lineno}", f"expected valid JSON ({error.msg})") from None
+
+
+def read_jsonl(path: Path, required: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Parse JSON Lines: one object per non-blank line, each with the ``required`` keys."""
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise DataFormatError(path, f"line {number}", f"expected one JSON object per line ({error.msg})") from None
+        if not isinstance(obj, dict):
+            raise DataFormatError(path, f"line {number}", "expected a JSON object")
+        missing = [key for key in required if key not in obj]
+        if missing:
+            raise DataFormatError(path, f"line {number}", f"missing field {missing[0]!r} (expected fields: {', '.join(required)})")
+        obj["_line"] = number
+        records.append(obj)
+    return records
+
+
+def read_csv_rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
+    """Parse a CSV with a header row; column names are whitespace-stripped.
+
+    Each returned row carries ``_line``: the physical line its record starts on.
+    """
+    text = read_text(path)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [name.strip() for name in (reader.fieldnames or [])]
+    missing = [name for name in required if name not in header]
+    if missing:
+        raise DataFormatError(path, "line 1", f"missing column {missing[0]!r} (expected columns: {', '.join(required)}; found: {', '.join(header)})")
+    reader.fieldnames = header
+    rows: list[dict[str, str]] = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            if None in row:
+                raise DataFormatError(path, f"line {line}", f"row has more fields than the {len(header)} columns of the header")
+            for key in required:
+                value = row.get(key)
+                if value is None:
+                    raise DataFormatError(path, f"line {line}", f"row ends before column {key!r}")
+                if len(value) > MAX_FIELD_CHARS:
+                    raise DataFormatError(path, f"line {line}, column {key!r}", f"field longer than {MAX_FIELD_CHARS} characters (unbalanced quote?)")
+            row_out = {k: v for k, v in row.items() if k is not None}
+            row_out["_line"] = str(line)
+            rows.append(row_out)
+    except csv.Error as error:
+        raise DataFormatError(path, f"line {reader.line_num}", f"expected CSV ({error})") from None
+    if not rows:
+        raise DataFormatError(path, None, "no data rows after the header")
+    return rows
+
+
+def require_unique(path: Path, ids: Iterable[tuple[str, str]]) -> None:
+    """Raise on the first repeated id; ``ids`` yields ``(id, where)`` pairs."""
+    seen: dict[str, str] = {}
+    for item_id, where in ids:
+        if item_id in seen:
+            raise DataFormatError(path, where, f"duplicate id {item_id!r} (first at {seen[item_id]})")
+        seen[item_id] = where

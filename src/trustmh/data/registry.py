@@ -1,0 +1,191 @@
+"""Dataset registry and file resolution.
+
+A file ``<dataset>/<name>`` is looked for, in order, in
+
+1. the folder given by ``--data-dir`` (``data_dir`` argument) or ``$TRUSTMH_DATA_DIR``,
+   laid out like the upstream release: one folder per dataset, upstream file names;
+2. the user cache (``$TRUSTMH_CACHE_DIR`` or ``~/.cache/trustmh``) under ``data/``;
+3. the upstream URL, downloaded into the cache and checked against its sha256.
+
+When none works the error names the dataset, the file and the command that fixes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import tempfile
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trustmh.errors import DatasetMissingError, UserError
+
+DOWNLOAD_TIMEOUT_S = 30
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One upstream file: its name inside the dataset folder, checksum and download URL."""
+
+    name: str
+    sha256: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A dataset trustmh can use: provenance, expected files and how to count its rows."""
+
+    name: str
+    pillars: tuple[str, ...]
+    title: str
+    source: tuple[str, ...]
+    license: str
+    files: tuple[DataFile, ...]
+    # "module:function" taking ``data_dir`` (as for resolve_file) and returning the number of
+    # rows; imported lazily so listing datasets never imports every loader.
+    counter: str | None = None
+    notes: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+    def file(self, name: str) -> DataFile:
+        for data_file in self.files:
+            if data_file.name == name:
+                return data_file
+        raise KeyError(f"dataset {self.name!r} has no file {name!r}")
+
+    def count_rows(self, data_dir: str | Path | None) -> int:
+        if self.counter is None:
+            raise UserError(f"dataset {self.name!r} has no row counter")
+        module_name, function_name = self.counter.split(":")
+        function: Callable[[str | Path | None], int] = getattr(importlib.import_module(module_name), function_name)
+        return function(data_dir)
+
+
+_REGISTRY: dict[str, DatasetSpec] = {}
+
+
+def register(spec: DatasetSpec) -> DatasetSpec:
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def _ensure_catalog() -> None:
+    importlib.import_module("trustmh.data.catalog")
+
+
+def get_dataset(name: str) -> DatasetSpec:
+    _ensure_catalog()
+    if name not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UserError(f"unknown dataset {name!r}; known datasets: {known}")
+    return _REGISTRY[name]
+
+
+def list_datasets() -> list[DatasetSpec]:
+    _ensure_catalog()
+    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("TRUSTMH_CACHE_DIR")
+    return Path(base) if base else Path.home() / ".cache" / "trustmh"
+
+
+def data_cache_dir() -> Path:
+    return cache_dir() / "data"
+
+
+def env_data_dir() -> Path | None:
+    value = os.environ.get("TRUSTMH_DATA_DIR")
+    return Path(value) if value else None
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def local_candidates(dataset: str, name: str, data_dir: str | Path | None) -> list[Path]:
+    """Where ``dataset/name`` may be, in resolution order (without downloading)."""
+    roots = [Path(data_dir)] if data_dir else []
+    env_dir = env_data_dir()
+    if env_dir is not None:
+        roots.append(env_dir)
+    roots.append(data_cache_dir())
+    return [root / dataset / name for root in roots]
+
+
+def find_local(dataset: str, name: str, data_dir: str | Path | None = None) -> Path | None:
+    for candidate in local_candidates(dataset, name, data_dir):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def fix_command(spec: DatasetSpec) -> str:
+    if any(f.url for f in spec.files):
+        return f"run `trustmh data fetch {spec.name}` (needs internet) or `trustmh data import DIR` with a folder holding {spec.name}/"
+    return f"download it from {spec.source[0]} and run `trustmh data import DIR` with a folder holding {spec.name}/"
+
+
+def download(spec: DatasetSpec, data_file: DataFile) -> Path:
+    """Download one file into the cache, verifying its sha256 before it is kept."""
+    if not data_file.url:
+        raise DatasetMissingError(
+            f"dataset {spec.name!r}: file {data_file.name} is not available locally and has no download URL; {fix_command(spec)}"
+        )
+    target = data_cache_dir() / spec.name / data_file.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with urllib.request.urlopen(data_file.url, timeout=DOWNLOAD_TIMEOUT_S) as response:
+            payload = response.read()
+    except (urllib.error.URLError, TimeoutError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise DatasetMissingError(
+            f"dataset {spec.name!r}: file {data_file.name} not found locally and download failed ({reason}); {fix_command(spec)}"
+        ) from None
+    actual = hashlib.sha256(payload).hexdigest()
+    if data_file.sha256 and actual != data_file.sha256:
+        raise UserError(
+            f"dataset {spec.name!r}: downloaded {data_file.name} has sha256 {actual[:12]}…, expected {data_file.sha256[:12]}…; upstream changed, nothing was saved"
+        )
+    # Write to a temporary file first so an interrupted download never leaves half a file.
+    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
+        tmp.write(payload)
+    os.replace(tmp.name, target)
+    return target
+
+
+def resolve_file(
+    dataset: str, name: str, data_dir: str | Path | None = None, allow_download: bool = True
+) -> Path:
+    """Path of ``dataset/name``, downloading it into the cache when needed and possible."""
+    spec = get_dataset(dataset)
+    data_file = spec.file(name)
+    found = find_local(dataset, name, data_dir)
+    if found is not None:
+        return found
+    if allow_download and data_file.url and os.environ.get("TRUSTMH_OFFLINE") != "1":
+        return download(spec, data_file)
+    looked = ", ".join(str(p.parent) for p in local_candidates(dataset, name, data_dir))
+    raise DatasetMissingError(
+        f"dataset {dataset!r}: file {name} not found (looked in {looked}); {fix_command(spec)}"
+    )
+
+
+def verify_file(path: Path, data_file: DataFile) -> str | None:
+    """``None`` if the checksum matches (or none is known), else a one-line problem."""
+    if not data_file.sha256:
+        return None
+    actual = sha256_of(path)
+    if actual == data_file.sha256:
+        return None
+    return f"{path}: sha256 {actual[:12]}… differs from the released {data_file.sha256[:12]}… (truncated, edited or a different version)"
