@@ -2,3 +2,9 @@
 
 # ruff: noqa: F401
 from trustmh.models.providers import TrustmhModelAPI
+from trustmh.pillars.privacy.tasks import (
+    privacy_confaide_tier1,
+    privacy_confaide_tier2a,
+    privacy_confaide_tier2b,
+    privacy_psyleak,
+)

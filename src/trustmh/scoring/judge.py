@@ -44,8 +44,13 @@ class JudgeField:
     low: int = 1
     high: int = 5
     choices: tuple[str, ...] = ()
+    text: bool = False  # a free-text answer (e.g. "who is related to X?")
 
     def validate(self, value: object) -> int | str:
+        if self.text:
+            if isinstance(value, str):
+                return value.strip()
+            raise ValueError(f'"{self.name}" must be a string')
         if self.choices:
             if isinstance(value, str) and value.strip().lower() in self.choices:
                 return value.strip().lower()
@@ -61,7 +66,12 @@ class JudgeField:
         return int(number)
 
     def schema_line(self) -> str:
-        kind = " | ".join(f'"{c}"' for c in self.choices) if self.choices else f"integer {self.low}-{self.high}"
+        if self.text:
+            kind = "string"
+        elif self.choices:
+            kind = " | ".join(f'"{c}"' for c in self.choices)
+        else:
+            kind = f"integer {self.low}-{self.high}"
         return f'  "{self.name}": {kind}  // {self.description}'
 
 

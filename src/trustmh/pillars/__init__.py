@@ -1,0 +1,1 @@
+"""The eight TrustMH-Bench pillars, one package each (tasks, dataset, scorers, prompts)."""
