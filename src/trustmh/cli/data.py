@@ -1,0 +1,131 @@
+"""``trustmh data status | import | fetch``: where datasets are and how to get them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from trustmh.cli.common import console, err_console, user_errors, write_json
+from trustmh.errors import UserError
+
+app = typer.Typer(help="Datasets: status, import from a folder, fetch from upstream.\n\nExample: trustmh data status", no_args_is_help=True)
+
+
+def _where(spec_name: str, file_names: list[str], data_dir: Path | None) -> tuple[str, list[Path]]:
+    from trustmh.data.registry import find_local
+
+    found = [find_local(spec_name, name, data_dir) for name in file_names]
+    present = [path for path in found if path is not None]
+    if not present:
+        return "missing", []
+    roots = sorted({str(path.parent) for path in present})
+    label = ", ".join(roots)
+    if len(present) < len(file_names):
+        label += f" (partial: {len(present)}/{len(file_names)} files)"
+    return label, present
+
+
+@app.command("status")
+@user_errors
+def status_command(
+    data_dir: Annotated[Optional[Path], typer.Option(help="Data folder to check before the cache (also $TRUSTMH_DATA_DIR).")] = None,
+    verify: Annotated[bool, typer.Option(help="Also compare each file's sha256 with the release.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show each dataset: pillar, where it was found, rows and license.
+
+    Example: trustmh data status --data-dir ../shared/data
+    """
+    from trustmh.catalog_view import offline
+    from trustmh.data.registry import list_datasets, verify_file
+
+    rows = []
+    with offline():
+        for spec in list_datasets():
+            where, present = _where(spec.name, [f.name for f in spec.files], data_dir)
+            rows_count: object = None
+            problems: list[str] = []
+            if len(present) == len(spec.files):
+                try:
+                    rows_count = spec.count_rows(data_dir)
+                except UserError as error:
+                    problems.append(str(error))
+                if verify:
+                    problems += [p for f, path in zip(spec.files, present, strict=True) if (p := verify_file(path, f))]
+            rows.append({"dataset": spec.name, "pillars": list(spec.pillars), "where": where, "rows": rows_count, "license": spec.license, "problems": problems, "source": spec.source[0]})
+    if as_json:
+        write_json(rows, "-")
+        return
+    table = Table(title="trustmh datasets")
+    for column in ("dataset", "pillars", "where", "rows", "license"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        rows_text = "—" if row["rows"] is None else str(row["rows"])
+        if row["problems"]:
+            rows_text = f"[red]invalid[/red]: {row['problems'][0]}"
+        table.add_row(row["dataset"], ", ".join(row["pillars"]), row["where"], rows_text, row["license"])
+    console.print(table)
+
+
+@app.command("import")
+@user_errors
+def import_command(
+    folder: Annotated[Path, typer.Argument(help="A folder laid out like the release: <dataset>/<upstream file names>.")],
+) -> None:
+    """Copy datasets from a local folder into the user cache (checksums reported).
+
+    Example: trustmh data import ~/Downloads/trustmh-data
+    """
+    from trustmh.data.registry import data_cache_dir, list_datasets, verify_file
+
+    if not folder.is_dir():
+        raise UserError(f"{folder}: not a folder")
+    imported = 0
+    for spec in list_datasets():
+        for data_file in spec.files:
+            source = folder / spec.name / data_file.name
+            if not source.is_file():
+                continue
+            problem = verify_file(source, data_file)
+            if problem:
+                err_console.print(f"warning: {problem}")
+            target = data_cache_dir() / spec.name / data_file.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
+                pass
+            shutil.copyfile(source, tmp.name)
+            os.replace(tmp.name, target)
+            imported += 1
+    if imported == 0:
+        raise UserError(f"{folder}: no known dataset files found (expected e.g. {folder}/confaide/tier_1.txt)")
+    console.print(f"imported {imported} files into {data_cache_dir()}")
+
+
+@app.command("fetch")
+@user_errors
+def fetch_command(
+    name: Annotated[Optional[str], typer.Argument(help="Dataset to download (see `trustmh data status`).")] = None,
+    all_datasets: Annotated[bool, typer.Option("--all", help="Download every dataset that has a public URL.")] = False,
+) -> None:
+    """Download a dataset from upstream into the cache, verifying sha256.
+
+    Example: trustmh data fetch confaide
+    """
+    from trustmh.data.registry import download, get_dataset, list_datasets
+
+    if bool(name) == all_datasets:
+        raise UserError("give a dataset name or --all")
+    specs = list_datasets() if all_datasets else [get_dataset(name or "")]
+    for spec in specs:
+        if all_datasets and not all(f.url for f in spec.files):
+            err_console.print(f"skipped {spec.name}: no public download URL ({spec.source[0]}); use `trustmh data import`")
+            continue
+        for data_file in spec.files:
+            path = download(spec, data_file)
+            console.print(f"{spec.name}/{data_file.name} → {path}")

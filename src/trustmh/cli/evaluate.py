@@ -1,0 +1,157 @@
+"""``trustmh tasks``, ``trustmh run``, ``trustmh score`` and ``trustmh view``."""
+
+from __future__ import annotations
+
+
+import subprocess
+import sys
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from trustmh import PILLARS
+from trustmh.cli.common import console, err_console, user_errors, write_json
+from trustmh.errors import UserError
+
+DEFAULT_MODEL = "trustmh/smollm2"
+DEFAULT_LOG_DIR = "logs"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tasks")(tasks_command)
+    app.command("run")(run_command)
+    app.command("score")(score_command)
+    app.command("view")(view_command)
+
+
+@user_errors
+def tasks_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    data_dir: Annotated[Optional[Path], typer.Option(help="Also count benchmark samples found in this data folder.")] = None,
+) -> None:
+    """List every task with its pillar, datasets, metrics and samples available offline.
+
+    Example: trustmh tasks --json
+    """
+    from trustmh.catalog_view import task_rows
+
+    rows = task_rows(str(data_dir) if data_dir else None)
+    if as_json:
+        write_json(rows, "-")
+        return
+    table = Table(title="trustmh tasks")
+    for column in ("task", "pillar", "datasets", "metrics", "starter", "benchmark"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        available = row["samples_available"]
+        table.add_row(
+            row["task"], row["pillar"], ", ".join(row["datasets"]), ", ".join(row["metrics"]),
+            str(available["starter"]), "-" if available["benchmark"] is None else str(available["benchmark"]),
+        )
+    console.print(table)
+
+
+def _selected_tasks(tasks: list[str], pillars: list[str]) -> list[str]:
+    from trustmh.tasking import all_tasks, get_task_info
+
+    for pillar in pillars:
+        if pillar not in PILLARS and pillar != "dialogue":
+            raise UserError(f"unknown pillar {pillar!r}; pillars: {', '.join(PILLARS)}")
+    chosen = [get_task_info(name).name for name in tasks]
+    chosen += [info.name for info in all_tasks() if info.pillar in pillars and info.name not in chosen]
+    if not tasks and not pillars:
+        chosen = [info.name for info in all_tasks() if info.pillar in PILLARS]
+    return chosen
+
+
+@user_errors
+def run_command(
+    tasks: Annotated[Optional[list[str]], typer.Argument(help="Tasks to run (default: all; see `trustmh tasks`).")] = None,
+    pillar: Annotated[Optional[list[str]], typer.Option("--pillar", "-p", help="Run every task of this pillar (repeatable).")] = None,
+    model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [DEFAULT_MODEL],  # noqa: B006
+    model_arg: Annotated[Optional[list[str]], typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay).")] = None,
+    judge: Annotated[Optional[str], typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so).")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="At most this many samples per task.")] = None,
+    log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(DEFAULT_LOG_DIR),
+    data_dir: Annotated[Optional[Path], typer.Option(help="Folder of benchmark datasets (one folder per dataset); default: starter items.")] = None,
+    source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
+    max_connections: Annotated[Optional[int], typer.Option(help="Concurrent requests per model (API models).")] = None,
+    report: Annotated[bool, typer.Option(help="Write report.html next to the logs at the end.")] = True,
+) -> None:
+    """Run tasks (inspect eval-set underneath) and print a results table.
+
+    Example: trustmh run --pillar privacy --limit 5
+    """
+    from trustmh.runner import run_tasks
+
+    selected = _selected_tasks(tasks or [], pillar or [])
+    if not selected:
+        raise UserError("no tasks selected; see `trustmh tasks`")
+    run_tasks(
+        selected,
+        models=model,
+        model_args=_parse_pairs(model_arg or [], "--model-arg"),
+        judge=judge,
+        limit=limit,
+        log_dir=log_dir,
+        data_dir=str(data_dir) if data_dir else None,
+        source=source,
+        max_connections=max_connections,
+        write_report=report,
+    )
+
+
+def _parse_pairs(pairs: list[str], option: str) -> dict[str, str]:
+    parsed: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UserError(f"{option} expects KEY=VALUE, got {pair!r}")
+        parsed[key.strip()] = value
+    return parsed
+
+
+@user_errors
+def score_command(
+    task: Annotated[str, typer.Argument(help="Task to score, e.g. privacy_psyleak.")],
+    responses: Annotated[Path, typer.Option(help="Recorded outputs: JSONL of {\"id\", \"output\"} or {\"input\", \"output\"}.")],
+    json_out: Annotated[str, typer.Option("--json", help="Where to write the JSON summary ('-' = stdout).")] = "-",
+    data_dir: Annotated[Optional[Path], typer.Option(help="Folder of benchmark datasets.")] = None,
+    judge: Annotated[Optional[str], typer.Option(help="Judge model for judge-scored metrics.")] = None,
+    source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
+    log_dir: Annotated[Optional[Path], typer.Option(help="Keep the inspect log here (default: a temporary folder).")] = None,
+) -> None:
+    """Score recorded outputs without calling any model.
+
+    Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir ../shared/data --json -
+    """
+    from trustmh.runner import score_responses
+
+    if not responses.is_file():
+        raise UserError(f"{responses}: file not found")
+    summary = score_responses(task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir)
+    write_json(summary, json_out)
+
+
+@user_errors
+def view_command(
+    log_dir: Annotated[Path, typer.Option(help="Log folder to browse.")] = Path(DEFAULT_LOG_DIR),
+    port: Annotated[int, typer.Option(help="Port of the local viewer.")] = 7575,
+) -> None:
+    """Open inspect's log viewer on the log folder (local only).
+
+    Example: trustmh view --log-dir logs
+    """
+    if not log_dir.is_dir():
+        raise UserError(f"{log_dir}: no such log folder (run `trustmh run` first)")
+    inspect = Path(sys.executable).with_name("inspect")
+    command = [str(inspect) if inspect.exists() else "inspect", "view", "--log-dir", str(log_dir), "--port", str(port), "--host", "127.0.0.1"]
+    err_console.print(f"inspect view on http://127.0.0.1:{port} (Ctrl+C to stop)")
+    raise typer.Exit(subprocess.call(command))
+
+
+
+
