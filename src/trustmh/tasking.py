@@ -15,6 +15,7 @@ Every task function takes ``source`` and ``data_dir``:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from inspect_ai import Task, task
 
 from trustmh import PILLARS
 from trustmh.errors import UserError
+from trustmh.scoring.reducer import keep_unparsed
 
 Source = Literal["auto", "starter", "benchmark"]
 SOURCES = ("auto", "starter", "benchmark")
@@ -63,7 +65,16 @@ def trustmh_task(
         name = function.__name__
         description = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
         TASKS[name] = TaskInfo(name, pillar, datasets, metrics, description, needs_judge)
-        registered = task(name=name)(function)
+
+        @functools.wraps(function)
+        def build(*args: Any, **kwargs: Any) -> Task:
+            built = function(*args, **kwargs)
+            if built.epochs_reducer is None:
+                # inspect's default reducer turns unparsed (None) into 0.0; ours keeps it.
+                built.epochs_reducer = [keep_unparsed()]
+            return built
+
+        registered = task(name=name)(build)
         TASK_FUNCTIONS[name] = registered
         return registered  # type: ignore[return-value]
 

@@ -16,7 +16,8 @@ SENSITIVITY_SCALE = {4: "very sensitive", 3: "somewhat sensitive", 2: "not too s
 EXPECTATION_SCALE = {-100: "strongly disagree", -50: "somewhat disagree", 0: "neutral", 50: "somewhat agree", 100: "strongly agree"}
 
 _MARKUP = re.compile(r"[*_`#>]+")
-_EXPLICIT = re.compile(r"\b(?:rating|answer|score)\s*(?:is|:|=|-)?\s*\(?(-?\d+)\b", re.IGNORECASE)
+# "Rating: 3" but not the range in "Rating (1-4): 3)".
+_EXPLICIT = re.compile(r"\b(?:rating|answer|score)\s*(?:is|:|=)?\s*(-?\d+)\b(?!\s*-\s*\d)", re.IGNORECASE)
 _OPTION = re.compile(r"(?<![\d.\-])(-?\d+)\s*\)")
 _LEADING = re.compile(r"^\s*\(?(-?\d+)(?![\d.])")
 

@@ -1,0 +1,40 @@
+"""Test configuration shared by every test folder.
+
+* ``shared_data``: the real public datasets (``../shared/data`` beside the repo, or
+  ``$TRUSTMH_TEST_DATA``). Missing locally → the tests that need it are skipped with the
+  reason shown; missing under CI → they fail, because CI always has the data.
+* Every test gets its own empty cache and is offline: nothing may be downloaded in tests.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def shared_data_dir() -> Path:
+    return Path(os.environ.get("TRUSTMH_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    path = shared_data_dir()
+    if not (path / "README.md").is_file():
+        message = f"real datasets not found at {path} (set TRUSTMH_TEST_DATA)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path_factory.mktemp("trustmh-cache")
+    monkeypatch.setenv("TRUSTMH_CACHE_DIR", str(cache))
+    monkeypatch.setenv("TRUSTMH_OFFLINE", "1")
+    monkeypatch.delenv("TRUSTMH_DATA_DIR", raising=False)
+    return cache
