@@ -1,0 +1,232 @@
+"""MentalAlign-70k rating files: one human file and one file per LLM judge.
+
+Layout (xlsx as released, or the same table as CSV): a ``ConvID`` column, an optional
+``context`` column and one column ``<prefix>_<key>`` per response model, where ``prefix`` is
+``human_response`` or ``judge_response`` and ``key`` names the model that wrote the
+response (``original``, ``claude``, ...). Each cell is a JSON object with the seven
+attribute scores (1-5), possibly inside a ```` ```json ```` fence; judges add ``Overall``
+and ``Explanation``, which are ignored. Column names may carry stray spaces.
+
+Validation happens here, at the edge: structural problems (missing file or column,
+duplicate or mismatched ConvIDs, empty file) raise a one-line
+:class:`~trustmh.errors.DataFormatError`; a bad *cell* is not fatal but is recorded as
+``UNPARSED`` so the analysis can count and exclude it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from trustmh.errors import DataFormatError, UserError
+
+ATTRIBUTES: tuple[str, ...] = (
+    "Guidance",
+    "Informativeness",
+    "Relevance",
+    "Safety",
+    "Empathy",
+    "Helpfulness",
+    "Understanding",
+)
+HUMAN_PREFIX = "human_response"
+JUDGE_PREFIX = "judge_response"
+ID_COLUMN = "ConvID"
+SCORE_MIN, SCORE_MAX = 1.0, 5.0
+
+# Cell status codes stored per (conversation, response model, attribute).
+OK, MISSING, UNPARSED = 0, 1, 2
+
+# The released judge files and, for each judge, the response model of its own family,
+# which MentalBench excludes when measuring that judge (self-preference bias).
+JUDGE_FILES: dict[str, str] = {
+    "claude": "claude_llm_judge.xlsx",
+    "gpt-4o": "gpt-4o_llm_judge.xlsx",
+    "gemini": "gemini_llm_judge.xlsx",
+    "o4-mini": "o4-mini_llm_judge.xlsx",
+}
+SELF_FAMILY: dict[str, str] = {"claude": "claude", "gpt-4o": "gpt4o", "gemini": "gemini", "o4-mini": "gpt4omini"}
+HUMAN_FILE = "human_judge.xlsx"
+
+_FENCE = re.compile(r"^```[A-Za-z]*\s*(.*?)\s*```$", re.DOTALL)
+_INTEGRAL_FLOAT = re.compile(r"^(-?\d+)\.0+$")
+_UNPARSED_CELL = (-1.0,) * len(ATTRIBUTES)
+_EMPTY_CELL = (float("nan"),) * len(ATTRIBUTES)
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    """Scores of one rater (human or a judge) for every conversation and response model.
+
+    ``scores`` and ``status`` have shape ``(conversations, keys, attributes)``; a score is NaN
+    unless its status is ``OK``. ``rows`` gives each conversation's row number in the file
+    (header = row 1) so later errors can point at it.
+    """
+
+    path: str
+    prefix: str
+    conv_ids: tuple[str, ...]
+    rows: tuple[int, ...]
+    keys: tuple[str, ...]
+    scores: np.ndarray
+    status: np.ndarray
+
+    def column(self, key: str) -> str:
+        return f"{self.prefix}_{key}"
+
+
+def parse_cell(text: object, score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX)) -> tuple[float, ...]:
+    """Seven scores of one cell: a value in ``score_range``, NaN for an empty cell, -1 if unparsable.
+
+    Per attribute, so a cell missing one attribute still contributes the other six.
+    (The released human file marks some unusable responses with all-zero scores; they are
+    out of range and so counted as unparsed unless ``score_range`` starts at 0.)
+    """
+    low, high = score_range
+    if text is None or (isinstance(text, float) and np.isnan(text)):
+        return _EMPTY_CELL
+    raw = str(text).strip()
+    if not raw:
+        return _EMPTY_CELL
+    fenced = _FENCE.match(raw)
+    if fenced:
+        raw = fenced.group(1)
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return _UNPARSED_CELL
+    if not isinstance(obj, dict):
+        return _UNPARSED_CELL
+    out = []
+    for name in ATTRIBUTES:
+        value = obj.get(name)
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
+        out.append(float(value) if ok else -1.0)
+    return tuple(out)
+
+
+def _read_frame(path: Path) -> pd.DataFrame:
+    if not path.is_file():
+        raise UserError(f"{path}: file not found")
+    suffix = path.suffix.lower()
+    try:
+        if suffix in (".xlsx", ".xlsm"):
+            frame = pd.read_excel(path, dtype=str)
+        elif suffix in (".csv", ".txt"):
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+        else:
+            raise UserError(f"{path}: unsupported file type {suffix or '(none)'!r}; expected .xlsx or .csv")
+    except pd.errors.EmptyDataError:
+        raise DataFormatError(path, None, "the file is empty") from None
+    except pd.errors.ParserError as error:
+        raise DataFormatError(path, None, f"expected CSV ({error})") from None
+    except UnicodeDecodeError as error:
+        raise DataFormatError(path, f"byte {error.start}", "expected UTF-8 text") from None
+    except (zipfile.BadZipFile, ValueError, KeyError) as error:
+        raise DataFormatError(path, None, f"expected an .xlsx workbook ({error})") from None
+    return frame
+
+
+def _normalise_id(value: object) -> str:
+    text = "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value).strip()
+    integral = _INTEGRAL_FLOAT.match(text)
+    return integral.group(1) if integral else text
+
+
+def read_ratings(
+    path: str | Path, prefix: str, score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX)
+) -> RatingTable:
+    """Read a human (``prefix="human_response"``) or judge rating file, xlsx or csv.
+
+    Scores outside ``score_range`` (inclusive) count as unparsed.
+    """
+    path = Path(path)
+    frame = _read_frame(path)
+    names = [str(c).strip() for c in frame.columns]
+    found = ", ".join(names) if names else "none"
+    if ID_COLUMN not in names:
+        raise DataFormatError(path, "row 1", f"missing column {ID_COLUMN!r} (found: {found})")
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise DataFormatError(path, "row 1", f"column {name!r} appears twice")
+        seen.add(name)
+    frame.columns = names
+    start = f"{prefix}_"
+    keys = tuple(name[len(start):] for name in names if name.startswith(start) and len(name) > len(start))
+    if not keys:
+        raise DataFormatError(path, "row 1", f"expected columns named {prefix}_<model> (found: {found})")
+    if frame.empty:
+        raise DataFormatError(path, None, "no data rows after the header")
+
+    conv_ids = [_normalise_id(v) for v in frame[ID_COLUMN].tolist()]
+    first_row: dict[str, int] = {}
+    for index, conv_id in enumerate(conv_ids):
+        row = index + 2
+        if not conv_id:
+            raise DataFormatError(path, f"row {row}, column {ID_COLUMN!r}", "expected a conversation id, found an empty cell")
+        if conv_id in first_row:
+            raise DataFormatError(path, f"row {row}", f"duplicate {ID_COLUMN} {conv_id!r} (first at row {first_row[conv_id]})")
+        first_row[conv_id] = row
+
+    # Human cells repeat a lot (a few hundred distinct strings per column): parse each once.
+    cache: dict[object, tuple[float, ...]] = {}
+    columns = []
+    for key in keys:
+        parsed = []
+        for cell in frame[f"{start}{key}"].tolist():
+            value = cache.get(cell)
+            if value is None:
+                value = cache[cell] = parse_cell(cell, score_range)
+            parsed.append(value)
+        columns.append(parsed)
+    values = np.array(columns, dtype=float).transpose(1, 0, 2)
+    status = np.where(np.isnan(values), MISSING, np.where(values < 0, UNPARSED, OK)).astype(np.int8)
+    scores = np.where(status == OK, values, np.nan)
+    return RatingTable(str(path), prefix, tuple(conv_ids), tuple(range(2, len(conv_ids) + 2)), keys, scores, status)
+
+
+def match_to(reference: RatingTable, other: RatingTable) -> RatingTable:
+    """``other`` reordered to ``reference``'s conversations and keys, or a one-line error.
+
+    Both files must rate exactly the same conversations; ``other`` must have a column for
+    every response model of ``reference`` (extra models in ``other`` are dropped).
+    """
+    missing_keys = [k for k in reference.keys if k not in other.keys]
+    if missing_keys:
+        raise DataFormatError(
+            other.path, "row 1",
+            f"missing column {other.column(missing_keys[0])!r} (the file {reference.path} has {reference.column(missing_keys[0])!r})",
+        )
+    position = {conv_id: i for i, conv_id in enumerate(other.conv_ids)}
+    wanted = set(reference.conv_ids)
+    for conv_id, row in zip(other.conv_ids, other.rows):
+        if conv_id not in wanted:
+            raise DataFormatError(other.path, f"row {row}", f"{ID_COLUMN} {conv_id!r} is not in {reference.path}; both files must rate the same conversations")
+    for conv_id, row in zip(reference.conv_ids, reference.rows):
+        if conv_id not in position:
+            raise DataFormatError(other.path, None, f"no row for {ID_COLUMN} {conv_id!r} (row {row} of {reference.path}); both files must rate the same conversations")
+    order = np.array([position[c] for c in reference.conv_ids])
+    key_index = np.array([other.keys.index(k) for k in reference.keys])
+    return replace(
+        other,
+        conv_ids=reference.conv_ids,
+        rows=tuple(other.rows[i] for i in order),
+        keys=reference.keys,
+        scores=other.scores[order][:, key_index],
+        status=other.status[order][:, key_index],
+    )
+
+
+def count_rows(data_dir: str | Path | None) -> int:
+    """Number of rated conversations in the released human file."""
+    from trustmh.data.registry import resolve_file
+
+    path = resolve_file("mentalalign70k", HUMAN_FILE, data_dir, allow_download=False)
+    return len(read_ratings(path, HUMAN_PREFIX).conv_ids)
