@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import string
 import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -54,7 +55,8 @@ JUDGE_FILES: dict[str, str] = {
 SELF_FAMILY: dict[str, str] = {"claude": "claude", "gpt-4o": "gpt4o", "gemini": "gemini", "o4-mini": "gpt4omini"}
 HUMAN_FILE = "human_judge.xlsx"
 
-_FENCE = re.compile(r"^```[A-Za-z]*\s*(.*?)\s*```$", re.DOTALL)
+_LETTERS = string.ascii_letters
+_NUMBER_TYPES = (int, float)
 _INTEGRAL_FLOAT = re.compile(r"^(-?\d+)\.0+$")
 _UNPARSED_CELL = (-1.0,) * len(ATTRIBUTES)
 _EMPTY_CELL = (float("nan"),) * len(ATTRIBUTES)
@@ -94,21 +96,22 @@ def parse_cell(text: object, score_range: tuple[float, float] = (SCORE_MIN, SCOR
     raw = str(text).strip()
     if not raw:
         return _EMPTY_CELL
-    fenced = _FENCE.match(raw)
-    if fenced:
-        raw = fenced.group(1)
+    if raw.startswith("```"):
+        # A Markdown fence, optionally with a language tag: ```json { ... } ```
+        raw = raw[3:].lstrip(_LETTERS)
+        if raw.endswith("```"):
+            raw = raw[:-3]
     try:
         obj = json.loads(raw)
     except ValueError:
         return _UNPARSED_CELL
-    if not isinstance(obj, dict):
+    if type(obj) is not dict:
         return _UNPARSED_CELL
-    out = []
-    for name in ATTRIBUTES:
-        value = obj.get(name)
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
-        out.append(float(value) if ok else -1.0)
-    return tuple(out)
+    # type() rather than isinstance(): True/False are not scores.
+    return tuple(
+        float(v) if type(v) in _NUMBER_TYPES and low <= v <= high else -1.0
+        for v in (obj.get(name) for name in ATTRIBUTES)
+    )
 
 
 def _read_frame(path: Path) -> pd.DataFrame:
