@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from trustmh.data.loaders.mentalalign import (
     MISSING,
     OK,
     UNPARSED,
+    cell_status,
     match_to,
     parse_cell,
     read_ratings,
@@ -25,19 +25,26 @@ from trustmh.errors import DataFormatError, UserError
 SEVEN = '{"Guidance": 1, "Informativeness": 2, "Relevance": 3, "Safety": 4, "Empathy": 5, "Helpfulness": 4, "Understanding": 3}'
 
 
+def _status(text: str, low: float = 1.0) -> list[int]:
+    return cell_status(np.array([parse_cell(text)]), (low, 5.0))[0].tolist()
+
+
 def test_parse_cell_variants() -> None:
-    assert parse_cell(SEVEN) == (1.0, 2.0, 3.0, 4.0, 5.0, 4.0, 3.0)
+    assert parse_cell(SEVEN) == (1, 2, 3, 4, 5, 4, 3)
     assert parse_cell(f"```json\n{SEVEN}\n```") == parse_cell(SEVEN)
     assert parse_cell(f"  ```{SEVEN}```  ") == parse_cell(SEVEN)
-    assert all(math.isnan(v) for v in parse_cell(""))
-    assert all(math.isnan(v) for v in parse_cell(float("nan")))
-    assert parse_cell("not json") == (-1.0,) * 7
-    assert parse_cell("[1, 2]") == (-1.0,) * 7
-    out_of_range = parse_cell(SEVEN.replace('"Guidance": 1', '"Guidance": 0').replace('"Empathy": 5', '"Empathy": true'))
-    assert out_of_range[0] == -1.0 and out_of_range[4] == -1.0 and out_of_range[1] == 2.0
-    assert parse_cell(SEVEN.replace('"Guidance": 1', '"Guidance": 0'), (0.0, 5.0))[0] == 0.0
-    assert parse_cell(SEVEN.replace('"Safety": 4, ', ""))[3] == -1.0
-    assert parse_cell(SEVEN.replace('"Safety": 4', '"Safety": "4"'))[3] == -1.0
+    assert _status(SEVEN) == [OK] * 7
+    assert _status("") == [MISSING] * 7 and _status("  ") == [MISSING] * 7
+    assert cell_status(np.array([parse_cell(float("nan"))]))[0].tolist() == [MISSING] * 7
+    assert _status("not json") == [UNPARSED] * 7
+    assert _status("[1, 2]") == [UNPARSED] * 7
+    odd = SEVEN.replace('"Guidance": 1', '"Guidance": 0').replace('"Empathy": 5', '"Empathy": true')
+    assert _status(odd) == [UNPARSED, OK, OK, OK, UNPARSED, OK, OK]
+    assert _status(odd, low=0.0)[0] == OK
+    assert _status(SEVEN.replace('"Safety": 4, ', ""))[3] == UNPARSED
+    assert _status(SEVEN.replace('"Safety": 4', '"Safety": "4"'))[3] == UNPARSED
+    assert _status(SEVEN.replace('"Safety": 4', '"Safety": NaN'))[3] == UNPARSED
+    assert _status(SEVEN.replace('"Safety": 4', '"Safety": 4.5'))[3] == OK
 
 
 def test_read_fixture_with_spaces_fences_and_bad_cells(fixtures: Path) -> None:
