@@ -25,8 +25,8 @@ model (human_response_* in --human, judge_response_* in each --judge).
 
 Example (MentalAlign-70k, each judge's own model family excluded):
 
-  trustmh align --human human_judge.xlsx --judge claude=claude_llm_judge.xlsx
-  --judge gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o
+  trustmh align --human human_judge.xlsx --judge claude=claude_llm_judge.xlsx \\
+  --judge gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o \\
   --json align.json --html align.html
 """
 
@@ -76,7 +76,10 @@ def print_table(result: AlignmentResult, level: str) -> None:
             f"[{fmt(row.icc_c1_ci[0])}, {fmt(row.icc_c1_ci[1])}]", fmt(row.icc_a1), fmt(row.ci_width),
             row.category or "-", fmt(row.bias), str(row.unparsed),
         )
-    console.print(table)
+    # Piped output would be cut to 80 columns, truncating the numbers; use a wider console.
+    from rich.console import Console
+
+    (console if console.is_terminal else Console(width=130)).print(table)
 
 
 @user_errors
