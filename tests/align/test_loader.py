@@ -97,6 +97,13 @@ def test_structural_errors_are_one_line(tmp_path: Path, content: str, fragment: 
     assert fragment in message and str(path) in message and "\n" not in message
 
 
+def test_broken_xlsx(tmp_path: Path) -> None:
+    with pytest.raises(DataFormatError, match="the file is empty"):
+        read_ratings(_write(tmp_path / "empty.xlsx", ""), HUMAN_PREFIX)
+    with pytest.raises(DataFormatError, match=r"fake\.xlsx: expected an \.xlsx workbook"):
+        read_ratings(_write(tmp_path / "fake.xlsx", "ConvID,human_response_a\n1,{}\n"), HUMAN_PREFIX)
+
+
 def test_missing_file_and_unsupported_type(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="file not found"):
         read_ratings(tmp_path / "nope.csv", HUMAN_PREFIX)

@@ -143,10 +143,13 @@ def _read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
 
 def _read_xlsx(path: Path) -> tuple[list[str], list[list[object]]]:
     import pandas as pd
+    from openpyxl.utils.exceptions import InvalidFileException
 
+    if path.stat().st_size == 0:
+        raise DataFormatError(path, None, "the file is empty")
     try:
-        frame = pd.read_excel(path, dtype=str)
-    except (zipfile.BadZipFile, ValueError, KeyError, OSError) as error:
+        frame = pd.read_excel(path, dtype=str, engine="openpyxl")
+    except (zipfile.BadZipFile, InvalidFileException, ValueError, KeyError, OSError) as error:
         raise DataFormatError(path, None, f"expected an .xlsx workbook ({error})") from None
     return [str(c) for c in frame.columns], frame.to_numpy(dtype=object).tolist()
 
