@@ -119,3 +119,19 @@ def test_bad_exclusions(fixtures: Path) -> None:
         analyze(human, {"b": judge}, exclude={"b": ["delta"]})
     with pytest.raises(UserError, match="fewer than two"):
         analyze(human, {"b": judge}, exclude={"b": ["alpha", "beta", "gamma"]})
+
+
+def test_model_without_valid_pairs_drops_out(fixtures: Path, tmp_path: Path) -> None:
+    import csv
+
+    with open(fixtures / "human.csv", newline="") as handle:
+        rows = list(csv.reader(handle))
+    gamma = [c.strip() for c in rows[0]].index("human_response_gamma")
+    for row in rows[1:]:
+        row[gamma] = ""
+    with open(tmp_path / "human.csv", "w", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    with np.errstate(all="raise"):
+        res = analyze_files(tmp_path / "human.csv", {"b": fixtures / "judge_b.csv"}, n_boot=50)
+    row = res.select(level="model", judge="b", attribute="Empathy")[0]
+    assert row.n == 3 and row.missing == 6 and np.isfinite(row.icc_c1)

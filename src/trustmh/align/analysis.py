@@ -276,10 +276,10 @@ def analyze(
         item_moments.append(pair_moments(x, y, axis=1))  # (conversations, attributes, 6)
         item_tallies.append(tallies)
         if "model" in levels:
-            with np.errstate(invalid="ignore"):
-                means_h = np.nanmean(x, axis=0) if x.size else x
-                means_j = np.nanmean(y, axis=0) if y.size else y
-            unit = pair_moments(means_h[:, None], means_j[:, None], axis=1)  # (models, attributes, 6)
+            # Per response model: mean human and mean judge score over its valid pairs; a
+            # model with no valid pair gets NaN means and drops out (n counts the rest).
+            per_model = summarize(pair_moments(x, y, axis=0))  # (models, attributes)
+            unit = pair_moments(per_model["human_mean"][:, None], per_model["judge_mean"][:, None], axis=1)
             counts = resample_counts(len(used), n_boot, np.random.default_rng(seeds[j + 1]))
             model_parts.append((unit, counts))
 
