@@ -68,38 +68,40 @@ def summarize(m: np.ndarray) -> dict[str, np.ndarray]:
 
     Anything undefined (``n < 2``, zero variance) is NaN.
     """
-    m = np.asarray(m, dtype=float)
-    n = m[..., N]
-    mean_x = _safe_div(m[..., SX], n)
-    mean_y = _safe_div(m[..., SY], n)
-    # Centred sums of squares and cross-products.
-    cxx = m[..., SXX] - mean_x * m[..., SX]
-    cyy = m[..., SYY] - mean_y * m[..., SY]
-    cxy = m[..., SXY] - mean_x * m[..., SY]
-    cxx = np.maximum(cxx, 0.0)
-    cyy = np.maximum(cyy, 0.0)
-    nm1 = np.where(n >= 2, n - 1, np.nan)
-    var_x, var_y, cov = cxx / nm1, cyy / nm1, cxy / nm1
-    diff = mean_y - mean_x
-    var_d = np.maximum(var_x + var_y - 2 * cov, 0.0)
-    sd_d = np.sqrt(var_d)
-    ms_r = (var_x + var_y + 2 * cov) / 2
-    ms_e = var_d / 2
-    ms_c = n * diff * diff / 2
-    return {
-        "n": n,
-        "human_mean": mean_x,
-        "judge_mean": mean_y,
-        "bias": diff,
-        "mse": _safe_div(m[..., SXX] + m[..., SYY] - 2 * m[..., SXY], n),
-        "pearson_r": _safe_div(cov, np.sqrt(var_x * var_y)),
-        "ccc": _safe_div(2 * cxy / n, (cxx + cyy) / n + diff * diff),
-        "ba_mean_diff": diff,
-        "ba_loa_low": diff - LOA_Z * sd_d,
-        "ba_loa_high": diff + LOA_Z * sd_d,
-        "icc_c1": _safe_div(ms_r - ms_e, ms_r + ms_e),
-        "icc_a1": _safe_div(ms_r - ms_e, ms_r + ms_e + 2.0 / n * (ms_c - ms_e)),
-    }
+    # Undefined cases (n < 2, zero variance) become NaN through the arithmetic itself.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = np.asarray(m, dtype=float)
+        n = m[..., N]
+        mean_x = _safe_div(m[..., SX], n)
+        mean_y = _safe_div(m[..., SY], n)
+        # Centred sums of squares and cross-products.
+        cxx = m[..., SXX] - mean_x * m[..., SX]
+        cyy = m[..., SYY] - mean_y * m[..., SY]
+        cxy = m[..., SXY] - mean_x * m[..., SY]
+        cxx = np.maximum(cxx, 0.0)
+        cyy = np.maximum(cyy, 0.0)
+        nm1 = np.where(n >= 2, n - 1, np.nan)
+        var_x, var_y, cov = cxx / nm1, cyy / nm1, cxy / nm1
+        diff = mean_y - mean_x
+        var_d = np.maximum(var_x + var_y - 2 * cov, 0.0)
+        sd_d = np.sqrt(var_d)
+        ms_r = (var_x + var_y + 2 * cov) / 2
+        ms_e = var_d / 2
+        ms_c = n * diff * diff / 2
+        return {
+            "n": n,
+            "human_mean": mean_x,
+            "judge_mean": mean_y,
+            "bias": diff,
+            "mse": _safe_div(m[..., SXX] + m[..., SYY] - 2 * m[..., SXY], n),
+            "pearson_r": _safe_div(cov, np.sqrt(var_x * var_y)),
+            "ccc": _safe_div(2 * cxy / n, (cxx + cyy) / n + diff * diff),
+            "ba_mean_diff": diff,
+            "ba_loa_low": diff - LOA_Z * sd_d,
+            "ba_loa_high": diff + LOA_Z * sd_d,
+            "icc_c1": _safe_div(ms_r - ms_e, ms_r + ms_e),
+            "icc_a1": _safe_div(ms_r - ms_e, ms_r + ms_e + 2.0 / n * (ms_c - ms_e)),
+        }
 
 
 def icc_c1_a1(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
