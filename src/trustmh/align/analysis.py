@@ -133,6 +133,7 @@ class AlignmentResult:
         ]
 
     def to_json(self) -> dict[str, Any]:
+        """The ``--json`` payload; undefined values are NaN (``write_json`` turns them into null)."""
         return {
             "rows": [row.to_json() for row in self.rows],
             "krippendorff_alpha": self.krippendorff_alpha,
