@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from trustmh.cli.common import console, user_errors, write_text
+from trustmh.cli.common import console, err_console, user_errors, write_text
 from trustmh.errors import UserError
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def align_command(
     level: str = typer.Option("both", "--level", help="model (per response-model means, as MentalBench), item (every response, cluster bootstrap over conversations) or both."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap replicates for the 95% percentile CIs (0 = no CIs)."),
     seed: int = typer.Option(20240607, "--seed", help="Random seed of the bootstrap."),
-    min_score: float = typer.Option(1.0, "--min-score", help="Lowest valid score; 0 keeps the human file's all-zero cells as MentalBench did."),
+    min_score: float = typer.Option(0.0, "--min-score", help="Lowest valid score. Default 0 keeps the human file's all-zero cells as MentalBench did (reproduces its figures); 1 excludes them and counts them as unparsed."),
     json_out: Optional[str] = typer.Option(None, "--json", help="Write the full result as JSON to this file, or - for stdout."),
     html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained offline HTML report (tables and figures)."),
 ) -> None:
@@ -118,6 +118,11 @@ def align_command(
     for text, destination in outputs:
         write_text(text, destination)
     if json_out != "-":
+        if min_score < 1:
+            err_console.print(
+                "note: scores below 1 (e.g. the 33 all-zero human cells of MentalAlign-70k) are kept as "
+                "MentalBench did; use --min-score 1 to exclude them and count them as unparsed"
+            )
         for shown in result.levels:
             print_table(result, shown)
         for _, destination in outputs:

@@ -68,4 +68,12 @@ def write_text(text: str, destination: str | Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as tmp:
         tmp.write(text)
+    # NamedTemporaryFile creates 0600 files; give the result the mode a plain open() would.
+    os.chmod(tmp.name, 0o666 & ~current_umask())
     os.replace(tmp.name, path)
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
