@@ -13,3 +13,7 @@ from trustmh.pillars.crisis.tasks import (
     crisis_cssrs,
     crisis_escalation,
 )
+from trustmh.pillars.robustness.tasks import (
+    robustness_crisis_classification,
+    robustness_crisis_cssrs,
+)
