@@ -5,7 +5,7 @@ of the output (lower case, markup removed, ``_``/``-`` read as spaces). In order
 explicit the statement is:
 
 1. an explicit ``category:`` / ``label:`` / ``answer:`` / ``level:`` followed by a label;
-2. the output *starting* with a label;
+2. the output *starting* with a label (not hedged: "X or Y");
 3. exactly one distinct label mentioned anywhere.
 
 Two different labels at the same level make the answer ambiguous: ``None`` (unparsed),
@@ -60,6 +60,9 @@ def parse_label(text: str | None, aliases: Mapping[str, str]) -> str | None:
         return result  # type: ignore[return-value]
     leading = re.match(r"\s*(?:\d+[.)]\s*)?" + pattern.pattern, plain)
     if leading:
+        # "Indicator or Ideation" (or "Indicator/Ideation") hedges between two labels.
+        if re.match(r"\s*(?:or|and|,)?\s*" + pattern.pattern, plain[leading.end() :]):
+            return None
         return lookup[leading.group(1)]
     result = _single([lookup[m.group(1)] for m in pattern.finditer(plain)])
     return None if result is False else result  # type: ignore[return-value]
