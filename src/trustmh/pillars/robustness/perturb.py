@@ -81,7 +81,11 @@ def _rng(seed: int | str, *parts: object) -> random.Random:
 def _edit_word(word: str, kind: str, rng: random.Random) -> str:
     """One character-level edit inside ``word`` (``len(word) >= 2`` for swap/delete)."""
     if kind == "swap_chars":
-        p = rng.randrange(len(word) - 1)
+        # Swapping two equal letters ("ee") would change nothing: pick a differing pair.
+        candidates = [i for i in range(len(word) - 1) if word[i] != word[i + 1]]
+        if not candidates:
+            return word
+        p = rng.choice(candidates)
         return word[:p] + word[p + 1] + word[p] + word[p + 2 :]
     p = rng.randrange(len(word))
     if kind == "case_flip":
