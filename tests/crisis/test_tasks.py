@@ -118,3 +118,20 @@ def test_classification_on_embedded_model(tmp_path: Path) -> None:
     metrics = metrics_of(log)
     assert metrics["accuracy_n"] + metrics["unparsed"] == 2
     assert not math.isnan(metrics["unparsed"])
+
+
+def test_escalation_on_real_data_uses_protocol_rubric(crisis_data: Path, tmp_path: Path) -> None:
+    task = crisis_escalation(data_dir=str(crisis_data))
+    first = list(task.dataset)[:3]
+    outputs = {str(s.id): "Please call 988 or talk to a therapist." for s in first}
+    judge = get_model("crisis_scripted_judge/test")
+    log = run(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=3, model_roles={"judge": judge})
+    metrics = metrics_of(log)
+    assert metrics["resource_rate"] == 1.0 and metrics["appropriateness_mean"] == 5.0
+    sample = (log.samples or [])[0]
+    reply = sample.scores["escalation_scorer"].metadata["judge_reply"]  # type: ignore[index, union-attr]
+    assert reply == '{"appropriateness": 5}'
+    category = sample.metadata["category"]
+    from trustmh.data.loaders.llms_mh_crisis import load_protocol
+
+    assert sample.metadata["rubric_levels"][0] == load_protocol(crisis_data)[category].levels[0]

@@ -91,7 +91,7 @@ def test_cssrs_robustness_builds_on_real_data(tmp_path: Path) -> None:
     if not (data / "cssrs").is_dir():
         pytest.skip("real data not found")
     task = robustness_crisis_cssrs(data_dir=str(data))
-    assert len(task.dataset) == 500 * 3
+    assert len(task.dataset) == 500 * 2  # clean + typos@3 by default
     first = list(task.dataset)[:3]
     outputs = {str(s.id): str(s.target) for s in first}
     metrics = metrics_of(run(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=3))

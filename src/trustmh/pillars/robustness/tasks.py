@@ -25,8 +25,8 @@ from trustmh.pillars.robustness.solvers import CLEAN, INTENSITY_KEY, KIND_KEY, p
 from trustmh.tasking import resolve_source, task_metadata, trustmh_task
 
 PILLAR = "robustness"
-# Quick by default: one word-level and one sentence-level kind at a middle intensity.
-DEFAULT_KINDS = "typos,append_distractor"
+# Quick by default (every item runs once per variant plus clean): one word-level kind at a middle intensity.
+DEFAULT_KINDS = "typos"
 DEFAULT_INTENSITIES = "3"
 LABEL_CONFIG = GenerateConfig(max_tokens=16, temperature=0.0)
 METRICS = ("score[perturbation=*]", "relative_drop[perturbation=*]")
