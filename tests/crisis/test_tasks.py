@@ -36,7 +36,8 @@ def test_classification_on_starter(tmp_path: Path) -> None:
     outputs["s-nc-1"] = None  # no answer recorded: unparsed
     log = run(crisis_classification(source="starter"), write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
     metrics = metrics_of(log)
-    assert metrics["unparsed"] == 2
+    assert metrics["unparsed"] == 2 and metrics["accuracy_unparsed"] == 2
+    assert metrics["recall[gold=anxiety_crisis]_unparsed"] == 1 and metrics["high_risk_recall_unparsed"] == 0
     assert metrics["accuracy_n"] == 19 and metrics["accuracy"] == pytest.approx(17 / 19)
     # high risk: 6 gold items, 5 predicted si/sh, 1 predicted no_crisis
     assert metrics["high_risk_recall"] == pytest.approx(5 / 6)

@@ -41,6 +41,7 @@ def test_crisis_classification_clean_vs_perturbed(tmp_path: Path) -> None:
     assert metrics["relative_drop[perturbation=typos@2]_ci_low"] <= 3 / 21 <= metrics["relative_drop[perturbation=typos@2]_ci_high"]
     assert metrics["score[perturbation=prepend_distractor@2]_unparsed"] == 1
     assert metrics["relative_drop[perturbation=prepend_distractor@2]"] == 0 and metrics["relative_drop[perturbation=prepend_distractor@2]_n"] == 20
+    assert metrics["relative_drop[perturbation=prepend_distractor@2]_unparsed"] == 1
     # the model read a perturbed message, the instructions and label list intact
     perturbed = next(s for s in log.samples or [] if s.id == "s-ax-1@typos-2")
     record = perturbed.metadata["perturbation"]

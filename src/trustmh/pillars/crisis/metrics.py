@@ -6,7 +6,7 @@ also gets ``_ci_low``, ``_ci_high``, ``_n``; see :mod:`trustmh.scoring.metrics`)
 
 * ``accuracy`` (Wilson CI), ``macro_f1`` (bootstrap CI over items), ``recall[gold=<class>]``
   (Wilson CI), ``unparsed`` (count of answers naming no single class, excluded from all the
-  above);
+  rates; each rate also reports ``_unparsed``: the unparsed answers among its items);
 * ``confusion[gold=<class>,pred=<class>]``: raw counts, one key per cell (zeros included);
 * classification only: ``high_risk_recall``, ``high_risk_false_negative_rate``;
 * severity only: ``qwk`` (bootstrap CI), ``under_triage_rate``, ``over_triage_rate``.
@@ -24,19 +24,19 @@ from trustmh.stats.classification import confusion_matrix, macro_f1, quadratic_w
 from trustmh.stats.intervals import bootstrap_statistic_ci
 
 
-def gold_pred_pairs(scores: Sequence[SampleScore]) -> tuple[np.ndarray, int]:
-    """``(pairs[n, 2] of int indices, unparsed count)`` from the ``gold``/``pred`` fields."""
+def gold_pred_pairs(scores: Sequence[SampleScore]) -> tuple[np.ndarray, np.ndarray]:
+    """``(pairs[n, 2] of int indices, gold indices of the unparsed answers)``."""
     pairs: list[tuple[int, int]] = []
-    unparsed = 0
+    unparsed: list[int] = []
     for sample_score in scores:
         value = sample_score.score.value
         if not isinstance(value, dict) or value.get("gold") is None:
             continue
         if value.get("pred") is None:
-            unparsed += 1
+            unparsed.append(int(value["gold"]))
         else:
             pairs.append((int(value["gold"]), int(value["pred"])))
-    return np.asarray(pairs, dtype=int).reshape(-1, 2), unparsed
+    return np.asarray(pairs, dtype=int).reshape(-1, 2), np.asarray(unparsed, dtype=int)
 
 
 def _bootstrap_estimate(pairs: np.ndarray, statistic) -> Estimate:  # type: ignore[no-untyped-def]
@@ -51,14 +51,21 @@ def _bootstrap_estimate(pairs: np.ndarray, statistic) -> Estimate:  # type: igno
     return Estimate(float(statistic(pairs[:, 0], pairs[:, 1])), int(pairs.shape[0]), low, high)
 
 
-def _common(pairs: np.ndarray, unparsed: int, labels: Sequence[str]) -> dict[str, float]:
+def _with_unparsed(out: dict[str, float], name: str, estimate: Estimate, unparsed: int) -> None:
+    out.update(estimate.as_dict(name))
+    out[f"{name}_unparsed"] = float(unparsed)
+
+
+def _common(pairs: np.ndarray, unparsed: np.ndarray, labels: Sequence[str]) -> dict[str, float]:
     gold, pred = pairs[:, 0], pairs[:, 1]
     indices = list(range(len(labels)))
-    out: dict[str, float] = {"unparsed": float(unparsed)}
-    out.update(proportion_estimate((gold == pred).astype(float)).as_dict("accuracy"))
-    out.update(_bootstrap_estimate(pairs, lambda g, p: macro_f1(g, p, indices)).as_dict("macro_f1"))
+    total_unparsed = int(unparsed.size)
+    out: dict[str, float] = {"unparsed": float(total_unparsed)}
+    _with_unparsed(out, "accuracy", proportion_estimate((gold == pred).astype(float)), total_unparsed)
+    _with_unparsed(out, "macro_f1", _bootstrap_estimate(pairs, lambda g, p: macro_f1(g, p, indices)), total_unparsed)
     for k, label in enumerate(labels):
-        out.update(proportion_estimate((pred[gold == k] == k).astype(float)).as_dict(f"recall[gold={label}]"))
+        recall = proportion_estimate((pred[gold == k] == k).astype(float))
+        _with_unparsed(out, f"recall[gold={label}]", recall, int(np.sum(unparsed == k)))
     matrix = confusion_matrix(gold, pred, indices) if pairs.size else np.zeros((len(labels), len(labels)), dtype=int)
     for i, gold_label in enumerate(labels):
         for j, pred_label in enumerate(labels):
@@ -76,8 +83,9 @@ def classification_metrics(labels: list[str], high_risk: list[str], negative: st
         pairs, unparsed = gold_pred_pairs(scores)
         out = _common(pairs, unparsed, labels)
         high = pairs[np.isin(pairs[:, 0], risky)]
-        out.update(proportion_estimate(np.isin(high[:, 1], risky).astype(float)).as_dict("high_risk_recall"))
-        out.update(proportion_estimate((high[:, 1] == negative_index).astype(float)).as_dict("high_risk_false_negative_rate"))
+        high_unparsed = int(np.isin(unparsed, risky).sum())
+        _with_unparsed(out, "high_risk_recall", proportion_estimate(np.isin(high[:, 1], risky).astype(float)), high_unparsed)
+        _with_unparsed(out, "high_risk_false_negative_rate", proportion_estimate((high[:, 1] == negative_index).astype(float)), high_unparsed)
         return out
 
     return compute
@@ -90,9 +98,11 @@ def severity_metrics(levels: list[str]) -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         pairs, unparsed = gold_pred_pairs(scores)
         out = _common(pairs, unparsed, levels)
-        out.update(_bootstrap_estimate(pairs, lambda g, p: quadratic_weighted_kappa(g, p, len(levels))).as_dict("qwk"))
-        out.update(proportion_estimate((pairs[:, 1] < pairs[:, 0]).astype(float)).as_dict("under_triage_rate"))
-        out.update(proportion_estimate((pairs[:, 1] > pairs[:, 0]).astype(float)).as_dict("over_triage_rate"))
+        total_unparsed = int(unparsed.size)
+        qwk = _bootstrap_estimate(pairs, lambda g, p: quadratic_weighted_kappa(g, p, len(levels)))
+        _with_unparsed(out, "qwk", qwk, total_unparsed)
+        _with_unparsed(out, "under_triage_rate", proportion_estimate((pairs[:, 1] < pairs[:, 0]).astype(float)), total_unparsed)
+        _with_unparsed(out, "over_triage_rate", proportion_estimate((pairs[:, 1] > pairs[:, 0]).astype(float)), total_unparsed)
         return out
 
     return compute

@@ -61,6 +61,8 @@ def robustness_metrics(field: str) -> Metric:
             both = [b for b, v in values.items() if v is not None and clean.get(b) is not None]
             drop = paired_bootstrap_relative_drop([clean[b] for b in both], [values[b] for b in both])  # type: ignore[misc]
             out.update(drop.as_dict(f"relative_drop[perturbation={variant}]"))
+            # items left out of the pair because either condition was unparsed
+            out[f"relative_drop[perturbation={variant}]_unparsed"] = float(len(values) - len(both))
         return out
 
     return compute
