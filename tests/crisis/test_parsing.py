@@ -41,3 +41,13 @@ def test_crisis_labels(text: str | None, expected: str | None) -> None:
 )
 def test_cssrs_levels(text: str, expected: str | None) -> None:
     assert parse_label(text, CSSRS_ALIASES) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Level: 3", "Ideation"), ("5", "Attempt"), ("**4**", "Behavior"), ("Level: 10", None), ("2.5", None), ("3 Ideation", "Ideation"), ("Level 1: Supportive", "Supportive"), (None, None)],
+)
+def test_cssrs_level_numbers(text: str | None, expected: str | None) -> None:
+    from trustmh.pillars.crisis.scorers import parse_cssrs_level
+
+    assert parse_cssrs_level(text) == expected

@@ -49,13 +49,13 @@ def classification_prompt(messages: str) -> str:
 
 
 def cssrs_prompt(posts_text: str) -> str:
-    levels = "\n".join(f"- {level}: {text}" for level, text in CSSRS_DEFINITIONS.items())
+    levels = "\n".join(f"{number}. {level}: {text}" for number, (level, text) in enumerate(CSSRS_DEFINITIONS.items(), start=1))
     return (
         "Here are posts written by one user on a mental-health forum:\n\n"
         f"{posts_text}\n\n"
         "Rate the user's suicide risk on this scale (Columbia Suicide Severity Rating Scale levels):\n"
         f"{levels}\n\n"
-        "Answer with the level name only.\nLevel:"
+        "Answer with the level name (or its number) only.\nLevel:"
     )
 
 

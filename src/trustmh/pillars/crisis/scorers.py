@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
@@ -60,10 +62,24 @@ def crisis_label_scorer() -> Scorer:
     return score
 
 
+# The prompt numbers the levels 1-5: "Level: 3" or a bare "3" names Ideation.
+_LEVEL_NUMBER = re.compile(r"^\s*(?:level\s*(?:is|:|=)?\s*)?([1-5])(?![\d.,])", re.IGNORECASE)
+
+
+def parse_cssrs_level(text: str | None) -> str | None:
+    """A level name (as :func:`parse_label`), else a leading level number 1-5."""
+    named = parse_label(text, CSSRS_ALIASES)
+    if named is not None or not text:
+        return named
+    number = _LEVEL_NUMBER.match(text.replace("*", ""))
+    return CSSRS_LEVELS[int(number.group(1)) - 1] if number else None
+
+
 @scorer(metrics=[severity_metrics(list(CSSRS_LEVELS))])
 def cssrs_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
-        return label_score(output_text(state), target.text, CSSRS_LEVELS, CSSRS_ALIASES)
+        level = parse_cssrs_level(output_text(state))
+        return label_score(level, target.text, CSSRS_LEVELS, CSSRS_ALIASES)
 
     return score
 
