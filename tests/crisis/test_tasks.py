@@ -7,24 +7,13 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
 from inspect_ai.model import get_model
 
-from tests.crisis.conftest import write_replay
+from tests.crisis.helpers import metrics_of, run, write_replay
 from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
 from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.crisis.starter"
-
-
-def metrics_of(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: metric.value for score in log.results.scores for name, metric in score.metrics.items()}
-
-
-def run(task, responses: Path, tmp_path: Path, **kwargs) -> EvalLog:  # type: ignore[no-untyped-def]
-    return eval(task, model="trustmh/replay", model_args={"responses": str(responses)}, log_dir=str(tmp_path / "logs"), display="none", **kwargs)[0]
 
 
 def test_classification_on_starter(tmp_path: Path) -> None:

@@ -11,8 +11,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from tests.crisis.conftest import write_replay
-from tests.crisis.test_tasks import metrics_of, run
+from tests.crisis.helpers import metrics_of, run, shared_data_dir, write_replay
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
 from trustmh.pillars.robustness.tasks import parse_variants, robustness_crisis_classification, robustness_crisis_cssrs, robustness_task
@@ -86,8 +85,6 @@ def test_variant_options() -> None:
 
 
 def test_cssrs_robustness_builds_on_real_data(tmp_path: Path) -> None:
-    from tests.crisis.conftest import shared_data_dir
-
     data = shared_data_dir()
     if not (data / "cssrs").is_dir():
         pytest.skip("real data not found")
