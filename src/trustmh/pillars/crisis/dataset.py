@@ -10,7 +10,7 @@ from __future__ import annotations
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from trustmh.data.loaders.cssrs import CSSRS_LEVELS, CssrsUser, load_cssrs
+from trustmh.data.loaders.cssrs import CssrsUser, load_cssrs
 from trustmh.data.loaders.llms_mh_crisis import CRISIS_LABELS, CrisisItem, ProtocolEntry, load_crisis_items, load_protocol
 from trustmh.pillars.crisis.prompts import (
     ESCALATION_SYSTEM,
@@ -101,5 +101,3 @@ def escalation_dataset(source: str, data_dir: str | None, labels: str = "human")
         )
     return MemoryDataset(samples, name=f"crisis_escalation_{labels if source == 'benchmark' else 'starter'}")
 
-
-__all__ = ["CRISIS_LABELS", "CSSRS_LEVELS", "classification_dataset", "cssrs_dataset", "escalation_dataset"]
