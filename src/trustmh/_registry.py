@@ -8,3 +8,12 @@ from trustmh.pillars.privacy.tasks import (
     privacy_confaide_tier2b,
     privacy_psyleak,
 )
+from trustmh.pillars.crisis.tasks import (
+    crisis_classification,
+    crisis_cssrs,
+    crisis_escalation,
+)
+from trustmh.pillars.robustness.tasks import (
+    robustness_crisis_classification,
+    robustness_crisis_cssrs,
+)

@@ -3,6 +3,11 @@
 Each factory returns an inspect ``Metric`` whose value is a flat dict, which inspect expands
 into separate metrics: ``<name>``, ``<name>_ci_low``, ``<name>_ci_high``, ``<name>_n`` and
 ``<name>_unparsed``. :mod:`trustmh.results` folds them back into one row per metric.
+
+Every metric reads the *unreduced* sample scores (``scores="unreduced"``): inspect's
+default epoch reducer (mean) passes each dict field through ``value_to_float``, which turns
+``None`` (unparsed) into ``0.0`` even with a single epoch, so unparsed answers would be
+scored as wrong. With several epochs, the epochs of a sample are pooled as observations.
 """
 
 from __future__ import annotations
@@ -52,19 +57,19 @@ def _summary_metric(
     return compute
 
 
-@metric(name="trustmh/rate")
+@metric(name="trustmh/rate", scores="unreduced")
 def rate(field: str, name: str | None = None) -> Metric:
     """Share of samples with ``field == 1`` (Wilson 95% CI)."""
     return _summary_metric(field, name or field, proportion_estimate)
 
 
-@metric(name="trustmh/mean")
+@metric(name="trustmh/mean", scores="unreduced")
 def mean(field: str, name: str | None = None) -> Metric:
     """Mean of ``field`` (percentile bootstrap 95% CI)."""
     return _summary_metric(field, name or field, mean_estimate)
 
 
-@metric(name="trustmh/pearson")
+@metric(name="trustmh/pearson", scores="unreduced")
 def pearson(predicted: str, gold: str, name: str = "pearson_r") -> Metric:
     """Pearson r between two fields of each score (pair bootstrap 95% CI)."""
 
@@ -85,7 +90,7 @@ def pearson(predicted: str, gold: str, name: str = "pearson_r") -> Metric:
     return compute
 
 
-@metric(name="trustmh/grouped")
+@metric(name="trustmh/grouped", scores="unreduced")
 def grouped(field: str, by: str, name: str | None = None, kind: str = "rate") -> Metric:
     """``rate`` or ``mean`` of ``field`` broken down by the sample metadata key ``by``.
 

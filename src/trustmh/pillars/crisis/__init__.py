@@ -1,0 +1,1 @@
+"""Crisis identification & escalation pillar."""

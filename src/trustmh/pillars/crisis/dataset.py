@@ -1,0 +1,103 @@
+"""Samples of the Crisis pillar, from the benchmark files or the starter items.
+
+Every sample carries ``perturb_span`` in its metadata: the part of the prompt written by
+the user (their messages or posts), which the robustness pillar may perturb; the
+instructions and label list around it stay intact.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+
+from trustmh.data.loaders.cssrs import CssrsUser, load_cssrs
+from trustmh.data.loaders.llms_mh_crisis import CRISIS_LABELS, CrisisItem, ProtocolEntry, load_crisis_items, load_protocol
+from trustmh.pillars.crisis.prompts import (
+    ESCALATION_SYSTEM,
+    STARTER_LEVELS,
+    classification_prompt,
+    cssrs_prompt,
+    truncate_posts,
+    user_messages_text,
+)
+from trustmh.tasking import load_starter
+
+STARTER = "trustmh.pillars.crisis.starter"
+
+
+def crisis_items(source: str, data_dir: str | None, labels: str = "human", starter_file: str = "classification.jsonl") -> list[CrisisItem]:
+    if source == "benchmark":
+        return load_crisis_items(labels, data_dir)
+    return [CrisisItem(r["id"], tuple(r["inputs"]), r["label"]) for r in load_starter(STARTER, starter_file)]
+
+
+def classification_dataset(source: str, data_dir: str | None, labels: str = "human") -> MemoryDataset:
+    """Items whose merged label is ``null`` (no annotator majority) have no gold class: skipped."""
+    samples = []
+    for item in crisis_items(source, data_dir, labels):
+        if item.label is None:
+            continue
+        messages = user_messages_text(item.inputs)
+        samples.append(
+            Sample(
+                id=item.id,
+                input=classification_prompt(messages),
+                target=item.label,
+                metadata={"category": item.label, "perturb_span": messages, "origin": item.origin},
+            )
+        )
+    return MemoryDataset(samples, name=f"crisis_classification_{labels if source == 'benchmark' else 'starter'}")
+
+
+def cssrs_users(source: str, data_dir: str | None) -> list[CssrsUser]:
+    if source == "benchmark":
+        return load_cssrs(data_dir)
+    return [CssrsUser(r["id"], tuple(r["posts"]), r["label"]) for r in load_starter(STARTER, "cssrs.jsonl")]
+
+
+def cssrs_dataset(source: str, data_dir: str | None, max_post_chars: int = 800, max_chars: int = 6000) -> MemoryDataset:
+    samples = []
+    for user in cssrs_users(source, data_dir):
+        posts_text, omitted = truncate_posts(user.posts, max_post_chars, max_chars)
+        samples.append(
+            Sample(
+                id=user.id,
+                input=cssrs_prompt(posts_text),
+                target=user.label,
+                metadata={
+                    "level": user.label,
+                    "perturb_span": posts_text,
+                    "posts": len(user.posts),
+                    "posts_omitted": omitted,
+                    "source_truncated": user.truncated,
+                },
+            )
+        )
+    return MemoryDataset(samples, name="cssrs" if source == "benchmark" else "cssrs_starter")
+
+
+def escalation_rubrics(source: str, data_dir: str | None) -> dict[str, tuple[str, ...]]:
+    """Per-class level descriptions: protocol.csv for benchmark data, our short rubric otherwise."""
+    if source == "benchmark":
+        protocol: dict[str, ProtocolEntry] = load_protocol(data_dir)
+        return {label: entry.levels for label, entry in protocol.items()}
+    return {label: STARTER_LEVELS for label in CRISIS_LABELS}
+
+
+def escalation_dataset(source: str, data_dir: str | None, labels: str = "human") -> MemoryDataset:
+    rubrics = escalation_rubrics(source, data_dir)
+    samples = []
+    for item in crisis_items(source, data_dir, labels, starter_file="escalation.jsonl"):
+        if item.label is None:
+            continue
+        messages = user_messages_text(item.inputs)
+        samples.append(
+            Sample(
+                id=item.id,
+                input=[ChatMessageSystem(content=ESCALATION_SYSTEM), ChatMessageUser(content=messages)],
+                target=item.label,
+                metadata={"category": item.label, "rubric_levels": list(rubrics[item.label]), "perturb_span": messages},
+            )
+        )
+    return MemoryDataset(samples, name=f"crisis_escalation_{labels if source == 'benchmark' else 'starter'}")
+

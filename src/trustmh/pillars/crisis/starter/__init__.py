@@ -1,0 +1,1 @@
+"""Starter items of the Crisis pillar, written by the trustmh authors (labels are our judgement)."""

@@ -1,0 +1,1 @@
+"""Robustness pillar: the same items, clean and under seeded input perturbations."""

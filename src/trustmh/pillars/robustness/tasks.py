@@ -1,0 +1,153 @@
+"""Robustness tasks: a task's items clean and under perturbations, scored in the same run.
+
+:func:`robustness_task` works on any text task given its dataset, scorer and score field;
+``robustness_crisis_*`` apply it to the Crisis pillar. Each base sample becomes one sample
+per variant (clean + every kind x intensity), with ids ``<id>@clean`` / ``<id>@<kind>-<i>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai import Task
+from inspect_ai.dataset import Dataset, MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import Solver, TaskState, generate
+
+from trustmh.errors import UserError
+from trustmh.pillars.crisis.dataset import classification_dataset, cssrs_dataset
+from trustmh.pillars.crisis.scorers import crisis_label_scorer, cssrs_scorer
+from trustmh.pillars.robustness.metrics import robustness_metrics
+from trustmh.pillars.robustness.perturb import KINDS, MAX_INTENSITY
+from trustmh.pillars.robustness.solvers import CLEAN, INTENSITY_KEY, KIND_KEY, perturb_input
+from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+
+PILLAR = "robustness"
+# Quick by default (every item runs once per variant plus clean): one word-level kind at a middle intensity.
+DEFAULT_KINDS = "typos"
+DEFAULT_INTENSITIES = "3"
+LABEL_CONFIG = GenerateConfig(max_tokens=16, temperature=0.0)
+METRICS = ("score[perturbation=*]", "relative_drop[perturbation=*]")
+
+
+def parse_variants(kinds: str | Sequence[str], intensities: str | int | Sequence[int]) -> list[tuple[str, int]]:
+    """``[(kind, intensity)]`` from comma-separated strings (CLI ``-T kinds=typos,case_flip``) or lists."""
+    kind_list = [k.strip() for k in kinds.split(",")] if isinstance(kinds, str) else list(kinds)
+    if kind_list == ["all"]:
+        kind_list = list(KINDS)
+    unknown = [k for k in kind_list if k not in KINDS]
+    if unknown:
+        raise UserError(f"unknown perturbation kind {unknown[0]!r}; expected some of {', '.join(KINDS)} (or 'all')")
+    if isinstance(intensities, int):
+        levels = [intensities]
+    elif isinstance(intensities, str):
+        try:
+            levels = [int(i) for i in intensities.split(",") if i.strip()]
+        except ValueError:
+            raise UserError(f"intensities must be comma-separated integers 1-{MAX_INTENSITY}, not {intensities!r}") from None
+    else:
+        levels = [int(i) for i in intensities]
+    bad = [i for i in levels if not 1 <= i <= MAX_INTENSITY]
+    if bad or not levels or not kind_list:
+        raise UserError(f"intensities must be integers from 1 to {MAX_INTENSITY} and kinds non-empty (got {intensities!r})")
+    return [(k, i) for k in kind_list for i in levels]
+
+
+def variant_name(kind: str, intensity: int) -> str:
+    return CLEAN if kind == CLEAN else f"{kind}@{intensity}"
+
+
+def expand_dataset(dataset: Dataset, variants: Sequence[tuple[str, int]]) -> MemoryDataset:
+    """One sample per (base sample, variant); the clean run comes first."""
+    samples: list[Sample] = []
+    for sample in dataset:
+        for kind, intensity in [(CLEAN, 0), *variants]:
+            metadata: dict[str, Any] = dict(sample.metadata or {})
+            metadata.update({"base_id": sample.id, "perturbation": variant_name(kind, intensity), KIND_KEY: kind, INTENSITY_KEY: intensity})
+            suffix = CLEAN if kind == CLEAN else f"{kind}-{intensity}"
+            samples.append(sample.model_copy(update={"id": f"{sample.id}@{suffix}", "metadata": metadata}))
+    return MemoryDataset(samples, name=f"{dataset.name}_robustness")
+
+
+@scorer(metrics=[])
+def robust_scorer(inner: Scorer, field: str) -> Scorer:
+    """The base task's scorer, reported through :func:`robustness_metrics` on ``field``."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        result = await inner(state, target)
+        if result is None:
+            raise RuntimeError("the base scorer returned no score")
+        return result
+
+    return score
+
+
+def robustness_task(
+    *,
+    dataset: Dataset,
+    scorer: Scorer,
+    score_field: str,
+    config: GenerateConfig,
+    metadata: dict[str, Any],
+    kinds: str | Sequence[str] = DEFAULT_KINDS,
+    intensities: str | int | Sequence[int] = DEFAULT_INTENSITIES,
+    seed: int = 0,
+    solver: Solver | None = None,
+) -> Task:
+    """Any text task made into a robustness task (see module docstring)."""
+    variants = parse_variants(kinds, intensities)
+    return Task(
+        dataset=expand_dataset(dataset, variants),
+        solver=[perturb_input(seed=seed), solver or generate()],
+        scorer=robust_scorer(scorer, score_field),
+        metrics=[robustness_metrics(score_field)],
+        config=config,
+        metadata={**metadata, "perturbations": [variant_name(k, i) for k, i in variants], "perturbation_seed": seed, "score_field": score_field},
+    )
+
+
+@trustmh_task(pillar=PILLAR, datasets=("llms_mh_crisis",), metrics=METRICS)
+def robustness_crisis_classification(
+    source: str = "auto",
+    data_dir: str | None = None,
+    kinds: str = DEFAULT_KINDS,
+    intensities: str = DEFAULT_INTENSITIES,
+    seed: int = 0,
+    labels: str = "human",
+) -> Task:
+    """Crisis 7-class accuracy, clean vs perturbed user messages (relative drop)."""
+    chosen = resolve_source(source, data_dir)
+    return robustness_task(
+        dataset=classification_dataset(chosen, data_dir, labels),
+        scorer=crisis_label_scorer(),
+        score_field="correct",
+        config=LABEL_CONFIG,
+        metadata=task_metadata(PILLAR, chosen, ("llms_mh_crisis",), base_task="crisis_classification"),
+        kinds=kinds,
+        intensities=intensities,
+        seed=seed,
+    )
+
+
+@trustmh_task(pillar=PILLAR, datasets=("cssrs",), metrics=METRICS)
+def robustness_crisis_cssrs(
+    source: str = "auto",
+    data_dir: str | None = None,
+    kinds: str = DEFAULT_KINDS,
+    intensities: str = DEFAULT_INTENSITIES,
+    seed: int = 0,
+) -> Task:
+    """C-SSRS level accuracy, clean vs perturbed posts (relative drop)."""
+    chosen = resolve_source(source, data_dir)
+    return robustness_task(
+        dataset=cssrs_dataset(chosen, data_dir),
+        scorer=cssrs_scorer(),
+        score_field="correct",
+        config=LABEL_CONFIG,
+        metadata=task_metadata(PILLAR, chosen, ("cssrs",), base_task="crisis_cssrs"),
+        kinds=kinds,
+        intensities=intensities,
+        seed=seed,
+    )
