@@ -8,3 +8,4 @@ from trustmh.pillars.privacy.tasks import (
     privacy_confaide_tier2b,
     privacy_psyleak,
 )
+from trustmh.pillars.ethics.tasks import ethics_ethicmh
