@@ -8,4 +8,9 @@ from trustmh.pillars.privacy.tasks import (
     privacy_confaide_tier2b,
     privacy_psyleak,
 )
+from trustmh.pillars.sycophancy.tasks import (
+    sycophancy_aita,
+    sycophancy_oeq,
+    sycophancy_pas,
+)
 from trustmh.pillars.ethics.tasks import ethics_ethicmh

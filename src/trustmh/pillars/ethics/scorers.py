@@ -37,6 +37,9 @@ def _json_objects(text: str) -> Iterator[dict[str, object]]:
 
 def _letter_of(value: str, options: Mapping[str, str] | None) -> str | None:
     """The letter a ``choice`` value names: "C", "(c)", "Option C", "C. Seek ...", or option text."""
+    bare = value.strip().strip("()[]. ").upper()
+    if len(bare) == 1:  # a lone letter in the choice field, whatever its case
+        return bare if bare in LETTERS else None
     return parse_choice(value, LETTERS, options)
 
 

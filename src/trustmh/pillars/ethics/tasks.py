@@ -18,7 +18,7 @@ PILLAR = "ethics"
     datasets=("ethicmh",),
     metrics=("accuracy", "sc1", "sc2", "sc3", "sc4", "sc5"),
 )
-def ethics_ethicmh(source: str = "auto", data_dir: str | None = None, max_tokens: int = 96) -> Task:
+def ethics_ethicmh(source: str = "auto", data_dir: str | None = None, max_tokens: int = 64) -> Task:
     """EthicMH: pick the most ethically sound option (accuracy); a judge rates APA principles 1-5.
 
     The choice comes first in the JSON answer, so a short budget still scores accuracy;
