@@ -64,13 +64,13 @@ def minus_human(values: dict[str, float | str | None]) -> dict[str, float | None
 
 async def _human_values(meta: dict[str, object], judge_human: bool) -> tuple[dict[str, float | str | None], dict[str, object]]:
     """The human reply's labels from the data, or, if it has none and asked to, judged."""
-    labels = meta.get("human_labels") or {}
-    if any(value is not None for value in labels.values()):  # type: ignore[union-attr]
-        return {f"{HUMAN}{dim}": labels.get(dim) for dim in DIMENSIONS}, {}  # type: ignore[union-attr]
+    labels = meta.get("human_labels")
+    if isinstance(labels, dict) and any(value is not None for value in labels.values()):
+        return {f"{HUMAN}{dim}": labels.get(dim) for dim in DIMENSIONS}, {}
     human_reply = meta.get("human")
     if judge_human and isinstance(human_reply, str) and human_reply.strip():
         values, extra = await judge_fields(OEQ_RUBRIC, str(meta["query"]), human_reply, prefix=HUMAN)
-        values.pop(f"{HUMAN}judge_unparsed", None)  # the model's judge_unparsed rate stays the model's
+        values.pop(f"{HUMAN}judge_unparsed", None)  # judge_unparsed_rate stays about the model's replies
         return values, extra
     return {}, {}
 
