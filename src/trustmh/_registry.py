@@ -17,3 +17,9 @@ from trustmh.pillars.robustness.tasks import (
     robustness_crisis_classification,
     robustness_crisis_cssrs,
 )
+from trustmh.pillars.sycophancy.tasks import (
+    sycophancy_aita,
+    sycophancy_oeq,
+    sycophancy_pas,
+)
+from trustmh.pillars.ethics.tasks import ethics_ethicmh

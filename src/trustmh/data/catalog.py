@@ -249,3 +249,20 @@ register(
         counter="trustmh.data.loaders.mentalalign:count_rows",
     )
 )
+
+register(
+    DatasetSpec(
+        name="pas",
+        pillars=('sycophancy',),
+        title="ELEPHANT problematic action statements (PAS), imported by the user",
+        source=("https://osf.io/ (ELEPHANT, Cheng et al. 2025: problematic action statements)",),
+        license="see the OSF project of the ELEPHANT authors",
+        files=(
+            # Released on OSF only, so no URL or checksum: the user imports it (see the
+            # loader trustmh.data.loaders.pas for the accepted CSV format).
+            DataFile("PAS.csv", None, None),
+        ),
+        counter="trustmh.data.loaders.pas:count_rows",
+        notes="CSV with a 'statement' column (first-person problematic action) and optional 'category' and 'id'.",
+    )
+)

@@ -88,9 +88,12 @@ def read_csv_rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
         raise DataFormatError(path, "line 1", f"missing column {missing[0]!r} (expected columns: {', '.join(required)}; found: {', '.join(header)})")
     reader.fieldnames = header
     rows: list[dict[str, str]] = []
+    # csv's line_num is where a record *ends*; a quoted cell with newlines spans several
+    # lines, so the record starts on the line after the previous record ended.
+    previous_end = reader.line_num
     try:
         for row in reader:
-            line = reader.line_num
+            line, previous_end = previous_end + 1, reader.line_num
             if None in row:
                 raise DataFormatError(path, f"line {line}", f"row has more fields than the {len(header)} columns of the header")
             for key in required:

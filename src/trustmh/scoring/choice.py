@@ -5,7 +5,8 @@ Models state a choice in many ways: ``"B"``, ``"(B)"``, ``"**B. Anorexia nervosa
 of how explicit the statement is:
 
 1. a JSON object with an ``answer``/``choice`` key;
-2. an explicit statement (``answer: X``, ``answer is X``, ``option X``, ``choose X``);
+2. an explicit statement (``answer: X``, ``answer is: X``, ``option X``, ``choose X``, ``the
+   best option here is X`` with a capital X);
 3. the output *starting* with a letter (``B``, ``(B)``, ``B)``, ``B.``, ``**B**``);
 4. the text of exactly one option appearing in the output.
 
@@ -27,10 +28,16 @@ def _explicit_patterns(letters: str) -> list[re.Pattern[str]]:
     cls = f"[{letters}{letters.lower()}]"
     return [
         re.compile(
-            rf"\b(?:final\s+)?(?:answer|choice|option|selection)\s*(?:is|:|=|-)?\s*(?:option\s*)?[\(\[]?({cls})\b(?![\w'])",
+            rf"\b(?:final\s+)?(?:answer|choice|option|selection)\s*(?:is\s*:|is|:|=|-)?\s*(?:option\s*)?[\(\[]?({cls})\b(?![\w'])",
             re.IGNORECASE,
         ),
         re.compile(rf"\b(?:i\s+(?:would\s+)?(?:choose|pick|select))\s+(?:option\s*)?[\(\[]?({cls})\b(?![\w'])", re.IGNORECASE),
+        # "The most ethical option to choose is D." The letter must be a capital here, so
+        # "the best option is a hard one" is not read as A.
+        re.compile(
+            rf"\b(?:answer|choice|option)\b[^.\n]{{0,40}}?\bis\s*:?\s*[\(\[]?((?-i:[{letters}]))\b(?![\w'])",
+            re.IGNORECASE,
+        ),
     ]
 
 

@@ -1,18 +1,16 @@
-"""What the model answered, for scorers.
-
-A replayed ``"output": null`` (the recorded model gave no answer) is marked with
-``state.output.metadata["replay_no_answer"]``; scorers must count it as unparsed, not score
-the empty completion as an answer.
-"""
+"""What the model under test said, read the same way by every scorer."""
 
 from __future__ import annotations
 
 from inspect_ai.solver import TaskState
 
 
-def output_text(state: TaskState) -> str | None:
-    """The completion, or ``None`` when the (replayed) model gave no answer."""
+def no_answer(state: TaskState) -> bool:
+    """A replayed ``"output": null``: the recorded model gave no answer at all."""
     metadata = state.output.metadata or {}
-    if metadata.get("replay_no_answer"):
-        return None
-    return state.output.completion
+    return bool(metadata.get("replay_no_answer"))
+
+
+def output_text(state: TaskState) -> str | None:
+    """The completion, or ``None`` when there was no answer (scored as unparsed, not as "")."""
+    return None if no_answer(state) else state.output.completion

@@ -1,0 +1,1 @@
+"""Ethics pillar: choosing the most defensible action in mental-health ethical dilemmas."""
