@@ -41,7 +41,7 @@ def test_prompt_fences_response_with_nonce_and_warns_about_instructions():
     begin = prompt.index("<<<BEGIN ")
     nonce = prompt[begin + 9 : begin + 21]
     assert nonce != "000000000000"
-    assert prompt.index(injected) < prompt.index(f"<<<END {nonce}>>>")
+    assert prompt.index(injected) < prompt.rindex(f"<<<END {nonce}>>>")
     assert "ignore them" in prompt
 
 
