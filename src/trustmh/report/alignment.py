@@ -1,0 +1,114 @@
+"""The alignment section, from the JSON written by ``trustmh align --json``.
+
+Expected shape: ``{"rows": [{"judge", "attribute", "level", "n", "icc_c1", "icc_c1_ci":
+[lo, hi], "icc_a1", "icc_a1_ci", "ci_width", "category", "bias", "ba_mean_diff"?,
+"ba_loa"?: [lo, hi]}], "krippendorff_alpha": {...}}``. Unknown keys are ignored and
+missing optional ones leave their chart out.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+
+from trustmh.errors import UserError
+from trustmh.report.figures import HEAT_SCALE, OKABE_ITO, _layout
+from trustmh.report.headline import fmt
+
+CATEGORY_NAMES = {"GR": "good reliability", "MR": "moderate reliability", "PR": "poor reliability"}
+
+
+@dataclass
+class Alignment:
+    path: str
+    rows: list[dict[str, Any]]
+    alpha: dict[str, Any] = field(default_factory=dict)
+
+
+def load_alignment(path: Path) -> Alignment:
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such alignment file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise UserError(f"{path}: not a JSON file from `trustmh align --json` ({error})") from None
+    rows = payload.get("rows") if isinstance(payload, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and "judge" in r and "attribute" in r for r in rows):
+        raise UserError(f"{path}: expected {{\"rows\": [{{\"judge\", \"attribute\", ...}}]}} as written by `trustmh align --json`")
+    alpha = payload.get("krippendorff_alpha") or {}
+    return Alignment(str(path), rows, alpha if isinstance(alpha, dict) else {})
+
+
+def _ci(value: Any) -> str:
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return f"[{fmt(value[0])}, {fmt(value[1])}]"
+    return "(no CI)"
+
+
+def _icc_key(rows: list[dict[str, Any]]) -> str:
+    return "icc_a1" if any(r.get("icc_a1") is not None for r in rows) else "icc_c1"
+
+
+def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
+    """Judge × attribute ICC per level; each cell shows ICC, CI and the GR/MR/PR category."""
+    key = _icc_key(alignment.rows)
+    figures = []
+    levels = list(dict.fromkeys(str(r.get("level", "all")) for r in alignment.rows))
+    for level in levels:
+        rows = [r for r in alignment.rows if str(r.get("level", "all")) == level]
+        judges = list(dict.fromkeys(str(r["judge"]) for r in rows))
+        attributes = list(dict.fromkeys(str(r["attribute"]) for r in rows))
+        cell = {(str(r["judge"]), str(r["attribute"])): r for r in rows}
+        z, text, hover = [], [], []
+        for judge in judges:
+            line = [cell.get((judge, a)) for a in attributes]
+            z.append([r.get(key) if r else None for r in line])
+            text.append([f"{fmt(r.get(key), 2)}<br>{r.get('category', '')}" if r else "—" for r in line])
+            hover.append([
+                (f"{judge} · {a}<br>ICC(C,1) {fmt(r.get('icc_c1'))} {_ci(r.get('icc_c1_ci'))}<br>"
+                 f"ICC(A,1) {fmt(r.get('icc_a1'))} {_ci(r.get('icc_a1_ci'))}<br>n = {r.get('n')}<br>"
+                 f"category {r.get('category', '—')} ({CATEGORY_NAMES.get(str(r.get('category')), '')})<br>bias {fmt(r.get('bias'))}")
+                if r else f"{judge} · {a}: missing" for a, r in zip(attributes, line)])
+        fig = go.Figure(go.Heatmap(z=z, x=attributes, y=judges, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
+                                   texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": key}))
+        label = "ICC(A,1)" if key == "icc_a1" else "ICC(C,1)"
+        _layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges))
+        fig.update_xaxes(tickangle=-30)
+        figures.append((f"icc-{level}", fig))
+    return figures
+
+
+def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str | None) -> go.Figure | None:
+    rows = [r for r in alignment.rows if r.get(value_key) is not None]
+    if not rows:
+        return None
+    fig = go.Figure()
+    for i, judge in enumerate(dict.fromkeys(str(r["judge"]) for r in rows)):
+        mine = [r for r in rows if str(r["judge"]) == judge]
+        labels = [f"{r['attribute']} ({r.get('level', 'all')})" for r in mine]
+        values = [float(r[value_key]) for r in mine]
+        error = None
+        if interval_key:
+            bounds = [r.get(interval_key) if isinstance(r.get(interval_key), (list, tuple)) else [v, v] for r, v in zip(mine, values)]
+            error = {"type": "data", "array": [b[1] - v for b, v in zip(bounds, values)],
+                     "arrayminus": [v - b[0] for b, v in zip(bounds, values)], "visible": True}
+        hover = [f"{judge} · {l}<br>{value_key} = {fmt(v)}" + (f"<br>interval {_ci(r.get(interval_key))}" if interval_key else "") + f"<br>n = {r.get('n')}"
+                 for l, v, r in zip(labels, values, mine)]
+        fig.add_trace(go.Bar(x=labels, y=values, name=judge, error_y=error, hovertext=hover, hoverinfo="text",
+                             marker={"color": OKABE_ITO[i % 8], "pattern": {"shape": ("", "/", ".", "x")[i % 4], "fgcolor": "#ffffff"}}))
+    _layout(fig, title, barmode="group")
+    fig.add_hline(y=0, line={"color": "#444", "width": 1})
+    fig.update_xaxes(tickangle=-30, type="category")
+    return fig
+
+
+def bias_figure(alignment: Alignment) -> go.Figure | None:
+    return _forest(alignment, "Judge bias (judge − human mean; 0 = unbiased)", "bias", None)
+
+
+def bland_altman_figure(alignment: Alignment) -> go.Figure | None:
+    return _forest(alignment, "Bland–Altman: mean difference with 95% limits of agreement", "ba_mean_diff", "ba_loa")

@@ -1,0 +1,157 @@
+"""Turn collected logs (and alignment results) into the page's view model and HTML."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import plotly.graph_objects as go
+import plotly.io as pio
+from markupsafe import Markup
+from plotly.offline import get_plotlyjs
+
+from trustmh import PILLARS, __version__
+from trustmh.report import figures as figs
+from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
+from trustmh.report.collect import Collection, LogResult
+from trustmh.report.headline import HEADLINES, PillarScore, RankedModel, chosen_headline, ci_text, fmt, pillar_scores, ranking
+from trustmh.results import MetricRow
+
+STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
+
+
+@dataclass
+class Figures:
+    """Figures by HTML id, serialised once at the end."""
+
+    items: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, prefix: str, figure: go.Figure | None) -> str | None:
+        if figure is None:
+            return None
+        key = "fig-" + "".join(c if c.isalnum() else "-" for c in prefix).strip("-") + f"-{len(self.items)}"
+        self.items[key] = figure.to_plotly_json()
+        return key
+
+    def script_json(self) -> Markup:
+        # "</" would end the <script> element early; JSON allows the escaped form.
+        return Markup(pio.json.to_json_plotly(self.items).replace("</", "<\\/"))
+
+
+def _metric_view(row: MetricRow, result: LogResult) -> dict[str, Any]:
+    return {
+        "task": row.task, "model": row.model, "metric": row.metric, "value": fmt(row.value),
+        "ci": ci_text(row) if row.value is not None else "", "n": "—" if row.n is None else row.n,
+        "unparsed": row.unparsed or 0, "source": row.source, "judge": row.judge or "",
+        "scored": row.value is not None, "samples": f"samples-{result.key}", "path": result.path,
+    }
+
+
+def _pillar_section(pillar: str, results: list[LogResult], scores: dict[tuple[str, str], PillarScore],
+                    style: dict[str, figs.Style], store: Figures) -> dict[str, Any]:
+    rows = [r for res in results for r in res.rows]
+    charts: list[str | None] = [store.add(pillar + "-headline", figs.headline_figure(pillar, scores, style))]
+    charts += [store.add(name, f) for name, f in figs.grouped_figures(rows, style)]
+    charts += [store.add(name, f) for name, f in figs.principle_figures(rows, style)]
+    for res in results:
+        charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
+        charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
+    headline = chosen_headline(pillar, rows)
+    return {
+        "name": pillar,
+        "headline": headline,
+        "charts": [c for c in charts if c],
+        "metrics": [_metric_view(r, res) for res in results for r in res.rows if not figs.CONFUSION.match(r.metric)],
+        "unparsed": [
+            {"task": res.task, "model": res.model, "metric": r.metric, "unparsed": r.unparsed, "n": r.n, "judge": r.judge or ""}
+            for res in results for r in res.rows if r.unparsed
+        ],
+        "starter": any(res.source == "starter" for res in results),
+    }
+
+
+def _ranking_view(ranked: list[RankedModel], scores: dict[tuple[str, str], PillarScore]) -> list[dict[str, Any]]:
+    view = []
+    for position, entry in enumerate(ranked, start=1):
+        cells = []
+        for pillar in PILLARS:
+            score = scores.get((entry.model, pillar))
+            if score is None:
+                cells.append({"missing": True})
+            else:
+                parts = "; ".join(f"{p.task}: {fmt(p.value)} {ci_text(p)} n={p.n}" for p in score.parts)
+                cells.append({"missing": False, "rank": f"{entry.pillar_ranks[pillar]:g}", "value": fmt(score.value), "title": parts})
+        view.append({"position": position, "model": entry.model, "mean_rank": f"{entry.mean_rank:.2f}", "pillars": entry.pillars, "cells": cells})
+    return view
+
+
+def _alignment_view(alignment: Alignment | None, store: Figures) -> dict[str, Any] | None:
+    if alignment is None:
+        return None
+    charts = [store.add(name, f) for name, f in icc_heatmaps(alignment)]
+    charts += [store.add("bias", bias_figure(alignment)), store.add("bland-altman", bland_altman_figure(alignment))]
+    columns = ["judge", "attribute", "level", "n", "icc_c1", "icc_c1_ci", "icc_a1", "icc_a1_ci", "ci_width", "category", "bias"]
+    table = [[_cell(r.get(c)) for c in columns] for r in alignment.rows]
+    alpha = [(str(k), _cell(v)) for k, v in alignment.alpha.items()]
+    return {"path": alignment.path, "charts": [c for c in charts if c], "columns": columns, "rows": table, "alpha": alpha}
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return fmt(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_cell(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+    return "—" if value is None else str(value)
+
+
+def page_context(collection: Collection, alignment: Alignment | None, redact: bool) -> dict[str, Any]:
+    results = collection.results
+    rows = [r for res in results for r in res.rows]
+    models = list(dict.fromkeys(res.model for res in sorted(results, key=lambda r: r.model)))
+    style = figs.styles(models)
+    scores = pillar_scores(rows)
+    store = Figures()
+    radar_id = store.add("radar", figs.radar(models, scores, style)) if scores else None
+    pillars_present = [p for p in list(PILLARS) + ["other"] if any(res.pillar == p for res in results)]
+    sections = [_pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present]
+    headlines = [{"pillar": p, "headline": chosen_headline(p, rows), "alternatives": HEADLINES.get(p, ())} for p in PILLARS]
+    return {
+        "version": __version__,
+        "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "redact": redact,
+        "models": models,
+        "pillars": PILLARS,
+        "headlines": headlines,
+        "ranking": _ranking_view(ranking(models, scores), scores),
+        "missing": {m: [p for p in PILLARS if (m, p) not in scores] for m in models},
+        "radar": radar_id,
+        "sections": sections,
+        "logs": results,
+        "skipped": collection.skipped,
+        "starter_tasks": sorted({f"{res.task} ({res.model})" for res in results if res.source == "starter"}),
+        "starter_warning": STARTER_WARNING,
+        "alignment": _alignment_view(alignment, store),
+        "figures_json": store.script_json(),
+        "plotly_js": Markup(get_plotlyjs()),
+    }
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("trustmh.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render_html(collection: Collection, alignment: Alignment | None, redact: bool) -> str:
+    return _environment().get_template("report.html.j2").render(**page_context(collection, alignment, redact))
+
+
