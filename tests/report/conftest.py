@@ -105,3 +105,16 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Logs:
             if sample.output.completion.strip():
                 texts.append(" ".join(sample.output.completion.split())[:40])
     return Logs(root, real, synth, texts)
+
+
+def write_alignment(path: Path) -> Path:
+    """An alignment file shaped like ``trustmh align --json`` output."""
+    pairs = [(j, a) for j in ("judge-x", "judge-y") for a in ("empathy", "safety", "guidance")]
+    rows = [
+        {"judge": j, "attribute": a, "level": "response", "n": 40, "icc_c1": 0.8 - i / 10, "icc_c1_ci": [0.6, 0.9],
+         "icc_a1": 0.7 - i / 10, "icc_a1_ci": [0.5, 0.85], "ci_width": 0.35, "category": ("GR", "MR", "PR")[i % 3],
+         "bias": 0.3 - i / 5, "ba_mean_diff": 0.3 - i / 5, "ba_loa": [-0.5, 1.0]}
+        for i, (j, a) in enumerate(pairs)
+    ]
+    path.write_text(json.dumps({"rows": rows, "krippendorff_alpha": {"empathy": 0.61}}), encoding="utf-8")
+    return path

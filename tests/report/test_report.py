@@ -17,7 +17,7 @@ from trustmh.errors import UserError
 from trustmh.report import TIDY_COLUMNS, build_report, collect
 from trustmh.report.headline import pillar_scores, ranking
 
-from conftest import SECRET_OUTPUT, Logs
+from conftest import SECRET_OUTPUT, Logs, write_alignment
 
 
 def _figures(page: str) -> dict:
@@ -58,7 +58,7 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
     assert "mean of its ranks over the pillars it was evaluated on" in page
     assert "missing" in page and SECRET_OUTPUT in page  # sample excerpts are there unredacted
     figures = _figures(page)
-    titles = " | ".join(str(f["layout"].get("title", {}).get("text", "")) for f in figures.values())
+    titles = " | ".join(f["title"] for f in figures.values())
     for expected in ("Pillar scores", "confusion (rows = gold", "jailbreak method × objective", "rta by method",
                      "accuracy by intensity", "accuracy_spread by attribute", "APA principle scores"):
         assert expected in titles, expected
@@ -69,7 +69,7 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
 
 def test_confusion_is_row_normalised(logs: Logs, tmp_path: Path) -> None:
     page = build_report([logs.synthetic], tmp_path / "r.html").read_text(encoding="utf-8")
-    heat = next(f for f in _figures(page).values() if "confusion" in str(f["layout"]["title"]["text"]))["data"][0]
+    heat = next(f for f in _figures(page).values() if "confusion" in f["title"])["data"][0]
     for line in heat["z"]:
         assert sum(line) == pytest.approx(1.0)
 
@@ -80,7 +80,7 @@ def test_redacted_report_has_no_sample_text(logs: Logs, tmp_path: Path) -> None:
     for text in logs.sample_texts:
         assert text not in page and html.escape(text) not in page, text
     # aggregates still there, including the per-sample safety grid
-    titles = " | ".join(str(f["layout"]["title"]["text"]) for f in _figures(page).values())
+    titles = " | ".join(f["title"] for f in _figures(page).values())
     assert "method × objective" in titles and "pearson_r" in page
 
 
@@ -96,15 +96,9 @@ def test_exports(logs: Logs, tmp_path: Path) -> None:
 
 
 def test_alignment_section(logs: Logs, tmp_path: Path) -> None:
-    align = tmp_path / "align.json"
-    align.write_text(json.dumps({"rows": [
-        {"judge": j, "attribute": a, "level": "response", "n": 40, "icc_c1": 0.8 - i / 10, "icc_c1_ci": [0.6, 0.9],
-         "icc_a1": 0.7 - i / 10, "icc_a1_ci": [0.5, 0.85], "ci_width": 0.35, "category": ("GR", "MR", "PR")[i % 3],
-         "bias": 0.3 - i / 5, "ba_mean_diff": 0.3 - i / 5, "ba_loa": [-0.5, 1.0]}
-        for i, (j, a) in enumerate((j, a) for j in ("judge-x", "judge-y") for a in ("empathy", "safety", "guidance"))],
-        "krippendorff_alpha": {"empathy": 0.61}}), encoding="utf-8")
+    align = write_alignment(tmp_path / "align.json")
     page = build_report([logs.real], tmp_path / "r.html", align_json=align).read_text(encoding="utf-8")
-    titles = " | ".join(str(f["layout"]["title"]["text"]) for f in _figures(page).values())
+    titles = " | ".join(f["title"] for f in _figures(page).values())
     assert "ICC(A,1)" in titles and "Judge bias" in titles and "Bland–Altman" in titles
     assert "Krippendorff" in page
 

@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from trustmh.errors import UserError
-from trustmh.report.figures import HEAT_SCALE, OKABE_ITO, _layout
+from trustmh.report.figures import HEAT_SCALE, OKABE_ITO, PATTERNS, SYMBOLS, style_layout
 from trustmh.report.headline import fmt
 
 CATEGORY_NAMES = {"GR": "good reliability", "MR": "moderate reliability", "PR": "poor reliability"}
@@ -76,13 +76,14 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
         fig = go.Figure(go.Heatmap(z=z, x=attributes, y=judges, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
                                    texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": key}))
         label = "ICC(A,1)" if key == "icc_a1" else "ICC(C,1)"
-        _layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges))
+        style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges))
         fig.update_xaxes(tickangle=-30)
+        fig.update_yaxes(autorange="reversed")
         figures.append((f"icc-{level}", fig))
     return figures
 
 
-def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str | None) -> go.Figure | None:
+def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str | None, points: bool) -> go.Figure | None:
     rows = [r for r in alignment.rows if r.get(value_key) is not None]
     if not rows:
         return None
@@ -98,17 +99,21 @@ def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str 
                      "arrayminus": [v - b[0] for b, v in zip(bounds, values)], "visible": True}
         hover = [f"{judge} · {l}<br>{value_key} = {fmt(v)}" + (f"<br>interval {_ci(r.get(interval_key))}" if interval_key else "") + f"<br>n = {r.get('n')}"
                  for l, v, r in zip(labels, values, mine)]
-        fig.add_trace(go.Bar(x=labels, y=values, name=judge, error_y=error, hovertext=hover, hoverinfo="text",
-                             marker={"color": OKABE_ITO[i % 8], "pattern": {"shape": ("", "/", ".", "x")[i % 4], "fgcolor": "#ffffff"}}))
-    _layout(fig, title, barmode="group")
+        if points:  # a forest plot: the mean difference as a point between its limits
+            fig.add_trace(go.Scatter(x=labels, y=values, name=judge, mode="markers", error_y=error, hovertext=hover, hoverinfo="text",
+                                     marker={"color": OKABE_ITO[i % 8], "symbol": SYMBOLS[i % 8], "size": 10}))
+        else:
+            fig.add_trace(go.Bar(x=labels, y=values, name=judge, error_y=error, hovertext=hover, hoverinfo="text",
+                                 marker={"color": OKABE_ITO[i % 8], "pattern": {"shape": PATTERNS[i % 8], "fgcolor": "#ffffff"}}))
+    style_layout(fig, title, barmode="group")
     fig.add_hline(y=0, line={"color": "#444", "width": 1})
     fig.update_xaxes(tickangle=-30, type="category")
     return fig
 
 
 def bias_figure(alignment: Alignment) -> go.Figure | None:
-    return _forest(alignment, "Judge bias (judge − human mean; 0 = unbiased)", "bias", None)
+    return _forest(alignment, "Judge bias (judge − human mean; 0 = unbiased)", "bias", None, points=False)
 
 
 def bland_altman_figure(alignment: Alignment) -> go.Figure | None:
-    return _forest(alignment, "Bland–Altman: mean difference with 95% limits of agreement", "ba_mean_diff", "ba_loa")
+    return _forest(alignment, "Bland–Altman: mean difference with 95% limits of agreement", "ba_mean_diff", "ba_loa", points=True)

@@ -44,14 +44,15 @@ def styles(models: list[str]) -> dict[str, Style]:
     }
 
 
-def _layout(fig: go.Figure, title: str, height: int = 380, **extra: object) -> go.Figure:
+def style_layout(fig: go.Figure, title: str, height: int = 380, **extra: object) -> go.Figure:
     fig.update_layout(
-        title={"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
+        title={"text": title},
         template="simple_white",
         height=height,
         autosize=True,
-        margin={"l": 60, "r": 20, "t": 50, "b": 60},
-        legend={"orientation": "h", "y": -0.2},
+        margin={"l": 60, "r": 20, "t": 40, "b": 60},
+        # Legend above the plot: below it, it collides with long rotated tick labels.
+        legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
         font={"family": "system-ui, sans-serif", "size": 12},
         **extra,
     )
@@ -82,7 +83,7 @@ def radar(models: list[str], scores: dict[tuple[str, str], PillarScore], style: 
             marker={"symbol": s.symbol, "size": 9, "color": s.colour},
             hovertext=hover, hoverinfo="text",
         ))
-    return _layout(fig, "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)", height=460,
+    return style_layout(fig, "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)", height=460,
                    polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}})
 
 
@@ -105,7 +106,7 @@ def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
         fig = go.Figure(go.Heatmap(z=share, x=labels, y=labels, zmin=0, zmax=1, colorscale=HEAT_SCALE,
                                    text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
                                    colorbar={"title": "share"}))
-        _layout(fig, f"{result.task} · {result.model}: {base} (rows = gold, normalised)", height=420 + 12 * len(labels))
+        style_layout(fig, f"{result.task} · {result.model}: {base} (rows = gold, normalised)", height=420 + 12 * len(labels))
         fig.update_yaxes(autorange="reversed", title="gold")
         fig.update_xaxes(title="predicted", tickangle=-30)
         figures.append((f"{base}", fig))
@@ -125,7 +126,7 @@ def rta_grid_figure(result: LogResult) -> go.Figure | None:
         hover.append([f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}" for o, s in zip(objectives, stats)])
     fig = go.Figure(go.Heatmap(z=z, x=objectives, y=methods, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
                                texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": "RtA"}))
-    _layout(fig, f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective", height=300 + 30 * len(methods))
+    style_layout(fig, f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective", height=300 + 30 * len(methods))
     fig.update_xaxes(title="objective", tickangle=-30)
     fig.update_yaxes(title="method")
     return fig
@@ -168,11 +169,11 @@ def _series_figure(title: str, x_title: str, points: list[tuple[str, MetricRow]]
         s = style[model]
         if as_line:
             fig.add_trace(go.Scatter(x=labels, y=y, name=model, mode="lines+markers", error_y=error, hovertext=hover, hoverinfo="text",
-                                     line={"color": s.colour, "dash": s.dash}, marker={"symbol": s.symbol, "size": 9}))
+                                     line={"color": s.colour, "dash": s.dash}, marker={"symbol": s.symbol, "size": 9, "color": s.colour}))
         else:
             fig.add_trace(go.Bar(x=labels, y=y, name=model, error_y=error, hovertext=hover, hoverinfo="text",
                                  marker={"color": s.colour, "pattern": {"shape": s.pattern, "fgcolor": "#ffffff" if s.pattern else None}}))
-    _layout(fig, title, barmode="group")
+    style_layout(fig, title, barmode="group")
     fig.update_xaxes(title=x_title, type="category")
     return fig
 

@@ -29,31 +29,54 @@ class Figures:
 
     items: dict[str, Any] = field(default_factory=dict)
 
-    def add(self, prefix: str, figure: go.Figure | None) -> str | None:
+    def add(self, prefix: str, figure: go.Figure | None) -> dict[str, str] | None:
+        """Store a figure; its title moves out of the plot into an HTML caption, which
+        wraps on narrow screens and never collides with plotly's mode bar."""
         if figure is None:
             return None
         key = "fig-" + "".join(c if c.isalnum() else "-" for c in prefix).strip("-") + f"-{len(self.items)}"
-        self.items[key] = figure.to_plotly_json()
-        return key
+        title = figure.layout.title.text or ""
+        figure.update_layout(title=None)
+        self.items[key] = {"title": title, **figure.to_plotly_json()}
+        return {"id": key, "title": title}
 
     def script_json(self) -> Markup:
         # "</" would end the <script> element early; JSON allows the escaped form.
         return Markup(pio.json.to_json_plotly(self.items).replace("</", "<\\/"))
 
 
-def _metric_view(row: MetricRow, result: LogResult) -> dict[str, Any]:
+def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
     return {
-        "task": row.task, "model": row.model, "metric": row.metric, "value": fmt(row.value),
-        "ci": ci_text(row) if row.value is not None else "", "n": "—" if row.n is None else row.n,
-        "unparsed": row.unparsed or 0, "source": row.source, "judge": row.judge or "",
-        "scored": row.value is not None, "samples": f"samples-{result.key}", "path": result.path,
+        "value": fmt(row.value), "ci": ci_text(row) if row.value is not None else "", "n": "—" if row.n is None else row.n,
+        "unparsed": row.unparsed or 0, "judge": row.judge or "", "scored": row.value is not None,
+        "samples": f"samples-{result.key}", "path": result.path,
     }
+
+
+def _metric_table(results: list[LogResult]) -> dict[str, Any]:
+    """Rows (task, metric) × one column per model, so models compare side by side."""
+    models = list(dict.fromkeys(res.model for res in sorted(results, key=lambda r: r.model)))
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for res in results:
+        for row in res.rows:
+            if figs.CONFUSION.match(row.metric):
+                continue  # drawn as a matrix instead
+            entry = rows.setdefault((row.task, row.metric), {"task": row.task, "metric": row.metric, "sources": set(), "cells": {}})
+            entry["sources"].add(row.source)
+            entry["cells"][row.model] = _metric_cell(row, res)
+    view = []
+    for entry in rows.values():
+        entry["starter"] = "starter" in entry["sources"]
+        entry["cells"] = [entry["cells"].get(m) for m in models]
+        view.append(entry)
+    view.sort(key=lambda e: e["task"])  # stable: metric order within a task is the scorer's
+    return {"models": models, "rows": view}
 
 
 def _pillar_section(pillar: str, results: list[LogResult], scores: dict[tuple[str, str], PillarScore],
                     style: dict[str, figs.Style], store: Figures) -> dict[str, Any]:
     rows = [r for res in results for r in res.rows]
-    charts: list[str | None] = [store.add(pillar + "-headline", figs.headline_figure(pillar, scores, style))]
+    charts: list[dict[str, str] | None] = [store.add(pillar + "-headline", figs.headline_figure(pillar, scores, style))]
     charts += [store.add(name, f) for name, f in figs.grouped_figures(rows, style)]
     charts += [store.add(name, f) for name, f in figs.principle_figures(rows, style)]
     for res in results:
@@ -64,7 +87,7 @@ def _pillar_section(pillar: str, results: list[LogResult], scores: dict[tuple[st
         "name": pillar,
         "headline": headline,
         "charts": [c for c in charts if c],
-        "metrics": [_metric_view(r, res) for res in results for r in res.rows if not figs.CONFUSION.match(r.metric)],
+        "table": _metric_table(results),
         "unparsed": [
             {"task": res.task, "model": res.model, "metric": r.metric, "unparsed": r.unparsed, "n": r.n, "judge": r.judge or ""}
             for res in results for r in res.rows if r.unparsed
