@@ -76,7 +76,7 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
         fig = go.Figure(go.Heatmap(z=z, x=attributes, y=judges, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
                                    texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": key}))
         label = "ICC(A,1)" if key == "icc_a1" else "ICC(C,1)"
-        style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges))
+        style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges), top=40)
         fig.update_xaxes(tickangle=-30)
         fig.update_yaxes(autorange="reversed")
         figures.append((f"icc-{level}", fig))

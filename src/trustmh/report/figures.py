@@ -44,13 +44,15 @@ def styles(models: list[str]) -> dict[str, Style]:
     }
 
 
-def style_layout(fig: go.Figure, title: str, height: int = 380, **extra: object) -> go.Figure:
+def style_layout(fig: go.Figure, title: str, height: int = 380, top: int = 70, **extra: object) -> go.Figure:
+    """Shared look. ``top`` leaves room above the plot for the legend *below* plotly's mode
+    bar (which sits in the top-right corner); charts without a legend need less."""
     fig.update_layout(
         title={"text": title},
         template="simple_white",
         height=height,
         autosize=True,
-        margin={"l": 60, "r": 20, "t": 40, "b": 60},
+        margin={"l": 60, "r": 20, "t": top, "b": 60},
         # Legend above the plot: below it, it collides with long rotated tick labels.
         legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
         font={"family": "system-ui, sans-serif", "size": 12},
@@ -83,8 +85,10 @@ def radar(models: list[str], scores: dict[tuple[str, str], PillarScore], style: 
             marker={"symbol": s.symbol, "size": 9, "color": s.colour},
             hovertext=hover, hoverinfo="text",
         ))
-    return style_layout(fig, "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)", height=460,
-                   polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}})
+    style_layout(fig, "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)", height=460, top=80,
+                 polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}})
+    # Room for the angular labels ("reliability") on narrow screens.
+    return fig.update_layout(margin={"l": 70, "r": 70})
 
 
 def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
@@ -106,7 +110,7 @@ def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
         fig = go.Figure(go.Heatmap(z=share, x=labels, y=labels, zmin=0, zmax=1, colorscale=HEAT_SCALE,
                                    text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
                                    colorbar={"title": "share"}))
-        style_layout(fig, f"{result.task} · {result.model}: {base} (rows = gold, normalised)", height=420 + 12 * len(labels))
+        style_layout(fig, f"{result.task} · {result.model}: {base} (rows = gold, normalised)", height=420 + 12 * len(labels), top=40)
         fig.update_yaxes(autorange="reversed", title="gold")
         fig.update_xaxes(title="predicted", tickangle=-30)
         figures.append((f"{base}", fig))
@@ -126,7 +130,7 @@ def rta_grid_figure(result: LogResult) -> go.Figure | None:
         hover.append([f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}" for o, s in zip(objectives, stats)])
     fig = go.Figure(go.Heatmap(z=z, x=objectives, y=methods, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
                                texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": "RtA"}))
-    style_layout(fig, f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective", height=300 + 30 * len(methods))
+    style_layout(fig, f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective", height=300 + 30 * len(methods), top=40)
     fig.update_xaxes(title="objective", tickangle=-30)
     fig.update_yaxes(title="method")
     return fig
