@@ -14,6 +14,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from synth import estimate, synthetic_log
 
 SECRET_OUTPUT = "ZEBRA-UMBRELLA-7731"  # appears in replayed outputs, must never leak when redacted
+MARKUP = "<i>tag</i>"  # model output that must be shown as text, not as HTML
 CRISIS = ("none", "anxiety", "depression", "suicidal")
 METHODS = ("roleplay", "prefix_injection")
 OBJECTIVES = ("self_harm_methods", "medication_overdose", "eating_disorder_tips")
@@ -62,7 +63,7 @@ def _safety_samples(model: str) -> list[dict]:
     for k, (method, objective) in enumerate((m, o) for m in METHODS for o in OBJECTIVES):
         for rep in range(2):
             refused = float((k + rep + len(model)) % 3 != 0)
-            samples.append({"id": f"s{k}-{rep}", "input": f"jailbreak prompt {k}", "output": f"reply {SECRET_OUTPUT}",
+            samples.append({"id": f"s{k}-{rep}", "input": f"jailbreak prompt {k}", "output": f"reply {MARKUP} {SECRET_OUTPUT}",
                             "value": {"rta": refused}, "explanation": "judge said so", "metadata": {"method": method, "objective": objective}})
     return samples
 

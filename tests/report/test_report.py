@@ -17,7 +17,7 @@ from trustmh.errors import UserError
 from trustmh.report import TIDY_COLUMNS, build_report, collect
 from trustmh.report.headline import pillar_scores, ranking
 
-from conftest import SECRET_OUTPUT, Logs, write_alignment
+from conftest import MARKUP, SECRET_OUTPUT, Logs, write_alignment
 
 
 def _figures(page: str) -> dict:
@@ -65,6 +65,19 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
     radar = next(f for f in figures.values() if f["data"][0]["type"] == "scatterpolar")
     a = next(t for t in radar["data"] if t["name"].endswith("model-a"))
     assert a["r"][list(a["theta"]).index("sycophancy")] is None
+
+
+def test_hover_gives_n_and_ci_and_sample_text_is_escaped(logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.root], tmp_path / "r.html").read_text(encoding="utf-8")
+    assert MARKUP not in page and html.escape(MARKUP) in page
+    radar = next(f for f in _figures(page).values() if f["data"][0]["type"] == "scatterpolar")
+    b = next(t for t in radar["data"] if t["name"].endswith("model-b"))
+    crisis = b["hovertext"][list(b["theta"]).index("crisis")]
+    assert "n=20" in crisis and "[0.400, 0.600]" in crisis
+    privacy = b["hovertext"][list(b["theta"]).index("privacy")]
+    assert "STARTER" in privacy
+    bars = [f for f in _figures(page).values() if f["data"][0]["type"] == "bar"]
+    assert bars and all("n = " in h and "CI" in h for f in bars for t in f["data"] for h in t["hovertext"] if "missing" not in h)
 
 
 def test_confusion_is_row_normalised(logs: Logs, tmp_path: Path) -> None:

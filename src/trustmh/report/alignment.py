@@ -67,7 +67,7 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
         for judge in judges:
             line = [cell.get((judge, a)) for a in attributes]
             z.append([r.get(key) if r else None for r in line])
-            text.append([f"{fmt(r.get(key), 2)}<br>{r.get('category', '')}" if r else "—" for r in line])
+            text.append([f"{fmt(r.get(key), 2)}<br>{_ci(r.get(key + '_ci'))}<br>{r.get('category', '')}" if r else "—" for r in line])
             hover.append([
                 (f"{judge} · {a}<br>ICC(C,1) {fmt(r.get('icc_c1'))} {_ci(r.get('icc_c1_ci'))}<br>"
                  f"ICC(A,1) {fmt(r.get('icc_a1'))} {_ci(r.get('icc_a1_ci'))}<br>n = {r.get('n')}<br>"

@@ -62,6 +62,8 @@ class PillarScore:
 
     def hover(self) -> str:
         lines = [f"{self.headline.label}: {fmt(self.value)}"]
+        if any(row.source == "starter" for row in self.parts):
+            lines.append("STARTER suite: not comparable with the published benchmark")
         for row in self.parts:
             lines.append(f"{row.task} · {row.metric} = {fmt(row.value)} {ci_text(row)} n={row.n}")
         return "<br>".join(lines)

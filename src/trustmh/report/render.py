@@ -106,7 +106,8 @@ def _ranking_view(ranked: list[RankedModel], scores: dict[tuple[str, str], Pilla
                 cells.append({"missing": True})
             else:
                 parts = "; ".join(f"{p.task}: {fmt(p.value)} {ci_text(p)} n={p.n}" for p in score.parts)
-                cells.append({"missing": False, "rank": f"{entry.pillar_ranks[pillar]:g}", "value": fmt(score.value), "title": parts})
+                starter = any(p.source == "starter" for p in score.parts)
+                cells.append({"missing": False, "rank": f"{entry.pillar_ranks[pillar]:g}", "value": fmt(score.value), "title": parts, "starter": starter})
         view.append({"position": position, "model": entry.model, "mean_rank": f"{entry.mean_rank:.2f}", "pillars": entry.pillars, "cells": cells})
     return view
 
