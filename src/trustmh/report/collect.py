@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
@@ -73,10 +74,15 @@ def _log_paths(target: Path) -> list[str]:
     if target.is_file():
         if target.suffix not in LOG_SUFFIXES:
             raise UserError(f"{target}: not an inspect log (.eval or .json) nor a log directory")
-        return [str(target)]
+        return [str(target.resolve())]
     if not target.is_dir():
         raise UserError(f"{target}: no such log directory")
-    return [info.name for info in list_eval_logs(str(target), recursive=True)]
+    # inspect lists file:// URIs; plain paths are what `inspect view` and people expect.
+    return [_plain(info.name) for info in list_eval_logs(str(target.resolve()), recursive=True)]
+
+
+def _plain(uri: str) -> str:
+    return unquote(uri.removeprefix("file://")) if uri.startswith("file://") else uri
 
 
 def _read(path: str, header_only: bool) -> EvalLog:
