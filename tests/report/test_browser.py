@@ -10,7 +10,7 @@ import base64
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -25,15 +25,32 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "report"
 # What a drawn plotly chart contains: trace groups (lines, bars, points) or heatmap images.
 DRAWN = ".main-svg .trace path, .main-svg .trace .point, .main-svg image, .main-svg .barlayer path"
 
-pytestmark = pytest.mark.slow
+
+
+def missing_browser(chromium: Path, chromedriver: Path, env: Mapping[str, str]) -> tuple[str | None, str]:
+    """``("skip" | "fail" | None, reason)``: a missing browser fails under CI, else skips."""
+    if chromium.exists() and chromedriver.exists():
+        return None, ""
+    if env.get("CI", "").lower() not in ("", "0", "false"):
+        return "fail", f"CI is set but {chromium} or {chromedriver} is missing (apt-get install chromium chromium-driver)"
+    return "skip", f"{chromium} not installed (apt-get install chromium chromium-driver); under CI=true this fails"
+
+
+def test_missing_browser_skips_locally_and_fails_under_ci(tmp_path: Path) -> None:
+    absent, present = tmp_path / "none", Path(__file__)
+    assert missing_browser(present, present, {})[0] is None
+    assert missing_browser(absent, present, {})[0] == "skip"
+    assert missing_browser(absent, present, {"CI": "false"})[0] == "skip"
+    assert missing_browser(absent, present, {"CI": "true"})[0] == "fail"
 
 
 @pytest.fixture(scope="module")
 def driver() -> Iterator[object]:
-    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
-        if os.environ.get("CI", "").lower() not in ("", "0", "false"):
-            pytest.fail(f"CI is set but {CHROMIUM} or {CHROMEDRIVER} is missing (apt-get install chromium chromium-driver)")
-        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium chromium-driver); set CI=1 to make this a failure")
+    action, reason = missing_browser(CHROMIUM, CHROMEDRIVER, os.environ)
+    if action == "fail":
+        pytest.fail(reason)
+    if action == "skip":
+        pytest.skip(reason)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -90,6 +107,7 @@ def _severe(driver) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
+@pytest.mark.slow
 def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> None:
     _load(driver, report, 1280, 800)
     charts = driver.execute_script(
@@ -103,6 +121,7 @@ def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> No
     assert _screenshot(driver, "desktop-1280x800").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_sample_link_opens_collapsed_table(driver, report: Path) -> None:
     _load(driver, report, 1280, 800)
     assert driver.execute_script("return document.querySelectorAll('details.samples[open]').length") == 0
@@ -114,6 +133,7 @@ def test_sample_link_opens_collapsed_table(driver, report: Path) -> None:
     assert not _severe(driver)
 
 
+@pytest.mark.slow
 def test_narrow_window_has_no_horizontal_page_scroll(driver, report: Path) -> None:
     _load(driver, report, 390, 844)
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
@@ -123,3 +143,12 @@ def test_narrow_window_has_no_horizontal_page_scroll(driver, report: Path) -> No
     assert widths and max(widths) <= 390
     assert not _severe(driver)
     _screenshot(driver, "narrow-390x844")
+
+
+@pytest.mark.slow
+def test_redacted_page_renders(driver, logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.root], tmp_path / "redacted.html", redact=True)
+    _load(driver, page, 1280, 800)
+    assert driver.execute_script("return document.querySelectorAll('details.samples table').length") == 0
+    assert not _severe(driver)
+    _screenshot(driver, "redacted-1280x800")

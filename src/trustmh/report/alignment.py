@@ -105,7 +105,8 @@ def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str 
         else:
             fig.add_trace(go.Bar(x=labels, y=values, name=judge, error_y=error, hovertext=hover, hoverinfo="text",
                                  marker={"color": OKABE_ITO[i % 8], "pattern": {"shape": PATTERNS[i % 8], "fgcolor": "#ffffff"}}))
-    style_layout(fig, title, barmode="group")
+    # Group points like bars so judges sharing a category do not hide each other.
+    style_layout(fig, title, barmode="group", scattermode="group")
     fig.add_hline(y=0, line={"color": "#444", "width": 1})
     fig.update_xaxes(tickangle=-30, type="category")
     return fig
