@@ -141,7 +141,9 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
     scores = pillar_scores(rows)
     store = Figures()
     radar_id = store.add("radar", figs.radar(models, scores, style)) if scores else None
-    pillars_present = [p for p in list(PILLARS) + ["other"] if any(res.pillar == p for res in results)]
+    # The eight pillars in their usual order, then anything else (e.g. "dialogue", "other").
+    found = list(dict.fromkeys(res.pillar for res in results))
+    pillars_present = [p for p in PILLARS if p in found] + sorted(p for p in found if p not in PILLARS)
     sections = [_pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present]
     headlines = [{"pillar": p, "headline": chosen_headline(p, rows), "alternatives": HEADLINES.get(p, ())} for p in PILLARS]
     return {
