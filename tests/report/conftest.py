@@ -83,6 +83,8 @@ def _write_synthetic(template: EvalLog, synth: Path) -> None:
         synthetic_log(template, synth, task="ethics_dilemmas", pillar="ethics", model=model, metrics=ethics)
     # model-b only: sycophancy; model-a lacks it, so it must show as missing.
     synthetic_log(template, synth, task="sycophancy_pushback", pillar="sycophancy", model="trustmh/replay/model-b", metrics=estimate("sycophancy_rate", 0.3))
+    # A task outside the eight pillars still gets its own section.
+    synthetic_log(template, synth, task="dialogue_support", pillar="dialogue", model="trustmh/replay/model-a", metrics=estimate("empathy", 3.2))
     # An older failed log and an older successful one that a later log supersedes.
     synthetic_log(template, synth, task="crisis_classification", pillar="crisis", model="trustmh/replay/model-a",
                   metrics=_crisis_metrics(0.5), status="error", created="2026-11-27T00:00:00+00:00")

@@ -56,6 +56,7 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
     assert "http://" not in page.split("<script>")[0] and '<script src' not in page and '<link rel="stylesheet"' not in page
     assert "Not comparable with the published benchmark" in page
     assert "mean of its ranks over the pillars it was evaluated on" in page
+    assert 'id="pillar-dialogue"' in page
     assert "missing" in page and SECRET_OUTPUT in page  # sample excerpts are there unredacted
     figures = _figures(page)
     titles = " | ".join(f["title"] for f in figures.values())

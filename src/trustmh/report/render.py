@@ -96,7 +96,8 @@ def _pillar_section(pillar: str, results: list[LogResult], scores: dict[tuple[st
     }
 
 
-def _ranking_view(ranked: list[RankedModel], scores: dict[tuple[str, str], PillarScore]) -> list[dict[str, Any]]:
+def _ranking_view(models: list[str], ranked: list[RankedModel], scores: dict[tuple[str, str], PillarScore]) -> list[dict[str, Any]]:
+    """Ranked models first; models with no scored headline at all are listed as unranked."""
     view = []
     for position, entry in enumerate(ranked, start=1):
         cells = []
@@ -109,6 +110,10 @@ def _ranking_view(ranked: list[RankedModel], scores: dict[tuple[str, str], Pilla
                 starter = any(p.source == "starter" for p in score.parts)
                 cells.append({"missing": False, "rank": f"{entry.pillar_ranks[pillar]:g}", "value": fmt(score.value), "title": parts, "starter": starter})
         view.append({"position": position, "model": entry.model, "mean_rank": f"{entry.mean_rank:.2f}", "pillars": entry.pillars, "cells": cells})
+    ranked_models = {entry.model for entry in ranked}
+    for model in models:
+        if model not in ranked_models:
+            view.append({"position": "—", "model": model, "mean_rank": "not ranked", "pillars": 0, "cells": [{"missing": True}] * len(PILLARS)})
     return view
 
 
@@ -153,7 +158,8 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "models": models,
         "pillars": PILLARS,
         "headlines": headlines,
-        "ranking": _ranking_view(ranking(models, scores), scores),
+        "ranking": _ranking_view(models, ranking(models, scores), scores),
+        "has_ranking": bool(scores),
         "missing": {m: [p for p in PILLARS if (m, p) not in scores] for m in models},
         "radar": radar_id,
         "sections": sections,
