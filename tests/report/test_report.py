@@ -132,6 +132,20 @@ def test_bad_input_is_one_line_user_error_and_writes_nothing(make, tmp_path: Pat
     assert not out.exists()
 
 
+def test_alignment_with_undefined_values(logs: Logs, tmp_path: Path) -> None:
+    """`trustmh align --json` writes NaN as null: such cells are gaps, not crashes."""
+    align = tmp_path / "align.json"
+    row = {"judge": "j", "attribute": "empathy", "level": "response", "n": 3, "icc_c1": None, "icc_c1_ci": [None, None],
+           "icc_a1": None, "icc_a1_ci": [None, None], "ci_width": None, "category": None, "bias": 0.2, "bias_ci": [None, 0.5],
+           "ba_mean_diff": None, "ba_loa": [None, None]}
+    align.write_text(json.dumps({"rows": [row, row | {"attribute": "safety", "icc_a1": 0.4, "category": "PR"}],
+                                 "krippendorff_alpha": {"empathy": None}}), encoding="utf-8")
+    page = build_report([logs.real], tmp_path / "r.html", align_json=align).read_text(encoding="utf-8")
+    titles = [f["title"] for f in _figures(page).values()]
+    assert any("ICC(A,1)" in t for t in titles) and any("Judge bias" in t for t in titles)
+    assert not any("Bland" in t for t in titles)  # no defined mean difference: chart left out
+
+
 def test_bad_alignment_file(logs: Logs, tmp_path: Path) -> None:
     bad = tmp_path / "a.json"
     bad.write_text('{"rows": 3}', encoding="utf-8")

@@ -45,8 +45,12 @@ def load_alignment(path: Path) -> Alignment:
 
 def _ci(value: Any) -> str:
     if isinstance(value, (list, tuple)) and len(value) == 2:
-        return f"[{fmt(value[0])}, {fmt(value[1])}]"
+        return f"[{fmt(_number(value[0]))}, {fmt(_number(value[1]))}]"
     return "(no CI)"
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _icc_key(rows: list[dict[str, Any]]) -> str:
@@ -66,12 +70,12 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
         z, text, hover = [], [], []
         for judge in judges:
             line = [cell.get((judge, a)) for a in attributes]
-            z.append([r.get(key) if r else None for r in line])
-            text.append([f"{fmt(r.get(key), 2)}<br>{_ci(r.get(key + '_ci'))}<br>{r.get('category', '')}" if r else "—" for r in line])
+            z.append([_number(r.get(key)) if r else None for r in line])
+            text.append([f"{fmt(_number(r.get(key)), 2)}<br>{_ci(r.get(key + '_ci'))}<br>{r.get('category') or '—'}" if r else "—" for r in line])
             hover.append([
-                (f"{judge} · {a}<br>ICC(C,1) {fmt(r.get('icc_c1'))} {_ci(r.get('icc_c1_ci'))}<br>"
-                 f"ICC(A,1) {fmt(r.get('icc_a1'))} {_ci(r.get('icc_a1_ci'))}<br>n = {r.get('n')}<br>"
-                 f"category {r.get('category', '—')} ({CATEGORY_NAMES.get(str(r.get('category')), '')})<br>bias {fmt(r.get('bias'))}")
+                (f"{judge} · {a}<br>ICC(C,1) {fmt(_number(r.get('icc_c1')))} {_ci(r.get('icc_c1_ci'))}<br>"
+                 f"ICC(A,1) {fmt(_number(r.get('icc_a1')))} {_ci(r.get('icc_a1_ci'))}<br>n = {r.get('n')}<br>"
+                 f"category {r.get('category') or '—'} ({CATEGORY_NAMES.get(str(r.get('category')), '')})<br>bias {fmt(_number(r.get('bias')))}")
                 if r else f"{judge} · {a}: missing" for a, r in zip(attributes, line)])
         fig = go.Figure(go.Heatmap(z=z, x=attributes, y=judges, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
                                    texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": key}))
@@ -83,21 +87,26 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
     return figures
 
 
-def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str | None, points: bool) -> go.Figure | None:
-    rows = [r for r in alignment.rows if r.get(value_key) is not None]
+def _interval(value: Any) -> tuple[float, float] | None:
+    """``[lo, hi]`` with both ends known (``trustmh align`` writes NaN as null)."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+        return float(value[0]), float(value[1])
+    return None
+
+
+def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str, interval_label: str, points: bool) -> go.Figure | None:
+    rows = [r for r in alignment.rows if _number(r.get(value_key)) is not None]
     if not rows:
         return None
     fig = go.Figure()
     for i, judge in enumerate(dict.fromkeys(str(r["judge"]) for r in rows)):
         mine = [r for r in rows if str(r["judge"]) == judge]
         labels = [f"{r['attribute']} ({r.get('level', 'all')})" for r in mine]
-        values = [float(r[value_key]) for r in mine]
-        error = None
-        if interval_key:
-            bounds = [r.get(interval_key) if isinstance(r.get(interval_key), (list, tuple)) else [v, v] for r, v in zip(mine, values)]
-            error = {"type": "data", "array": [b[1] - v for b, v in zip(bounds, values)],
-                     "arrayminus": [v - b[0] for b, v in zip(bounds, values)], "visible": True}
-        hover = [f"{judge} · {l}<br>{value_key} = {fmt(v)}" + (f"<br>interval {_ci(r.get(interval_key))}" if interval_key else "") + f"<br>n = {r.get('n')}"
+        values = [float(r[value_key]) for r in mine]  # rows were filtered on a numeric value
+        bounds = [_interval(r.get(interval_key)) for r in mine]
+        error = {"type": "data", "array": [None if b is None else b[1] - v for b, v in zip(bounds, values)],
+                 "arrayminus": [None if b is None else v - b[0] for b, v in zip(bounds, values)], "visible": True}
+        hover = [f"{judge} · {l}<br>{value_key} = {fmt(v)}<br>{interval_label} {_ci(r.get(interval_key))}<br>n = {r.get('n')}"
                  for l, v, r in zip(labels, values, mine)]
         if points:  # a forest plot: the mean difference as a point between its limits
             fig.add_trace(go.Scatter(x=labels, y=values, name=judge, mode="markers", error_y=error, hovertext=hover, hoverinfo="text",
@@ -113,8 +122,8 @@ def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str 
 
 
 def bias_figure(alignment: Alignment) -> go.Figure | None:
-    return _forest(alignment, "Judge bias (judge − human mean; 0 = unbiased)", "bias", None, points=False)
+    return _forest(alignment, "Judge bias: judge − human mean with 95% CI (0 = unbiased)", "bias", "bias_ci", "95% CI", points=False)
 
 
 def bland_altman_figure(alignment: Alignment) -> go.Figure | None:
-    return _forest(alignment, "Bland–Altman: mean difference with 95% limits of agreement", "ba_mean_diff", "ba_loa", points=True)
+    return _forest(alignment, "Bland–Altman: mean difference with 95% limits of agreement", "ba_mean_diff", "ba_loa", "limits of agreement", points=True)

@@ -122,7 +122,9 @@ def _alignment_view(alignment: Alignment | None, store: Figures) -> dict[str, An
         return None
     charts = [store.add(name, f) for name, f in icc_heatmaps(alignment)]
     charts += [store.add("bias", bias_figure(alignment)), store.add("bland-altman", bland_altman_figure(alignment))]
-    columns = ["judge", "attribute", "level", "n", "icc_c1", "icc_c1_ci", "icc_a1", "icc_a1_ci", "ci_width", "category", "bias"]
+    columns = ["judge", "attribute", "level", "n", "icc_c1", "icc_c1_ci", "icc_a1", "icc_a1_ci", "ci_width", "category",
+               "bias", "bias_ci", "ba_mean_diff", "ba_loa"]
+    columns = [c for c in columns if any(c in r for r in alignment.rows)]
     table = [[_cell(r.get(c)) for c in columns] for r in alignment.rows]
     alpha = [(str(k), _cell(v)) for k, v in alignment.alpha.items()]
     return {"path": alignment.path, "charts": [c for c in charts if c], "columns": columns, "rows": table, "alpha": alpha}
