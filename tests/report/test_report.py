@@ -146,6 +146,13 @@ def test_alignment_with_undefined_values(logs: Logs, tmp_path: Path) -> None:
     assert not any("Bland" in t for t in titles)  # no defined mean difference: chart left out
 
 
+def test_unwritable_output_is_a_user_error(logs: Logs, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(UserError, match="cannot write"):
+        build_report([logs.real], blocker / "r.html")  # a file where a directory should be
+
+
 def test_bad_alignment_file(logs: Logs, tmp_path: Path) -> None:
     bad = tmp_path / "a.json"
     bad.write_text('{"rows": 3}', encoding="utf-8")

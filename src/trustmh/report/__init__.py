@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from trustmh.cli.common import write_text
+from trustmh.errors import UserError
 from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
 from trustmh.report.render import render_html
@@ -40,11 +41,15 @@ def build_report(
     alignment = load_alignment(align_json) if align_json is not None else None
     collection = collect([Path(d) for d in log_dirs], redact=redact)
     html = render_html(collection, alignment, redact)
-    write_text(html, output)
-    # write_text's temporary file is private (0600); a report is meant to be shared.
-    if str(output) != "-":
-        os.chmod(output, 0o644)
-    write_exports(collection, csv_path, json_path)
+    try:
+        write_text(html, output)
+        # write_text's temporary file is private (0600); a report is meant to be shared.
+        if str(output) != "-":
+            os.chmod(output, 0o644)
+        write_exports(collection, csv_path, json_path)
+    except OSError as error:
+        where = error.filename or output
+        raise UserError(f"{where}: cannot write the report ({error.strerror or error})") from None
     return Path(output)
 
 
