@@ -38,3 +38,16 @@ def test_negative_correlation_draws_as_zero_and_nothing_scored_means_missing() -
     assert scores[("a", "privacy")].normalised == 0.0
     assert ("b", "privacy") not in scores
     assert [r.model for r in ranking(["a", "b"], scores)] == ["a"]  # b has no pillar: not ranked
+
+
+def test_latest_log_compares_creation_times_across_time_zones() -> None:
+    from types import SimpleNamespace
+
+    from trustmh.report.collect import _created
+
+    def log(created: str) -> SimpleNamespace:
+        return SimpleNamespace(eval=SimpleNamespace(created=created))
+
+    # 10:30 at +02:00 is 08:30 UTC: earlier than 09:00 UTC although its string sorts later.
+    assert _created(log("2026-11-26T10:30:00+02:00")) < _created(log("2026-11-26T09:00:00+00:00"))
+    assert _created(log("garbage")) < _created(log("2020-01-01T00:00:00"))

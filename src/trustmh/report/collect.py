@@ -6,6 +6,7 @@ per-sample aggregates (the safety method x objective grid) computed then thrown 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -165,6 +166,15 @@ def _result(path: str, log: EvalLog) -> LogResult:
     )
 
 
+def _created(log: EvalLog) -> datetime:
+    """When the eval started, comparable across time zones (unparseable sorts first)."""
+    try:
+        moment = datetime.fromisoformat(str(log.eval.created))
+    except ValueError:
+        return datetime.min.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
 def collect(targets: list[Path], redact: bool = False) -> Collection:
     """The latest successful log per (task, model) under ``targets``."""
     paths = sorted({p for target in targets for p in _log_paths(Path(target))})
@@ -179,7 +189,7 @@ def collect(targets: list[Path], redact: bool = False) -> Collection:
             continue
         key = (header.eval.task, header.eval.model)
         if key in latest:
-            older, newer = sorted([latest[key], (path, header)], key=lambda item: str(item[1].eval.created))
+            older, newer = sorted([latest[key], (path, header)], key=lambda item: _created(item[1]))
             skipped.append(f"{older[0]}: superseded by a later log of the same task and model")
             latest[key] = newer
         else:
