@@ -103,8 +103,12 @@ def _text(value: Any) -> str:
 
 
 def _excerpt(text: str) -> str:
+    """Start and end of the text: prompts often share a long preamble and differ at the end."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= EXCERPT else flat[: EXCERPT - 1] + "…"
+    if len(flat) <= EXCERPT:
+        return flat
+    head = EXCERPT // 3
+    return f"{flat[:head]} … {flat[-(EXCERPT - head):]}"
 
 
 def _score_text(sample: EvalSample) -> str:
