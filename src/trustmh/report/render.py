@@ -140,6 +140,15 @@ def _cell(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
+def _starter_tasks(results: list[LogResult]) -> list[str]:
+    """``"task (model, model)"`` per starter task, one entry per task to keep the banner short."""
+    by_task: dict[str, list[str]] = {}
+    for res in results:
+        if res.source == "starter":
+            by_task.setdefault(res.task, []).append(res.model)
+    return [f"{task} ({', '.join(sorted(models))})" for task, models in sorted(by_task.items())]
+
+
 def page_context(collection: Collection, alignment: Alignment | None, redact: bool) -> dict[str, Any]:
     results = collection.results
     rows = [r for res in results for r in res.rows]
@@ -167,7 +176,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "sections": sections,
         "logs": results,
         "skipped": collection.skipped,
-        "starter_tasks": sorted({f"{res.task} ({res.model})" for res in results if res.source == "starter"}),
+        "starter_tasks": _starter_tasks(results),
         "starter_warning": STARTER_WARNING,
         "alignment": _alignment_view(alignment, store),
         "figures_json": store.script_json(),
