@@ -17,7 +17,7 @@ import pytest
 
 from trustmh.report import build_report
 
-from conftest import Logs, write_alignment
+from report_helpers import Logs, write_alignment
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
