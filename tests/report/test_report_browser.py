@@ -7,6 +7,7 @@ Skips only when Chromium is absent and ``CI`` is unset; under CI a missing brows
 from __future__ import annotations
 
 import base64
+import json
 import os
 import shutil
 import tempfile
@@ -61,7 +62,7 @@ def driver() -> Iterator[object]:
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
         options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     try:
         yield browser
@@ -103,6 +104,18 @@ def _screenshot(driver, name: str) -> Path:
     return path
 
 
+def _remote_requests(driver) -> list[str]:
+    """URLs the page fetched other than itself and inline data (the report must be offline)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            url = message["params"]["request"]["url"]
+            if url.startswith(("http:", "https:", "ws:", "wss:", "ftp:")):  # chrome:// pages are the browser's own
+                urls.append(url)
+    return urls
+
+
 def _severe(driver) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
@@ -118,6 +131,7 @@ def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> No
     assert not empty, f"charts without drawn content: {empty}"
     assert driver.execute_script("return document.getElementById(arguments[0]) !== null", "overview")
     assert not _severe(driver)
+    assert not _remote_requests(driver)
     assert _screenshot(driver, "desktop-1280x800").stat().st_size > 10_000
 
 
