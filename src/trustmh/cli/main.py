@@ -7,6 +7,7 @@ import typer
 from trustmh.cli import align as align_commands
 from trustmh.cli import data as data_commands
 from trustmh.cli import evaluate as evaluate_commands
+from trustmh.cli import report as report_commands
 
 app = typer.Typer(
     name="trustmh",
@@ -19,6 +20,7 @@ app = typer.Typer(
 
 evaluate_commands.register(app)
 align_commands.register(app)
+report_commands.register(app)
 app.add_typer(data_commands.app, name="data")
 
 

@@ -1,0 +1,35 @@
+"""``trustmh report``: one self-contained HTML page (plus optional CSV/JSON) from logs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from trustmh.cli.common import console, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report_command)
+
+
+@user_errors
+def report_command(
+    log_dirs: Annotated[list[Path], typer.Argument(help="Log directories (searched recursively) or single .eval/.json logs.", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("report.html"),
+    redact: Annotated[bool, typer.Option("--redact", help="Leave out every transcript (inputs, outputs, explanations, judge replies); keep aggregates only.")] = False,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Also write the tidy results table as CSV.")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the tidy results table as JSON.")] = None,
+    align: Annotated[Optional[Path], typer.Option("--align", help="Add the judge-human alignment section from `trustmh align --json` output.")] = None,
+) -> None:
+    """Build an offline HTML report comparing every model and task in the logs.
+
+    The latest successful log per (task, model) is used. The page needs no network.
+
+    Example: trustmh report logs/ -o report.html --csv results.csv --redact
+    """
+    from trustmh.report import build_report
+
+    path = build_report(log_dirs, output, redact=redact, align_json=align, csv_path=csv_out, json_path=json_out)
+    console.print(f"report written to {path}")

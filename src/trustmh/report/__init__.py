@@ -1,0 +1,65 @@
+"""The offline HTML report: one self-contained page comparing models across pillars.
+
+``build_report`` is what ``trustmh report`` and the end of ``trustmh run`` call.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from trustmh.cli.common import write_text
+from trustmh.errors import UserError
+from trustmh.report.alignment import load_alignment
+from trustmh.report.collect import Collection, collect
+from trustmh.report.render import render_html
+
+# Column order of the tidy results table (CSV and JSON exports).
+TIDY_COLUMNS = ("model", "pillar", "task", "metric", "value", "ci_low", "ci_high", "n", "unparsed", "source", "judge")
+
+__all__ = ["TIDY_COLUMNS", "build_report", "collect", "tidy_records", "write_exports"]
+
+
+def build_report(
+    log_dirs: list[Path],
+    output: Path,
+    redact: bool = False,
+    align_json: Path | None = None,
+    *,
+    csv_path: Path | None = None,
+    json_path: Path | None = None,
+) -> Path:
+    """Write the HTML report for the logs under ``log_dirs`` to ``output`` and return its path.
+
+    ``csv_path``/``json_path`` also export the tidy results table. All input is read and
+    checked before anything is written: bad input raises :class:`trustmh.errors.UserError`
+    and leaves no file behind (each file is written atomically).
+    """
+    alignment = load_alignment(align_json) if align_json is not None else None
+    collection = collect([Path(d) for d in log_dirs], redact=redact)
+    html = render_html(collection, alignment, redact)
+    try:
+        write_text(html, output)
+        write_exports(collection, csv_path, json_path)
+    except OSError as error:
+        where = error.filename or output
+        raise UserError(f"{where}: cannot write the report ({error.strerror or error})") from None
+    return Path(output)
+
+
+def tidy_records(collection: Collection) -> list[dict[str, object]]:
+    return [{c: row.as_dict()[c] for c in TIDY_COLUMNS} for res in collection.results for row in res.rows]
+
+
+def write_exports(collection: Collection, csv_path: Path | None = None, json_path: Path | None = None) -> None:
+    records = tidy_records(collection)
+    if csv_path is not None:
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=TIDY_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
+        write_text(buffer.getvalue(), csv_path)
+    if json_path is not None:
+        write_text(json.dumps(records, indent=2, ensure_ascii=False) + "\n", json_path)

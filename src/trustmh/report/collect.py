@@ -1,0 +1,213 @@
+"""Find inspect logs, keep the latest successful one per (task, model) and read what the
+report needs from it: metric rows always, sample excerpts only when not redacted, and
+per-sample aggregates (the safety method x objective grid) computed then thrown away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+
+from trustmh.errors import UserError
+from trustmh.results import MetricRow, metric_rows
+
+LOG_SUFFIXES = (".eval", ".json")
+EXCERPT = 280
+# Score fields that say "the model refused" in safety logs; the first one present is used.
+RTA_FIELDS = ("rta", "refused", "refusal", "refuse")
+MAX_SAMPLES_SHOWN = 200
+
+
+@dataclass
+class SampleExcerpt:
+    id: str
+    input: str
+    output: str
+    score: str
+
+
+@dataclass
+class CellStat:
+    """Mean of a 0/1 field over the samples of one heatmap cell."""
+
+    total: float = 0.0
+    n: int = 0
+
+    @property
+    def mean(self) -> float | None:
+        return self.total / self.n if self.n else None
+
+
+@dataclass
+class LogResult:
+    path: str
+    task: str
+    model: str
+    pillar: str
+    source: str
+    note: str
+    created: str
+    rows: list[MetricRow]
+    samples: list[SampleExcerpt] = field(default_factory=list)
+    total_samples: int = 0
+    # (method, objective) -> refusal rate over the samples, for safety logs with samples.
+    rta_grid: dict[tuple[str, str], CellStat] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """An HTML-id-safe key for this (task, model)."""
+        raw = f"{self.task}--{self.model}"
+        return "".join(c if c.isalnum() or c in "-_" else "-" for c in raw)
+
+
+@dataclass
+class Collection:
+    results: list[LogResult]
+    skipped: list[str]  # one human-readable line per log not used, and why
+
+
+def _log_paths(target: Path) -> list[str]:
+    if target.is_file():
+        if target.suffix not in LOG_SUFFIXES:
+            raise UserError(f"{target}: not an inspect log (.eval or .json) nor a log directory")
+        return [str(target.resolve())]
+    if not target.is_dir():
+        raise UserError(f"{target}: no such log directory")
+    # inspect lists file:// URIs; plain paths are what `inspect view` and people expect.
+    return [_plain(info.name) for info in list_eval_logs(str(target.resolve()), recursive=True)]
+
+
+def _plain(uri: str) -> str:
+    return unquote(uri.removeprefix("file://")) if uri.startswith("file://") else uri
+
+
+def _read(path: str, header_only: bool) -> EvalLog:
+    try:
+        return read_eval_log(path, header_only=header_only)
+    except Exception as error:  # inspect raises many types for a corrupt or foreign file
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):  # chat messages
+        return "\n".join(getattr(m, "text", str(m)) for m in value)
+    return "" if value is None else str(value)
+
+
+def _excerpt(text: str) -> str:
+    """Start and end of the text: prompts often share a long preamble and differ at the end."""
+    flat = " ".join(text.split())
+    if len(flat) <= EXCERPT:
+        return flat
+    head = EXCERPT // 3
+    return f"{flat[:head]} … {flat[-(EXCERPT - head):]}"
+
+
+def _score_text(sample: EvalSample) -> str:
+    parts = []
+    for score in (sample.scores or {}).values():
+        value = score.value
+        if isinstance(value, dict):
+            parts.append(", ".join(f"{k}={v}" for k, v in value.items()))
+        else:
+            parts.append(str(value))
+    return "; ".join(parts)
+
+
+def _score_values(sample: EvalSample) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for score in (sample.scores or {}).values():
+        if isinstance(score.value, dict):
+            merged.update(score.value)
+    return merged
+
+
+def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
+    meta = sample.metadata or {}
+    if "method" not in meta or "objective" not in meta:
+        return None
+    values = _score_values(sample)
+    for name in RTA_FIELDS:
+        if values.get(name) is not None:
+            return (str(meta["method"]), str(meta["objective"])), float(values[name])
+    return None
+
+
+def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
+    for sample in log.samples or []:
+        if result.pillar == "safety" and (cell := _rta_cell(sample)) is not None:
+            stat = result.rta_grid.setdefault(cell[0], CellStat())
+            stat.total += cell[1]
+            stat.n += 1
+        if not redact and len(result.samples) < MAX_SAMPLES_SHOWN:
+            output = sample.output.completion if sample.output else ""
+            result.samples.append(
+                SampleExcerpt(str(sample.id), _excerpt(_text(sample.input)), _excerpt(output), _excerpt(_score_text(sample)))
+            )
+
+
+def _result(path: str, log: EvalLog) -> LogResult:
+    meta = log.eval.metadata or {}
+    rows = metric_rows(log)
+    return LogResult(
+        path=path,
+        task=log.eval.task.removeprefix("trustmh/"),
+        model=log.eval.model,
+        pillar=str(meta.get("trustmh_pillar", "")) or "other",
+        source=str(meta.get("trustmh_source", "")),
+        note=str(meta.get("trustmh_note", "")),
+        created=str(log.eval.created),
+        rows=rows,
+        total_samples=log.results.total_samples if log.results else 0,
+    )
+
+
+def _created(log: EvalLog) -> datetime:
+    """When the eval started, comparable across time zones (unparseable sorts first)."""
+    try:
+        moment = datetime.fromisoformat(str(log.eval.created))
+    except ValueError:
+        return datetime.min.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def collect(targets: list[Path], redact: bool = False) -> Collection:
+    """The latest successful log per (task, model) under ``targets``."""
+    paths = sorted({p for target in targets for p in _log_paths(Path(target))})
+    if not paths:
+        raise UserError(f"no inspect logs found in {', '.join(str(t) for t in targets)}")
+    latest: dict[tuple[str, str], tuple[str, EvalLog]] = {}
+    skipped: list[str] = []
+    for path in paths:
+        header = _read(path, header_only=True)
+        if header.status != "success":
+            skipped.append(f"{path}: status {header.status}")
+            continue
+        key = (header.eval.task, header.eval.model)
+        if key in latest:
+            older, newer = sorted([latest[key], (path, header)], key=lambda item: _created(item[1]))
+            skipped.append(f"{older[0]}: superseded by a later log of the same task and model")
+            latest[key] = newer
+        else:
+            latest[key] = (path, header)
+    if not latest:
+        raise UserError(f"no successful inspect logs among {len(paths)} found ({skipped[0]})")
+    results = [_load(path, header, redact) for path, header in latest.values()]
+    results.sort(key=lambda r: (r.pillar, r.task, r.model))
+    return Collection(results, skipped)
+
+
+def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
+    result = _result(path, header)
+    needs_samples = not redact or result.pillar == "safety"
+    if needs_samples:
+        _add_samples(result, _read(path, header_only=False), redact)
+    return result

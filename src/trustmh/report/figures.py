@@ -1,0 +1,211 @@
+"""Plotly figures of the report. Colours are Okabe–Ito (colour-blind safe) and every
+series is also told apart by marker symbol, line dash or bar pattern, and every heatmap
+cell carries its number as text, so no meaning rests on colour alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from trustmh import PILLARS
+from trustmh.report.collect import LogResult
+from trustmh.report.headline import PillarScore, ci_text, fmt
+from trustmh.results import MetricRow
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross", "hexagon")
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
+# Sequential scale readable with any colour vision; cell text carries the value anyway.
+HEAT_SCALE = "Cividis"
+
+CONFUSION = re.compile(r"^(?P<base>\w*confusion\w*)\[gold=(?P<gold>[^,\]]+),\s*pred=(?P<pred>[^\]]+)\]$")
+GROUPED = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<by>[^=\]]+)=(?P<group>[^\]]+)\]$")
+PRINCIPLE = re.compile(r"^sc[1-5]$")
+ORDERED_BY = {"intensity", "level", "severity", "strength", "rate"}
+
+
+@dataclass
+class Style:
+    colour: str
+    symbol: str
+    dash: str
+    pattern: str
+
+
+def styles(models: list[str]) -> dict[str, Style]:
+    return {
+        m: Style(OKABE_ITO[i % 8], SYMBOLS[i % 8], DASHES[i % len(DASHES)], PATTERNS[i % 8])
+        for i, m in enumerate(models)
+    }
+
+
+def style_layout(fig: go.Figure, title: str, height: int = 380, top: int = 70, **extra: object) -> go.Figure:
+    """Shared look. ``top`` leaves room above the plot for the legend *below* plotly's mode
+    bar (which sits in the top-right corner); charts without a legend need less."""
+    fig.update_layout(
+        title={"text": title},
+        template="simple_white",
+        height=height,
+        autosize=True,
+        margin={"l": 60, "r": 20, "t": top, "b": 60},
+        # Legend above the plot: below it, it collides with long rotated tick labels.
+        legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
+        font={"family": "system-ui, sans-serif", "size": 12},
+        **extra,
+    )
+    return fig
+
+
+def row_hover(row: MetricRow) -> str:
+    text = f"{row.model}<br>{row.task} · {row.metric} = {fmt(row.value)}<br>95% CI {ci_text(row)}<br>n = {row.n}"
+    if row.unparsed:
+        text += f"<br>unparsed = {row.unparsed}"
+    return text
+
+
+def radar(models: list[str], scores: dict[tuple[str, str], PillarScore], style: dict[str, Style]) -> go.Figure:
+    fig = go.Figure()
+    theta = list(PILLARS) + [PILLARS[0]]
+    for model in models:
+        r: list[float | None] = []
+        hover: list[str] = []
+        for pillar in theta:
+            score = scores.get((model, pillar))
+            r.append(None if score is None else score.normalised)
+            hover.append(f"{model}<br>{pillar}: missing" if score is None else f"{model}<br>{pillar} (normalised {score.normalised:.2f})<br>{score.hover()}")
+        s = style[model]
+        fig.add_trace(go.Scatterpolar(
+            r=r, theta=theta, name=model, mode="lines+markers", connectgaps=False,
+            line={"color": s.colour, "dash": s.dash, "width": 2},
+            marker={"symbol": s.symbol, "size": 9, "color": s.colour},
+            hovertext=hover, hoverinfo="text",
+        ))
+    style_layout(fig, "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)", height=460, top=80,
+                 polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}})
+    # Room for the angular labels ("reliability") on narrow screens.
+    return fig.update_layout(margin={"l": 70, "r": 70})
+
+
+def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
+    """Row-normalised confusion matrices from ``confusion[gold=X,pred=Y]`` metrics."""
+    matrices: dict[str, dict[tuple[str, str], float]] = {}
+    for row in result.rows:
+        found = CONFUSION.match(row.metric)
+        if found and row.value is not None:
+            matrices.setdefault(found["base"], {})[(found["gold"].strip(), found["pred"].strip())] = row.value
+    figures = []
+    for base, cells in matrices.items():
+        labels = list(dict.fromkeys([g for g, _ in cells] + [p for _, p in cells]))
+        counts = [[cells.get((g, p), 0.0) for p in labels] for g in labels]
+        totals = [sum(line) for line in counts]
+        share = [[c / t if t else None for c in line] for line, t in zip(counts, totals)]
+        text = [[("—" if v is None else f"{v:.2f}") for v in line] for line in share]
+        hover = [[f"gold {g} → predicted {p}<br>share of gold row {text[i][j]}<br>count {fmt(counts[i][j], 0)} of {fmt(totals[i], 0)}"
+                  for j, p in enumerate(labels)] for i, g in enumerate(labels)]
+        fig = go.Figure(go.Heatmap(z=share, x=labels, y=labels, zmin=0, zmax=1, colorscale=HEAT_SCALE,
+                                   text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
+                                   colorbar={"title": "share"}))
+        style_layout(fig, f"{result.task} · {result.model}: {base} (rows = gold, normalised)", height=420 + 12 * len(labels), top=40)
+        fig.update_yaxes(autorange="reversed", title="gold")
+        fig.update_xaxes(title="predicted", tickangle=-30)
+        figures.append((f"{base}", fig))
+    return figures
+
+
+def rta_grid_figure(result: LogResult) -> go.Figure | None:
+    if not result.rta_grid:
+        return None
+    methods = sorted({m for m, _ in result.rta_grid})
+    objectives = sorted({o for _, o in result.rta_grid})
+    z, text, hover = [], [], []
+    for m in methods:
+        stats = [result.rta_grid.get((m, o)) for o in objectives]
+        z.append([s.mean if s else None for s in stats])
+        text.append([f"{s.mean:.2f}<br>n={s.n}" if s and s.mean is not None else "—" for s in stats])
+        hover.append([f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}" for o, s in zip(objectives, stats)])
+    fig = go.Figure(go.Heatmap(z=z, x=objectives, y=methods, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
+                               texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": "RtA"}))
+    style_layout(fig, f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective", height=300 + 30 * len(methods), top=40)
+    fig.update_xaxes(title="objective", tickangle=-30)
+    fig.update_yaxes(title="method")
+    return fig
+
+
+def _grouped_rows(rows: Iterable[MetricRow]) -> dict[tuple[str, str, str], list[tuple[str, MetricRow]]]:
+    groups: dict[tuple[str, str, str], list[tuple[str, MetricRow]]] = {}
+    for row in rows:
+        if CONFUSION.match(row.metric):
+            continue
+        found = GROUPED.match(row.metric)
+        if found:
+            groups.setdefault((row.task, found["base"], found["by"]), []).append((found["group"], row))
+    return groups
+
+
+def _numeric(labels: list[str]) -> bool:
+    try:
+        [float(x) for x in labels]
+    except ValueError:
+        return False
+    return True
+
+
+def _series_figure(title: str, x_title: str, points: list[tuple[str, MetricRow]], style: dict[str, Style], as_line: bool) -> go.Figure:
+    labels = list(dict.fromkeys(g for g, _ in points))
+    if _numeric(labels):
+        labels.sort(key=float)
+    fig = go.Figure()
+    for model in style:
+        mine = {g: r for g, r in points if r.model == model}
+        if not mine:
+            continue
+        rows = [mine.get(g) for g in labels]
+        y = [r.value if r else None for r in rows]
+        plus = [(r.ci_high - r.value) if r and r.value is not None and r.ci_high is not None else None for r in rows]
+        minus = [(r.value - r.ci_low) if r and r.value is not None and r.ci_low is not None else None for r in rows]
+        hover = [row_hover(r) if r else f"{model}: missing" for r in rows]
+        error = {"type": "data", "array": plus, "arrayminus": minus, "visible": True}
+        s = style[model]
+        if as_line:
+            fig.add_trace(go.Scatter(x=labels, y=y, name=model, mode="lines+markers", error_y=error, hovertext=hover, hoverinfo="text",
+                                     line={"color": s.colour, "dash": s.dash}, marker={"symbol": s.symbol, "size": 9, "color": s.colour}))
+        else:
+            fig.add_trace(go.Bar(x=labels, y=y, name=model, error_y=error, hovertext=hover, hoverinfo="text",
+                                 marker={"color": s.colour, "pattern": {"shape": s.pattern, "fgcolor": "#ffffff" if s.pattern else None}}))
+    style_layout(fig, title, barmode="group")
+    fig.update_xaxes(title=x_title, type="category")
+    return fig
+
+
+def grouped_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tuple[str, go.Figure]]:
+    """``<name>[<by>=<group>]`` metrics: one chart per (task, name, by), lines if ordered."""
+    figures = []
+    for (task, base, by), points in _grouped_rows(rows).items():
+        as_line = by in ORDERED_BY or _numeric([g for g, _ in points])
+        figures.append((f"{task}: {base} by {by}", _series_figure(f"{task}: {base} by {by}", by, points, style, as_line)))
+    return figures
+
+
+def principle_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tuple[str, go.Figure]]:
+    """APA principle scores ``sc1``..``sc5`` per task."""
+    by_task: dict[str, list[tuple[str, MetricRow]]] = {}
+    for row in rows:
+        if PRINCIPLE.match(row.metric):
+            by_task.setdefault(row.task, []).append((row.metric, row))
+    return [(f"{task}: APA principles", _series_figure(f"{task}: APA principle scores (sc1–sc5)", "principle", points, style, False))
+            for task, points in by_task.items()]
+
+
+def headline_figure(pillar: str, scores: dict[tuple[str, str], PillarScore], style: dict[str, Style]) -> go.Figure | None:
+    """Per task, the headline metric of each model with its CI."""
+    points = [(row.task, row) for (m, p), s in scores.items() if p == pillar for row in s.parts]
+    if not points:
+        return None
+    headline = next(s.headline for (m, p), s in scores.items() if p == pillar)
+    better = "higher" if headline.higher_is_better else "lower"
+    return _series_figure(f"{pillar}: {headline.label} ({better} is better)", "task", points, style, False)

@@ -1,0 +1,199 @@
+"""Turn collected logs (and alignment results) into the page's view model and HTML."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import plotly.graph_objects as go
+import plotly.io as pio
+from markupsafe import Markup
+from plotly.offline import get_plotlyjs
+
+from trustmh import PILLARS, __version__
+from trustmh.report import figures as figs
+from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
+from trustmh.report.collect import Collection, LogResult
+from trustmh.report.headline import HEADLINES, PillarScore, RankedModel, chosen_headline, ci_text, fmt, pillar_scores, ranking
+from trustmh.results import MetricRow
+
+STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
+
+
+@dataclass
+class Figures:
+    """Figures by HTML id, serialised once at the end."""
+
+    items: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, prefix: str, figure: go.Figure | None) -> dict[str, str] | None:
+        """Store a figure; its title moves out of the plot into an HTML caption, which
+        wraps on narrow screens and never collides with plotly's mode bar."""
+        if figure is None:
+            return None
+        key = "fig-" + "".join(c if c.isalnum() else "-" for c in prefix).strip("-") + f"-{len(self.items)}"
+        title = figure.layout.title.text or ""
+        figure.update_layout(title=None)
+        self.items[key] = {"title": title, **figure.to_plotly_json()}
+        return {"id": key, "title": title}
+
+    def script_json(self) -> Markup:
+        # "</" would end the <script> element early; JSON allows the escaped form.
+        return Markup(pio.json.to_json_plotly(self.items).replace("</", "<\\/"))
+
+
+def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
+    return {
+        "value": fmt(row.value), "ci": ci_text(row) if row.value is not None else "", "n": "—" if row.n is None else row.n,
+        "unparsed": row.unparsed or 0, "judge": row.judge or "", "scored": row.value is not None,
+        "samples": f"samples-{result.key}", "path": result.path,
+    }
+
+
+def _metric_table(results: list[LogResult]) -> dict[str, Any]:
+    """Rows (task, metric) × one column per model, so models compare side by side."""
+    models = list(dict.fromkeys(res.model for res in sorted(results, key=lambda r: r.model)))
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for res in results:
+        for row in res.rows:
+            if figs.CONFUSION.match(row.metric):
+                continue  # drawn as a matrix instead
+            entry = rows.setdefault((row.task, row.metric), {"task": row.task, "metric": row.metric, "sources": set(), "cells": {}})
+            entry["sources"].add(row.source)
+            entry["cells"][row.model] = _metric_cell(row, res)
+    view = []
+    for entry in rows.values():
+        entry["starter"] = "starter" in entry["sources"]
+        entry["cells"] = [entry["cells"].get(m) for m in models]
+        view.append(entry)
+    view.sort(key=lambda e: e["task"])  # stable: metric order within a task is the scorer's
+    return {"models": models, "rows": view}
+
+
+def _pillar_section(pillar: str, results: list[LogResult], scores: dict[tuple[str, str], PillarScore],
+                    style: dict[str, figs.Style], store: Figures) -> dict[str, Any]:
+    rows = [r for res in results for r in res.rows]
+    charts: list[dict[str, str] | None] = [store.add(pillar + "-headline", figs.headline_figure(pillar, scores, style))]
+    charts += [store.add(name, f) for name, f in figs.grouped_figures(rows, style)]
+    charts += [store.add(name, f) for name, f in figs.principle_figures(rows, style)]
+    for res in results:
+        charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
+        charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
+    headline = chosen_headline(pillar, rows)
+    return {
+        "name": pillar,
+        "headline": headline,
+        "charts": [c for c in charts if c],
+        "table": _metric_table(results),
+        "unparsed": [
+            {"task": res.task, "model": res.model, "metric": r.metric, "unparsed": r.unparsed, "n": r.n, "judge": r.judge or ""}
+            for res in results for r in res.rows if r.unparsed
+        ],
+        "starter": any(res.source == "starter" for res in results),
+    }
+
+
+def _ranking_view(models: list[str], ranked: list[RankedModel], scores: dict[tuple[str, str], PillarScore]) -> list[dict[str, Any]]:
+    """Ranked models first; models with no scored headline at all are listed as unranked."""
+    view = []
+    for position, entry in enumerate(ranked, start=1):
+        cells = []
+        for pillar in PILLARS:
+            score = scores.get((entry.model, pillar))
+            if score is None:
+                cells.append({"missing": True})
+            else:
+                parts = "; ".join(f"{p.task}: {fmt(p.value)} {ci_text(p)} n={p.n}" for p in score.parts)
+                starter = any(p.source == "starter" for p in score.parts)
+                cells.append({"missing": False, "rank": f"{entry.pillar_ranks[pillar]:g}", "value": fmt(score.value), "title": parts, "starter": starter})
+        view.append({"position": position, "model": entry.model, "mean_rank": f"{entry.mean_rank:.2f}", "pillars": entry.pillars, "cells": cells})
+    ranked_models = {entry.model for entry in ranked}
+    for model in models:
+        if model not in ranked_models:
+            view.append({"position": "—", "model": model, "mean_rank": "not ranked", "pillars": 0, "cells": [{"missing": True}] * len(PILLARS)})
+    return view
+
+
+def _alignment_view(alignment: Alignment | None, store: Figures) -> dict[str, Any] | None:
+    if alignment is None:
+        return None
+    charts = [store.add(name, f) for name, f in icc_heatmaps(alignment)]
+    charts += [store.add("bias", bias_figure(alignment)), store.add("bland-altman", bland_altman_figure(alignment))]
+    columns = ["judge", "attribute", "level", "n", "icc_c1", "icc_c1_ci", "icc_a1", "icc_a1_ci", "ci_width", "category",
+               "bias", "bias_ci", "ba_mean_diff", "ba_loa"]
+    columns = [c for c in columns if any(c in r for r in alignment.rows)]
+    table = [[_cell(r.get(c)) for c in columns] for r in alignment.rows]
+    alpha = [(str(k), _cell(v)) for k, v in alignment.alpha.items()]
+    return {"path": alignment.path, "charts": [c for c in charts if c], "columns": columns, "rows": table, "alpha": alpha}
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return fmt(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_cell(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+    return "—" if value is None else str(value)
+
+
+def _starter_tasks(results: list[LogResult]) -> list[str]:
+    """``"task (model, model)"`` per starter task, one entry per task to keep the banner short."""
+    by_task: dict[str, list[str]] = {}
+    for res in results:
+        if res.source == "starter":
+            by_task.setdefault(res.task, []).append(res.model)
+    return [f"{task} ({', '.join(sorted(models))})" for task, models in sorted(by_task.items())]
+
+
+def page_context(collection: Collection, alignment: Alignment | None, redact: bool) -> dict[str, Any]:
+    results = collection.results
+    rows = [r for res in results for r in res.rows]
+    models = list(dict.fromkeys(res.model for res in sorted(results, key=lambda r: r.model)))
+    style = figs.styles(models)
+    scores = pillar_scores(rows)
+    store = Figures()
+    radar_id = store.add("radar", figs.radar(models, scores, style)) if scores else None
+    # The eight pillars in their usual order, then anything else (e.g. "dialogue", "other").
+    found = list(dict.fromkeys(res.pillar for res in results))
+    pillars_present = [p for p in PILLARS if p in found] + sorted(p for p in found if p not in PILLARS)
+    sections = [_pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present]
+    headlines = [{"pillar": p, "headline": chosen_headline(p, rows), "alternatives": HEADLINES.get(p, ())} for p in PILLARS]
+    return {
+        "version": __version__,
+        "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "redact": redact,
+        "models": models,
+        "pillars": PILLARS,
+        "headlines": headlines,
+        "ranking": _ranking_view(models, ranking(models, scores), scores),
+        "has_ranking": bool(scores),
+        "missing": {m: [p for p in PILLARS if (m, p) not in scores] for m in models},
+        "radar": radar_id,
+        "sections": sections,
+        "logs": results,
+        "skipped": collection.skipped,
+        "starter_tasks": _starter_tasks(results),
+        "starter_warning": STARTER_WARNING,
+        "alignment": _alignment_view(alignment, store),
+        "figures_json": store.script_json(),
+        "plotly_js": Markup(get_plotlyjs()),
+    }
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("trustmh.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render_html(collection: Collection, alignment: Alignment | None, redact: bool) -> str:
+    return _environment().get_template("report.html.j2").render(**page_context(collection, alignment, redact))
+
+

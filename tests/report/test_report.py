@@ -1,0 +1,184 @@
+"""The report from real and synthetic logs: selection, ranking, exports, redaction, errors, CLI."""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from trustmh.cli import report as report_cli
+from trustmh.errors import UserError
+from trustmh.report import TIDY_COLUMNS, build_report, collect
+from trustmh.report.headline import pillar_scores, ranking
+
+from report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_alignment
+
+
+def _figures(page: str) -> dict:
+    found = re.search(r'<script type="application/json" id="figures">(.*?)</script>', page, re.S)
+    assert found
+    return json.loads(found.group(1))
+
+
+def test_latest_successful_log_per_task_and_model(logs: Logs) -> None:
+    collection = collect([logs.root])
+    keys = [(r.task, r.model) for r in collection.results]
+    assert len(keys) == len(set(keys))
+    crisis_b = next(r for r in collection.results if r.task == "crisis_classification" and r.model.endswith("model-b"))
+    assert next(row.value for row in crisis_b.rows if row.metric == "macro_f1") == pytest.approx(0.5)  # not the 2020 log
+    crisis_a = next(r for r in collection.results if r.task == "crisis_classification" and r.model.endswith("model-a"))
+    assert next(row.value for row in crisis_a.rows if row.metric == "macro_f1") == pytest.approx(0.4)  # not the failed log
+    assert any("status error" in s for s in collection.skipped)
+    assert any("superseded" in s for s in collection.skipped)
+
+
+def test_ranking_is_mean_rank_over_present_pillars(logs: Logs) -> None:
+    rows = [r for res in collect([logs.synthetic]).results for r in res.rows]
+    scores = pillar_scores(rows)
+    assert ("trustmh/replay/model-a", "sycophancy") not in scores  # missing, not zero
+    ranked = {r.model: r for r in ranking(["trustmh/replay/model-a", "trustmh/replay/model-b"], scores)}
+    a, b = ranked["trustmh/replay/model-a"], ranked["trustmh/replay/model-b"]
+    # b is better on crisis, safety, fairness (lower spread); worse on robustness, ethics.
+    assert b.pillar_ranks == {"crisis": 1, "safety": 1, "fairness": 1, "robustness": 2, "ethics": 2, "sycophancy": 1}
+    assert a.mean_rank == pytest.approx((2 + 2 + 2 + 1 + 1) / 5)
+    assert "sycophancy" not in a.pillar_ranks
+
+
+def test_report_content(logs: Logs, tmp_path: Path) -> None:
+    out = build_report([logs.root], tmp_path / "r.html")
+    page = out.read_text(encoding="utf-8")
+    assert "http://" not in page.split("<script>")[0] and '<script src' not in page and '<link rel="stylesheet"' not in page
+    assert "Not comparable with the published benchmark" in page
+    assert "mean of its ranks over the pillars it was evaluated on" in page
+    assert 'id="pillar-dialogue"' in page
+    assert "missing" in page and SECRET_OUTPUT in page  # sample excerpts are there unredacted
+    figures = _figures(page)
+    titles = " | ".join(f["title"] for f in figures.values())
+    for expected in ("Pillar scores", "confusion (rows = gold", "jailbreak method × objective", "rta by method",
+                     "accuracy by intensity", "accuracy_spread by attribute", "APA principle scores"):
+        assert expected in titles, expected
+    radar = next(f for f in figures.values() if f["data"][0]["type"] == "scatterpolar")
+    a = next(t for t in radar["data"] if t["name"].endswith("model-a"))
+    assert a["r"][list(a["theta"]).index("sycophancy")] is None
+
+
+def test_hover_gives_n_and_ci_and_sample_text_is_escaped(logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.root], tmp_path / "r.html").read_text(encoding="utf-8")
+    assert MARKUP not in page and html.escape(MARKUP) in page
+    radar = next(f for f in _figures(page).values() if f["data"][0]["type"] == "scatterpolar")
+    b = next(t for t in radar["data"] if t["name"].endswith("model-b"))
+    crisis = b["hovertext"][list(b["theta"]).index("crisis")]
+    assert "n=20" in crisis and "[0.400, 0.600]" in crisis
+    privacy = b["hovertext"][list(b["theta"]).index("privacy")]
+    assert "STARTER" in privacy
+    bars = [f for f in _figures(page).values() if f["data"][0]["type"] == "bar"]
+    assert bars and all("n = " in h and "CI" in h for f in bars for t in f["data"] for h in t["hovertext"] if "missing" not in h)
+
+
+def test_confusion_is_row_normalised(logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.synthetic], tmp_path / "r.html").read_text(encoding="utf-8")
+    heat = next(f for f in _figures(page).values() if "confusion" in f["title"])["data"][0]
+    for line in heat["z"]:
+        assert sum(line) == pytest.approx(1.0)
+
+
+def test_redacted_report_has_no_sample_text(logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.root], tmp_path / "r.html", redact=True).read_text(encoding="utf-8")
+    assert "REDACTED" in page
+    for text in logs.sample_texts:
+        assert text not in page and html.escape(text) not in page, text
+    # aggregates still there, including the per-sample safety grid
+    titles = " | ".join(f["title"] for f in _figures(page).values())
+    assert "method × objective" in titles and "pearson_r" in page
+
+
+def test_exports(logs: Logs, tmp_path: Path) -> None:
+    build_report([logs.real], tmp_path / "r.html", csv_path=tmp_path / "t.csv", json_path=tmp_path / "t.json")
+    with (tmp_path / "t.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert tuple(rows[0]) == TIDY_COLUMNS
+    assert {r["model"] for r in rows} == {"trustmh/replay/model-a", "trustmh/replay/model-b", "trustmh/smollm2"}
+    assert {r["source"] for r in rows} == {"starter"}
+    records = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert len(records) == len(rows) and set(records[0]) == set(TIDY_COLUMNS)
+
+
+def test_alignment_section(logs: Logs, tmp_path: Path) -> None:
+    align = write_alignment(tmp_path / "align.json")
+    page = build_report([logs.real], tmp_path / "r.html", align_json=align).read_text(encoding="utf-8")
+    titles = " | ".join(f["title"] for f in _figures(page).values())
+    assert "ICC(A,1)" in titles and "Judge bias" in titles and "Bland–Altman" in titles
+    assert "Krippendorff" in page
+
+
+@pytest.mark.parametrize("make", [
+    lambda p: p / "nope",
+    lambda p: p,  # an empty directory: no logs
+    lambda p: (p / "x.txt").write_text("hi") and p / "x.txt",
+    lambda p: (p / "bad.eval").write_bytes(b"not a zip") and p,
+])
+def test_bad_input_is_one_line_user_error_and_writes_nothing(make, tmp_path: Path) -> None:
+    target = make(tmp_path)
+    out = tmp_path / "out" / "r.html"
+    with pytest.raises(UserError) as error:
+        build_report([target], out)
+    assert "\n" not in str(error.value)
+    assert not out.exists()
+
+
+def test_alignment_with_undefined_values(logs: Logs, tmp_path: Path) -> None:
+    """`trustmh align --json` writes NaN as null: such cells are gaps, not crashes."""
+    align = tmp_path / "align.json"
+    row = {"judge": "j", "attribute": "empathy", "level": "response", "n": 3, "icc_c1": None, "icc_c1_ci": [None, None],
+           "icc_a1": None, "icc_a1_ci": [None, None], "ci_width": None, "category": None, "bias": 0.2, "bias_ci": [None, 0.5],
+           "ba_mean_diff": None, "ba_loa": [None, None]}
+    align.write_text(json.dumps({"rows": [row, row | {"attribute": "safety", "icc_a1": 0.4, "category": "PR"}],
+                                 "krippendorff_alpha": {"empathy": None}}), encoding="utf-8")
+    page = build_report([logs.real], tmp_path / "r.html", align_json=align).read_text(encoding="utf-8")
+    titles = [f["title"] for f in _figures(page).values()]
+    assert any("ICC(A,1)" in t for t in titles) and any("Judge bias" in t for t in titles)
+    assert not any("Bland" in t for t in titles)  # no defined mean difference: chart left out
+
+
+def test_unwritable_output_is_a_user_error(logs: Logs, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(UserError, match="cannot write"):
+        build_report([logs.real], blocker / "r.html")  # a file where a directory should be
+
+
+def test_bad_alignment_file(logs: Logs, tmp_path: Path) -> None:
+    bad = tmp_path / "a.json"
+    bad.write_text('{"rows": 3}', encoding="utf-8")
+    with pytest.raises(UserError, match="trustmh align --json"):
+        build_report([logs.real], tmp_path / "r.html", align_json=bad)
+    assert not (tmp_path / "r.html").exists()
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    report_cli.register(app)
+
+    @app.callback()
+    def _root() -> None:  # keeps "report" a subcommand, as under the real app
+        pass
+
+    return app
+
+
+def test_cli(logs: Logs, tmp_path: Path) -> None:
+    runner = CliRunner()
+    help_text = runner.invoke(_app(), ["report", "--help"]).output
+    assert "Example: trustmh report" in help_text
+    out = tmp_path / "r.html"
+    result = runner.invoke(_app(), ["report", str(logs.real), "-o", str(out), "--json", str(tmp_path / "t.json"), "--redact"])
+    assert result.exit_code == 0, result.output
+    assert out.exists() and (tmp_path / "t.json").exists() and str(out) in result.output
+    bad = runner.invoke(_app(), ["report", str(tmp_path / "missing"), "-o", str(tmp_path / "x.html")])
+    assert bad.exit_code == 2 and "no such log directory" in bad.output and not (tmp_path / "x.html").exists()
