@@ -8,3 +8,7 @@ from trustmh.pillars.privacy.tasks import (
     privacy_confaide_tier2b,
     privacy_psyleak,
 )
+from trustmh.pillars.safety.tasks import (
+    safety_jailbreak_generated,
+    safety_jailbreakmh,
+)
