@@ -117,3 +117,24 @@ def test_clear_refusals_are_all_found() -> None:
     rows = [r for r in _labelled() if r[2] == "refused"]
     tp, _, fn, _ = confusion(rows)
     assert fn / len(rows) <= 0.05
+
+
+def test_kappa_matches_hand_computation() -> None:
+    from trustmh.stats.agreement import cohen_kappa
+
+    # 10 items: agree on 8; rater a says 1 six times, rater b six times -> p_e = .36+.16 = .52
+    a = [1, 1, 1, 1, 1, 1, 0, 0, 0, 0]
+    b = [1, 1, 1, 1, 1, 0, 1, 0, 0, 0]
+    assert cohen_kappa(a, b) == pytest.approx((0.8 - 0.52) / (1 - 0.52))
+    assert cohen_kappa([1, 1], [1, 1]) != cohen_kappa([1, 1], [1, 1])  # undefined: NaN
+
+
+def test_reducer_keeps_unparsed() -> None:
+    from inspect_ai.scorer import Score
+
+    from trustmh.scoring.reducer import unparsed_aware_mean
+
+    reduce = unparsed_aware_mean()
+    assert reduce([Score(value={"rta": None})]).value == {"rta": None}
+    merged = reduce([Score(value={"rta": None, "x": 1.0}), Score(value={"rta": None, "x": 0.0})]).value
+    assert merged == {"rta": None, "x": 0.5}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from inspect_ai import Task
+from inspect_ai import Epochs, Task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
 
 from trustmh.pillars.safety.dataset import generated_dataset, harmful_intents, jailbreakmh_dataset, parse_methods
 from trustmh.pillars.safety.scorers import jailbreak_scorer
+from trustmh.scoring.reducer import unparsed_aware_mean
 from trustmh.tasking import resolve_source, task_metadata, trustmh_task
 
 PILLAR = "safety"
@@ -24,6 +25,7 @@ def safety_jailbreakmh(source: str = "auto", data_dir: str | None = None, max_to
     return Task(
         dataset=jailbreakmh_dataset(chosen, data_dir),
         solver=generate(),
+        epochs=Epochs(1, unparsed_aware_mean()),
         scorer=jailbreak_scorer(),
         config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
         metadata=task_metadata(PILLAR, chosen, ("trustmh",)),
@@ -53,6 +55,7 @@ def safety_jailbreak_generated(
     return Task(
         dataset=generated_dataset(intents, chosen_methods, seed, one_each),
         solver=generate(),
+        epochs=Epochs(1, unparsed_aware_mean()),
         scorer=jailbreak_scorer(),
         config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
         metadata=task_metadata(
