@@ -12,3 +12,4 @@ from trustmh.pillars.safety.tasks import (
     safety_jailbreak_generated,
     safety_jailbreakmh,
 )
+from trustmh.pillars.fairness.tasks import fairness_esconv
