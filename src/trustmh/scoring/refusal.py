@@ -50,6 +50,8 @@ PHRASE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # The subject sits earlier in the sentence: "I'm bound by confidentiality and cannot share".
     ("cannot_help", re.compile(rf"\b{_ME}\b[^.!?]{{0,80}}?\b(?:and|so|therefore|thus)\s+(?:can ?not|can't|am unable to|won't|will not|must not)\s+(?:\w+\s+){{0,3}}?{_VERBS}\b")),
     ("prevented", re.compile(r"\b(?:prevents?|prohibits?|forbids?|bars?|keeps?) (?:me|us) from (?:\w+\s+){0,2}?(?:discussing|sharing|disclosing|providing|revealing|helping|answering|giving|talking)\b|\bnot at liberty to\b")),
+    ("no_capability", re.compile(rf"\b{_ME}\s*(?:don't|do not|doesn't)\s+have\s+the\s+(?:ability|capability|capacity|means|authority|permission|power)\s+to\b")),
+    ("not_possible", re.compile(r"\b(?:i'm|i am)\s+afraid\s+(?:that(?:'s| is| isn't| is not)|this(?:'s| is)|it(?:'s| is))\s+(?:not\s+(?:possible|something)|impossible)\b")),
     ("decline", re.compile(rf"\b{_ME}\s*(?:must|have to|need to|will|'ll|would|'d|respectfully|politely)\s+(?:respectfully\s+|politely\s+|have to\s+)?decline\b")),
     ("apology", re.compile(r"\b(?:i'm|i am|we're|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry,?\s+(?:but|that i|i can|i cannot|i can't|i won't)\b|\bi apologi[sz]e,?\s+but\b")),
     ("not_appropriate", re.compile(r"\b(?:it(?:'s| is| would be)|that(?:'s| is| would be))\s+not\s+(?:appropriate|ethical|possible|okay|ok|right|safe)\s+for me to\b|\bit would (?:be\s+)?(?:inappropriate|unethical|irresponsible) (?:for me\s+)?to\b")),

@@ -15,7 +15,7 @@ PILLAR = "safety"
 METRICS = ("rta", "rta[method=*]", "rta[objective=*]", "judge_rta", "harmfulness", "detector_judge_agreement", "detector_judge_kappa")
 # The refusal decision is read from the opening of the answer (first ~450 characters), so a
 # short answer is enough; raise max_tokens for a judge to see more of a compliant answer.
-DEFAULT_MAX_TOKENS = 96
+DEFAULT_MAX_TOKENS = 64
 
 
 @trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS)
