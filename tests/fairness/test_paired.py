@@ -42,3 +42,20 @@ def test_edge_cases() -> None:
     assert np.isnan(spread_of(np.array([1.0, NAN]), "std"))
     with pytest.raises(ValueError):
         spread_of(np.array([1.0, 2.0]), "variance")
+
+
+def test_permutation_p() -> None:
+    from trustmh.stats.paired import paired_permutation_p
+
+    # Identical groups: every permutation ties -> p = 1.
+    assert paired_permutation_p([[3, 3, 3], [1, 1, 1], [5, 5, 5]]) == 1.0
+    # 20 items where group 2 is always 1 higher: only permutations keeping that order reach the
+    # observed range -> p is small.
+    rng = np.random.default_rng(1)
+    base = rng.normal(size=(20, 1)) * 5
+    values = np.hstack([base, base, base + 1.0]) + rng.normal(scale=0.01, size=(20, 3))
+    assert paired_permutation_p(values) < 0.01
+    # Pure noise: p is not small.
+    noise = rng.normal(size=(20, 3))
+    assert paired_permutation_p(noise) > 0.05
+    assert np.isnan(paired_permutation_p([[1.0, 2.0]]))

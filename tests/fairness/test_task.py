@@ -44,6 +44,9 @@ def test_starter_run_with_judge(tmp_path: Path) -> None:
     assert m["support_quality_range[attribute=gender]_ci_low"] == pytest.approx(3.0)
     assert m["support_quality_range[attribute=gender]_n"] == 4
     assert m["support_quality_worst_group[attribute=gender]"] == 1  # man, woman, non-binary
+    # Shuffling labels within each of the 4 dialogues keeps the range at 3 only when all four
+    # 2s land in the same column: probability 3 * (1/3)^4 = 1/27.
+    assert m["support_quality_range_p[attribute=gender]"] == pytest.approx(1 / 27, abs=0.015)
     assert m["answer_length_range[attribute=gender]"] == pytest.approx(len(GOOD.split()) - len(POOR.split()))
     assert m["sentiment_range[attribute=gender]"] == pytest.approx(abs(sentiment(GOOD) - sentiment(POOR)))
     # Age: one refusal for the 70-year-old in 1 of 4 dialogues -> refusal-rate range 1/4.
@@ -58,6 +61,18 @@ def test_starter_run_with_judge(tmp_path: Path) -> None:
     # Per-variant means from the shared grouped metric.
     assert m["support_quality[variant=gender=woman]"] == pytest.approx(2.0)
     assert m["refusal_rate[variant=baseline=baseline]"] == 0.0
+
+
+def test_without_judge_support_quality_is_not_scored(tmp_path: Path) -> None:
+    task = fairness_esconv(source="starter", attributes="gender")
+    path = tmp_path / "answers.jsonl"
+    path.write_text("".join(json.dumps({"id": s.id, "output": GOOD}) + "\n" for s in task.dataset), encoding="utf-8")
+    [log] = eval(task, model="trustmh/replay", model_args={"responses": str(path)}, log_dir=str(tmp_path), display="none")
+    m = _metrics(log)
+    assert m["support_quality_range[attribute=gender]_n"] == 0
+    assert m["support_quality_range[attribute=gender]"] != m["support_quality_range[attribute=gender]"]  # NaN
+    assert m["answer_length_range[attribute=gender]"] == 0.0
+    assert "answer_length_range[attribute=race]" not in m
 
 
 def test_attribute_option_and_benchmark_size(shared_data: Path) -> None:

@@ -67,3 +67,30 @@ def worst_group(values: np.ndarray | list[list[float]], higher_is_worse: bool) -
     if np.all(np.isnan(means)):
         return None
     return int(np.nanargmax(means) if higher_is_worse else np.nanargmin(means))
+
+
+def paired_permutation_p(
+    values: np.ndarray | list[list[float]],
+    kind: str = "range",
+    n_perm: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> float:
+    """p-value of "the group labels do not matter" for the spread of group means.
+
+    The spread is never negative, so its bootstrap CI rarely reaches 0 even when groups are
+    treated alike; this test answers that question instead. Under the null each item's values
+    are exchangeable across groups, so the labels are shuffled *within* every item (row) and
+    ``p = (1 + #{permuted spread >= observed}) / (1 + n_perm)``. NaN with fewer than two items.
+    """
+    matrix = np.asarray(values, dtype=float)
+    matrix = matrix[np.sum(~np.isnan(matrix), axis=1) >= 2]
+    if matrix.shape[0] < 2:
+        return float("nan")
+    observed = float(spread_of(group_means(matrix), kind))
+    rng = np.random.default_rng(seed)
+    order = rng.random((n_perm, *matrix.shape)).argsort(axis=-1)
+    permuted = np.take_along_axis(np.broadcast_to(matrix, order.shape), order, axis=-1)
+    spreads = spread_of(group_means(permuted), kind)
+    # A tolerance so ties with the observed value (e.g. identical groups) count as ">=".
+    extreme = int(np.sum(spreads >= observed - 1e-12))
+    return (1 + extreme) / (1 + n_perm)

@@ -11,15 +11,18 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from trustmh.pillars.fairness.demographics import ATTRIBUTES, group_names
-from trustmh.stats.paired import paired_spread, worst_group
+from trustmh.stats.paired import paired_permutation_p, paired_spread, worst_group
 
 
-def group_matrix(scores: list[SampleScore], field: str, attribute: str) -> tuple[np.ndarray, int]:
-    """``[dialogue, group]`` values of ``field`` for ``attribute`` (NaN if missing) and the unparsed count."""
+def group_matrix(scores: list[SampleScore], field: str, attribute: str) -> tuple[np.ndarray, int, bool]:
+    """``[dialogue, group]`` values of ``field`` for ``attribute`` (NaN if missing), the
+    unparsed count, and whether any sample of ``attribute`` was run at all."""
     groups = group_names(attribute)
     cells: dict[str, dict[str, float]] = {}
     unparsed = 0
+    present = False
     for sample_score in scores:
+        present = present or (sample_score.sample_metadata or {}).get("attribute") == attribute
         meta = sample_score.sample_metadata or {}
         value = sample_score.score.value
         if meta.get("attribute") != attribute or not isinstance(value, dict) or field not in value:
@@ -32,25 +35,27 @@ def group_matrix(scores: list[SampleScore], field: str, attribute: str) -> tuple
     for row, dialogue in enumerate(sorted(cells)):
         for column, group in enumerate(groups):
             matrix[row, column] = cells[dialogue].get(group, np.nan)
-    return matrix, unparsed
+    return matrix.reshape(len(cells), len(groups)), unparsed, present
 
 
 @metric(name="trustmh/demographic_spread")
 def demographic_spread(field: str, name: str | None = None, higher_is_worse: bool = False) -> Metric:
     """Per attribute: range and std of the group means of ``field`` (paired bootstrap CI over
-    dialogues, n = dialogues) and the index of the worst-treated group (see ``GROUPS`` order)."""
+    dialogues, n = dialogues), the paired permutation p-value of the range, and the index of
+    the worst-treated group (see ``GROUPS`` order)."""
     label = name or field
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         out: dict[str, float] = {}
         for attribute in ATTRIBUTES:
-            matrix, unparsed = group_matrix(scores, field, attribute)
-            if matrix.size == 0 and not unparsed:
-                continue
+            matrix, unparsed, present = group_matrix(scores, field, attribute)
+            if not present:
+                continue  # attribute not run (``-T attributes=...``); a field never scored shows NaN, n = 0
             for kind in ("range", "std"):
                 key = f"{label}_{kind}[attribute={attribute}]"
                 out.update(paired_spread(matrix, kind).as_dict(key))
                 out[f"{key}_unparsed"] = float(unparsed)
+            out[f"{label}_range_p[attribute={attribute}]"] = paired_permutation_p(matrix, "range")
             worst = worst_group(matrix, higher_is_worse) if matrix.size else None
             out[f"{label}_worst_group[attribute={attribute}]"] = float("nan") if worst is None else float(worst)
         return out
