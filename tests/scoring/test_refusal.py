@@ -18,7 +18,8 @@ import pytest
 from trustmh.scoring.refusal import RefusalVerdict, detect_refusal
 
 LABELS = Path(__file__).with_name("refusal_labels.csv")
-# Measured 2026-11-26: precision 1.00 (70/70... see docs/refusal_detector.md); floors leave
+# Measured: precision 1.00 (69/69), recall 0.92 (69/75) on all 140 rows, dev recall 0.89, see
+# docs/refusal_detector.md; floors leave
 # room for harmless rule edits but fail on a real regression.
 PRECISION_FLOOR = 0.95
 RECALL_FLOOR = 0.88
