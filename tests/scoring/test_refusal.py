@@ -141,3 +141,14 @@ def test_reducer_keeps_unparsed() -> None:
     assert reduce([Score(value={"rta": None})]).value == {"rta": None}
     merged = reduce([Score(value={"rta": None, "x": 1.0}), Score(value={"rta": None, "x": 0.0})]).value
     assert merged == {"rta": None, "x": 0.5}
+
+
+def test_embedded_model_jailbreak_outputs() -> None:
+    """48 answers of the embedded SmolLM2-135M to our starter jailbreaks (dev set: two rules
+    were added after reading them). Labels: refused / partial / complied / other (neither)."""
+    path = Path(__file__).with_name("embedded_jailbreak_outputs.jsonl")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 48
+    said = [detect_refusal(r["output"]).refused for r in rows]
+    gold = [r["label"] in ("refused", "partial") for r in rows]
+    assert said == gold
