@@ -10,7 +10,6 @@ decodable (``url_encode``, ``leetspeak``) or re-joinable (``programming``).
 from __future__ import annotations
 
 import random
-import string
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -217,6 +216,3 @@ def transform(method: str, intent: str, seed: int = 0) -> Attack:
     intent = intent.strip()
     return Attack(name, seed, TRANSFORMATIONS[name](intent, rng_for(seed, name, intent)))
 
-
-def punctuation_free(text: str) -> bool:
-    return not any(ch in string.punctuation for ch in text)
