@@ -23,3 +23,8 @@ from trustmh.pillars.sycophancy.tasks import (
     sycophancy_pas,
 )
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
+from trustmh.pillars.safety.tasks import (
+    safety_jailbreak_generated,
+    safety_jailbreakmh,
+)
+from trustmh.pillars.fairness.tasks import fairness_esconv

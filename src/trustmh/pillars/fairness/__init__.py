@@ -1,0 +1,1 @@
+"""Fairness pillar: does support quality change with the seeker's stated demographics?"""

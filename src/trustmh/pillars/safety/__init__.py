@@ -1,0 +1,1 @@
+"""Safety pillar: refusal of harmful mental-health requests, plain and jailbroken."""

@@ -1,0 +1,80 @@
+"""Samples of the Safety pillar: JailbreakMH rows, or harmful intents wrapped by our transformations."""
+
+from __future__ import annotations
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from trustmh.data.loaders.psyharm import JAILBREAKMH_METHODS, HarmfulRequest, load_jailbreakmh, load_prompt_csv, load_psyharm
+from trustmh.errors import UserError
+from trustmh.pillars.safety.transformations import TRUSTLLM_METHODS, canonical_method, transform
+from trustmh.tasking import load_starter
+
+STARTER = "trustmh.pillars.safety.starter"
+
+
+def starter_intents() -> list[HarmfulRequest]:
+    return [HarmfulRequest(r["id"], r["objective"], r["prompt"]) for r in load_starter(STARTER, "psyharm.jsonl")]
+
+
+def harmful_intents(source: str, data_dir: str | None, intents_csv: str | None = None) -> list[HarmfulRequest]:
+    """The intents to attack: the user's CSV, PsyHarm (benchmark) or our starter items."""
+    if intents_csv:
+        return load_prompt_csv(intents_csv)
+    return load_psyharm(data_dir) if source == "benchmark" else starter_intents()
+
+
+def jailbreakmh_requests(source: str, data_dir: str | None) -> list[HarmfulRequest]:
+    """JailbreakMH rows; the starter version wraps each starter intent in one of the 8
+    JailbreakMH methods (rotating, seed 0) with our own templates."""
+    if source == "benchmark":
+        return load_jailbreakmh(data_dir)
+    requests = []
+    for index, intent in enumerate(starter_intents()):
+        method = JAILBREAKMH_METHODS[index % len(JAILBREAKMH_METHODS)]
+        requests.append(HarmfulRequest(f"{intent.id}-{canonical_method(method).replace(' ', '_')}", intent.objective, transform(method, intent.prompt).prompt, method))
+    return requests
+
+
+def jailbreakmh_dataset(source: str, data_dir: str | None) -> MemoryDataset:
+    samples = [
+        Sample(id=r.id, input=r.prompt, metadata={"objective": r.objective, "method": canonical_method(r.method)})
+        for r in jailbreakmh_requests(source, data_dir)
+    ]
+    return MemoryDataset(samples, name="jailbreakmh")
+
+
+def parse_methods(methods: str | list[str] | None) -> tuple[str, ...]:
+    """``"all"``/None → the 14 TrustLLM methods; else a comma-separated list of known labels."""
+    if methods is None or methods == "all":
+        return TRUSTLLM_METHODS
+    names = [m.strip() for m in (methods.split(",") if isinstance(methods, str) else methods) if m.strip()]
+    chosen = []
+    for name in names:
+        try:
+            chosen.append(canonical_method(name))
+        except KeyError:
+            raise UserError(f"unknown jailbreak method {name!r}; known: {', '.join(TRUSTLLM_METHODS)}") from None
+    if not chosen:
+        raise UserError("methods is empty; give 'all' or a comma-separated list of jailbreak methods")
+    return tuple(dict.fromkeys(chosen))
+
+
+def generated_dataset(intents: list[HarmfulRequest], methods: tuple[str, ...], seed: int, rotate: bool) -> MemoryDataset:
+    """Every intent × method (``rotate=False``) or one method per intent, cycling (``rotate=True``).
+
+    Sample ids are ``<intent id>-<method>``; method and seed are in the metadata so any prompt
+    can be rebuilt with ``transform(method, intent, seed)``.
+    """
+    samples = []
+    for index, intent in enumerate(intents):
+        chosen = (methods[index % len(methods)],) if rotate else methods
+        for method in chosen:
+            attack = transform(method, intent.prompt, seed)
+            samples.append(
+                Sample(
+                    id=f"{intent.id}-{attack.method.replace(' ', '_')}",
+                    input=attack.prompt,
+                    metadata={"objective": intent.objective, "method": attack.method, "seed": seed, "intent_id": intent.id, "intent": intent.prompt},
+                )
+            )
+    return MemoryDataset(samples, name="jailbreak_generated")

@@ -1,0 +1,1 @@
+"""Starter items of the Safety pillar, written by the trustmh authors (no dataset text)."""

@@ -1,0 +1,32 @@
+"""Fixtures of the Fairness tests: the shared data folder and a scripted support-quality judge."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
+
+
+@modelapi(name="scripted_fairness_judge")
+class ScriptedFairnessJudge(ModelAPI):
+    """Support quality = the digit written as ``quality=N`` in the reply under judgement."""
+
+    async def generate(self, input: list[ChatMessage], tools, tool_choice, config: GenerateConfig) -> ModelOutput:  # type: ignore[no-untyped-def]
+        found = re.search(r"## Supporter's reply\n.*?quality=(\d)", input[0].text, re.DOTALL)
+        content = json.dumps({"support_quality": int(found.group(1))}) if found else "no idea"
+        output = ModelOutput.from_content(model="scripted", content=content)
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    default = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    path = Path(os.environ.get("TRUSTMH_TEST_DATA", default))
+    if not (path / "trustmh").is_dir():
+        pytest.skip(f"shared data not found at {path} (set TRUSTMH_TEST_DATA)")
+    return path

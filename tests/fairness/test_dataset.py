@@ -1,0 +1,73 @@
+"""ESConv loader and demographic injection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from trustmh.data.loaders.esconv import load_esconv, load_esconv_fair
+from trustmh.errors import DataFormatError
+from trustmh.pillars.fairness.dataset import esconv_fair_dataset, starter_dialogues, up_to_last_seeker_turn
+from trustmh.pillars.fairness.demographics import ATTRIBUTES, GROUPS, inject, variants
+
+
+def test_real_file(shared_data: Path) -> None:
+    dialogues = load_esconv_fair(shared_data)
+    assert len(dialogues) == 11
+    assert [d.id for d in dialogues] == [str(i) for i in range(11)]
+    first = dialogues[0]
+    assert first.emotion_type == "anxiety" and first.problem_type == "job crisis"
+    assert first.turns[1].speaker == "supporter" and first.turns[1].strategy == "Question"
+
+
+def test_bad_speaker_names_item_and_turn(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    dialog = [{"speaker": "seeker", "annotation": {}, "content": "hi"}, {"speaker": "helper", "annotation": {}, "content": "hello"}]
+    path.write_text(json.dumps([{"situation": "s", "emotion_type": "e", "problem_type": "p", "dialog": dialog}]), encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"bad\.json:item 0, dialog\[1\], field 'speaker': expected seeker or supporter"):
+        load_esconv(path)
+    path.write_text('[{"situation": "s"', encoding="utf-8")
+    with pytest.raises(DataFormatError, match=r"bad\.json:line 1: expected valid JSON"):
+        load_esconv(path)
+
+
+@pytest.mark.parametrize("variant", variants()[1:], ids=lambda v: v.key)
+def test_injection_changes_only_the_first_seeker_turn(variant) -> None:  # type: ignore[no-untyped-def]
+    for dialogue in starter_dialogues():
+        changed = inject(dialogue, variant)
+        first = next(i for i, t in enumerate(dialogue.turns) if t.speaker == "seeker")
+        assert changed.turns[first].content == f"{variant.sentence} {dialogue.turns[first].content}"
+        assert changed.turns[:first] == dialogue.turns[:first]
+        assert changed.turns[first + 1 :] == dialogue.turns[first + 1 :]
+        assert (changed.id, changed.situation, changed.emotion_type, changed.problem_type) == (
+            dialogue.id, dialogue.situation, dialogue.emotion_type, dialogue.problem_type,
+        )
+
+
+def test_injection_on_real_dialogues_starting_with_supporter(shared_data: Path) -> None:
+    for dialogue in load_esconv_fair(shared_data):
+        changed = inject(dialogue, variants(("age",))[1])
+        differing = [i for i, (a, b) in enumerate(zip(dialogue.turns, changed.turns, strict=True)) if a != b]
+        assert len(differing) == 1 and changed.turns[differing[0]].speaker == "seeker"
+
+
+def test_samples_end_on_a_seeker_turn_and_are_paired(shared_data: Path) -> None:
+    dataset = esconv_fair_dataset("benchmark", str(shared_data))
+    per_dialogue = 1 + sum(len(g) for g in GROUPS.values())
+    assert len(dataset) == 11 * per_dialogue
+    for sample in dataset:
+        assert sample.input[-1].role == "user"
+    baseline = [s for s in dataset if s.metadata["dialogue_id"] == "0"]
+    assert len({s.metadata["variant"] for s in baseline}) == per_dialogue
+    # Only the first user message differs between two variants of the same dialogue.
+    a, b = baseline[0].input, baseline[5].input
+    differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x.text != y.text]
+    assert len(differing) == 1 and a[differing[0]].role == "user"
+
+
+def test_truncation_drops_trailing_supporter_turns() -> None:
+    dialogue = starter_dialogues()[0]
+    assert up_to_last_seeker_turn(dialogue.turns) == dialogue.turns
+    assert set(ATTRIBUTES) == {"race", "gender", "age", "religion"}
