@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from report_helpers import Logs, make_logs
+from tests.report.report_helpers import Logs, make_logs
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from pathlib import Path
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 
-from report_synth import estimate, synthetic_log
+from tests.report.report_synth import estimate, synthetic_log
 
 SECRET_OUTPUT = "ZEBRA-UMBRELLA-7731"  # appears in replayed outputs, must never leak when redacted
 MARKUP = "<i>tag</i>"  # model output that must be shown as text, not as HTML

@@ -17,7 +17,7 @@ from trustmh.errors import UserError
 from trustmh.report import TIDY_COLUMNS, build_report, collect
 from trustmh.report.headline import pillar_scores, ranking
 
-from report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_alignment
+from tests.report.report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_alignment
 
 
 def _figures(page: str) -> dict:

@@ -18,7 +18,7 @@ import pytest
 
 from trustmh.report import build_report
 
-from report_helpers import Logs, write_alignment
+from tests.report.report_helpers import Logs, write_alignment
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

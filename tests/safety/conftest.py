@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import safety_judge  # noqa: F401  (registers the scripted_safety_judge model API)
+import tests.safety.safety_judge  # noqa: F401  (registers the scripted_safety_judge model API)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from inspect_ai.model import get_model
 
 from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
 
-from safety_judge import PARTIAL_MARK, REFUSE_MARK
+from tests.safety.safety_judge import PARTIAL_MARK, REFUSE_MARK
 
 
 def _replay(tmp_path: Path, task, answer_for) -> Path:  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
-from conftest import metric_values
+from tests.sycophancy.conftest import metric_values
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita
 

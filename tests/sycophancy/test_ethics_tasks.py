@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
-from conftest import metric_values, scripted_judge, write_jsonl
+from tests.sycophancy.conftest import metric_values, scripted_judge, write_jsonl
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
 from trustmh.tasking import load_starter
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_csv
+from tests.sycophancy.conftest import write_csv
 from trustmh.data.loaders import elephant, ethicmh, pas
 from trustmh.data.registry import get_dataset
 from trustmh.errors import DataFormatError

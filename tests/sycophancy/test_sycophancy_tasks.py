@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
-from conftest import metric_values, scripted_judge, write_csv, write_jsonl
+from tests.sycophancy.conftest import metric_values, scripted_judge, write_csv, write_jsonl
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas
 from trustmh.tasking import load_starter
 
