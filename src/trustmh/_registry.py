@@ -8,3 +8,12 @@ from trustmh.pillars.privacy.tasks import (
     privacy_confaide_tier2b,
     privacy_psyleak,
 )
+from trustmh.pillars.reliability.tasks import (
+    reliability_cpsycoune,
+    reliability_crisis_qa,
+    reliability_d4,
+    reliability_emobench_eu,
+    reliability_esconv_support,
+    reliability_swmh,
+    reliability_usmle_mental,
+)

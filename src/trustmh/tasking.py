@@ -15,6 +15,7 @@ Every task function takes ``source`` and ``data_dir``:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -63,7 +64,19 @@ def trustmh_task(
         name = function.__name__
         description = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
         TASKS[name] = TaskInfo(name, pillar, datasets, metrics, description, needs_judge)
-        registered = task(name=name)(function)
+
+        @functools.wraps(function)
+        def with_reducer(*args: Any, **kwargs: Any) -> Task:
+            # inspect's default epoch reducer turns an unparsed (None) field into 0.0, i.e.
+            # "wrong"; trustmh_mean keeps it unparsed (see trustmh.scoring.reducers).
+            built = function(*args, **kwargs)
+            if built.epochs_reducer is None:
+                from trustmh.scoring.reducers import trustmh_mean
+
+                built.epochs_reducer = [trustmh_mean()]
+            return built
+
+        registered = task(name=name)(with_reducer)
         TASK_FUNCTIONS[name] = registered
         return registered  # type: ignore[return-value]
 

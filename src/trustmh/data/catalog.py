@@ -4,7 +4,7 @@ Checksums are of the files as released upstream (ethicmh: as re-encoded to UTF-8
 TrustMH-Bench authors, which has no public URL, so it can only be imported).
 """
 
-from trustmh.data.registry import DataFile, DatasetSpec, register
+from trustmh.data.registry import ACCESS_CONTROLLED, DataFile, DatasetSpec, register
 
 register(
     DatasetSpec(
@@ -247,5 +247,56 @@ register(
             DataFile("o4-mini_llm_judge.xlsx", "f99eb6dece161b654f3ed11988fbc9495b3653aa5b8b1b9ee6547f4bd79d070c", "https://raw.githubusercontent.com/abeerbadawi/MentalBench-Align/HEAD/MentalAlign-70k/o4-mini_llm_judge.xlsx"),
         ),
         counter="trustmh.data.loaders.mentalalign:count_rows",
+    )
+)
+
+register(
+    DatasetSpec(
+        name="esconv",
+        pillars=('reliability',),
+        title="ESConv: emotional support conversations (full release)",
+        source=("https://github.com/thu-coai/Emotional-Support-Conversation",),
+        license="CC BY-NC 4.0",
+        files=(
+            DataFile("ESConv.json", None, "https://raw.githubusercontent.com/thu-coai/Emotional-Support-Conversation/HEAD/ESConv.json"),
+        ),
+        counter="trustmh.data.loaders.esconv:count_rows",
+        notes="No checksum is pinned: upstream has revised the file; the loader checks its schema instead.",
+    )
+)
+
+register(
+    DatasetSpec(
+        name="swmh",
+        pillars=('reliability',),
+        title="SWMH: Reddit posts from mental-health subreddits (depression, anxiety, bipolar, SuicideWatch, offmychest)",
+        source=("https://doi.org/10.1007/s00521-021-06208-y",),
+        license="research use by agreement with the authors (access-controlled)",
+        files=(
+            DataFile("train.csv"),
+            DataFile("val.csv"),
+            DataFile("test.csv"),
+        ),
+        counter="trustmh.data.loaders.swmh:count_rows",
+        notes="Ji et al. (2021), 'Suicidal ideation and mental disorder detection with attentive relation networks'. Columns text,label.",
+        tags=(ACCESS_CONTROLLED,),
+    )
+)
+
+register(
+    DatasetSpec(
+        name="d4",
+        pillars=('reliability',),
+        title="D4: Chinese depression-diagnosis-oriented doctor-patient dialogues",
+        source=("https://x-lance.github.io/D4/",),
+        license="research use by agreement with the authors (access-controlled)",
+        files=(
+            DataFile("raw_data_train.json"),
+            DataFile("raw_data_val.json"),
+            DataFile("raw_data_test.json"),
+        ),
+        counter="trustmh.data.loaders.d4:count_rows",
+        notes="Yao et al. (EMNLP 2022). Raw release format {log, portrait, record{drisk, srisk, summary}}.",
+        tags=(ACCESS_CONTROLLED,),
     )
 )
