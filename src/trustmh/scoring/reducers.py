@@ -24,7 +24,7 @@ def _reduce_field(values: list[object]) -> str | int | float | bool | None:
     strings = {v for v in values if isinstance(v, str)}
     if len(strings) == 1 and all(isinstance(v, str) for v in values):
         return strings.pop()
-    if any(v is None for v in values):
+    if strings or any(v is None for v in values):
         return None
     return float("nan")
 

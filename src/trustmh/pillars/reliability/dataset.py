@@ -170,7 +170,7 @@ def d4_classes(target: str, binary: bool) -> tuple[str, ...]:
 
 
 def d4_dataset(
-    source: str, data_dir: str | None, split: str = "test", target: str = "drisk", binary: bool = False, max_chars: int = 3000
+    source: str, data_dir: str | None, split: str = "test", target: str = "drisk", binary: bool = False, max_chars: int = 2000
 ) -> MemoryDataset:
     _check_source(source)
     classes = d4_classes(target, binary)

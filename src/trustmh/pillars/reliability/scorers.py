@@ -12,7 +12,7 @@ Unparsed answers are ``None`` (counted, never right or wrong; see :mod:`trustmh.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer

@@ -94,7 +94,7 @@ def reliability_d4(
     split: str = "test",
     target: str = "drisk",
     binary: bool = False,
-    max_chars: int = 3000,
+    max_chars: int = 2000,
     max_tokens: int = 32,
 ) -> Task:
     """D4: depression severity (or suicide risk) from a diagnosis dialogue; accuracy, macro F1."""
