@@ -39,6 +39,7 @@ OPTIONS = {
         ("The answer is A because exogenous steroids explain it.", "A"),
         (r"Final answer: \boxed{C}", "C"),
         ("I think it is B.", "B"),
+        ("B, because the ACTH is high.", "B"),
         # markdown
         ("**B. Pituitary adenoma**", "B"),
         ("**B) Pituitary adenoma**", "B"),
@@ -86,6 +87,8 @@ def test_parses_the_stated_choice(text: str, expected: str) -> None:
         "Answer: B or C",
         "The answer is (B) or (C).",
         "B/C",
+        "Answer: B, C",
+        "It is A, B or C.",
         "Option A is wrong, option B is right",
         '{"answer": "B or C"}',
         "答案：B或C",

@@ -84,7 +84,7 @@ def _line_markers(letters: str) -> re.Pattern[str]:
 
 
 def _or_follows(letters: str) -> re.Pattern[str]:
-    """``" or C"``, ``"/C"``, ``" and (C)"`` right after a letter: two answers, not one.
+    """``" or C"``, ``"/C"``, ``" and (C)"``, ``", C"`` right after a letter: two answers, not one.
 
     The second letter is uppercase (a lowercase "and a" is an article), and an ``A`` or
     ``I`` followed by a lowercase word ("and I think") is a word, not a letter.
@@ -96,7 +96,7 @@ def _or_follows(letters: str) -> re.Pattern[str]:
         alternatives.append(rf"[{words}](?!\s+[a-z])")
     second = "(?:" + "|".join(alternatives) + ")"
     return re.compile(
-        rf"^[\)\]）】]?\s*(?:(?i:or|and)|/|&|或者|或|和)\s*(?:(?i:option)\s*)?[{_OPENERS}]?\s*{second}(?![A-Za-z])"
+        rf"^[\)\]）】]?\s*(?:(?i:or|and)|/|&|,|，|、|或者|或|和)\s*(?:(?i:option)\s*)?[{_OPENERS}]?\s*{second}(?![A-Za-z])"
     )
 
 
@@ -202,7 +202,10 @@ def _parse_plain(text: str, letters: str, options: Mapping[str, str] | None) -> 
     result = _unique(explicit)
     if result is not False:
         return result  # type: ignore[return-value]
-    copula = _unique([m for m in _copula_pattern(letters).findall(plain) if m != "I"])
+    or_follows = _or_follows(letters)
+    copula = _unique(
+        [m.group(1) for m in _copula_pattern(letters).finditer(plain) if m.group(1) != "I" and not or_follows.match(plain[m.end(1) :])]
+    )
     if copula is not False:
         return copula  # type: ignore[return-value]
     leading = _leading_pattern(letters).match(plain)
