@@ -216,3 +216,14 @@ def test_d4_loader(tmp_path: Path, write_d4, d4_session) -> None:  # type: ignor
     write_d4(tmp_path, [broken])
     with pytest.raises(DataFormatError, match="turn 0, field 'speaker'"):
         d4.load_d4(tmp_path)
+
+
+def test_cpsycoune_download_urls_follow_the_upstream_layout() -> None:
+    spec = get_dataset("cpsycoune")
+    urls = {f.name: f.url for f in spec.files}
+    assert len(urls) == 45
+    base = "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/"
+    assert urls["Career_1.json"] == base + "Career/1.json"
+    assert urls["Emotion_Stress_3.json"] == base + "Emotion%26Stress/3.json"
+    assert urls["Family_Relationship_5.json"] == base + "Family%20Relationship/5.json"
+    assert urls["Self-growth_2.json"] == base + "Self-growth/2.json"
