@@ -2,29 +2,25 @@
 
 # ruff: noqa: F401
 from trustmh.models.providers import TrustmhModelAPI
+from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
+from trustmh.pillars.ethics.tasks import ethics_ethicmh
+from trustmh.pillars.fairness.tasks import fairness_esconv
 from trustmh.pillars.privacy.tasks import (
     privacy_confaide_tier1,
     privacy_confaide_tier2a,
     privacy_confaide_tier2b,
     privacy_psyleak,
 )
-from trustmh.pillars.crisis.tasks import (
-    crisis_classification,
-    crisis_cssrs,
-    crisis_escalation,
+from trustmh.pillars.reliability.tasks import (
+    reliability_cpsycoune,
+    reliability_crisis_qa,
+    reliability_d4,
+    reliability_emobench_eu,
+    reliability_esconv_support,
+    reliability_swmh,
+    reliability_usmle_mental,
 )
-from trustmh.pillars.robustness.tasks import (
-    robustness_crisis_classification,
-    robustness_crisis_cssrs,
-)
-from trustmh.pillars.sycophancy.tasks import (
-    sycophancy_aita,
-    sycophancy_oeq,
-    sycophancy_pas,
-)
-from trustmh.pillars.ethics.tasks import ethics_ethicmh
-from trustmh.pillars.safety.tasks import (
-    safety_jailbreak_generated,
-    safety_jailbreakmh,
-)
-from trustmh.pillars.fairness.tasks import fairness_esconv
+from trustmh.pillars.robustness.reliability_tasks import robustness_emobench_eu, robustness_usmle_mental
+from trustmh.pillars.robustness.tasks import robustness_crisis_classification, robustness_crisis_cssrs
+from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
+from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas

@@ -27,7 +27,7 @@ from inspect_ai import Task, task
 
 from trustmh import PILLARS
 from trustmh.errors import UserError
-from trustmh.scoring.reducer import keep_unparsed
+from trustmh.scoring.reducers import trustmh_mean
 
 Source = Literal["auto", "starter", "benchmark"]
 SOURCES = ("auto", "starter", "benchmark")
@@ -70,8 +70,9 @@ def trustmh_task(
         def build(*args: Any, **kwargs: Any) -> Task:
             built = function(*args, **kwargs)
             if built.epochs_reducer is None:
-                # inspect's default reducer turns unparsed (None) into 0.0; ours keeps it.
-                built.epochs_reducer = [keep_unparsed()]
+                # inspect's default reducer turns unparsed (None) into 0.0, i.e. "wrong";
+                # trustmh_mean keeps it unparsed (see trustmh.scoring.reducers).
+                built.epochs_reducer = [trustmh_mean()]
             return built
 
         registered = task(name=name)(build)

@@ -135,9 +135,9 @@ def test_kappa_matches_hand_computation() -> None:
 def test_reducer_keeps_unparsed() -> None:
     from inspect_ai.scorer import Score
 
-    from trustmh.scoring.reducer import keep_unparsed
+    from trustmh.scoring.reducers import trustmh_mean
 
-    reduce = keep_unparsed()
+    reduce = trustmh_mean()
     assert reduce([Score(value={"rta": None})]).value == {"rta": None}
     merged = reduce([Score(value={"rta": None, "x": 1.0}), Score(value={"rta": None, "x": 0.0})]).value
     assert merged == {"rta": None, "x": 0.5}

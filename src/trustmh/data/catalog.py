@@ -4,7 +4,7 @@ Checksums are of the files as released upstream (ethicmh: as re-encoded to UTF-8
 TrustMH-Bench authors, which has no public URL, so it can only be imported).
 """
 
-from trustmh.data.registry import DataFile, DatasetSpec, register
+from trustmh.data.registry import ACCESS_CONTROLLED, DataFile, DatasetSpec, register
 
 register(
     DatasetSpec(
@@ -95,51 +95,51 @@ register(
         source=("https://github.com/CAS-SIAT-XinHai/CPsyCoun",),
         license="CC BY 4.0",
         files=(
-            DataFile("Career_1.json", "ced00203779fda2da550e3762389753b896fef55f8b362866945e8e430c32fff", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career_1.json"),
-            DataFile("Career_2.json", "160249b0cc34cbc46c4943537e5e8d7bb68b18403f3490d13094f45134665209", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career_2.json"),
-            DataFile("Career_3.json", "8edd8ec87698c045d2322be882839d8a2f5abb99a77f3cb52c87235fd3583753", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career_3.json"),
-            DataFile("Career_4.json", "ef39c858ff9c58b931609deedb9d8e9995fd2195006b631ad5cdbed8eeb28ac6", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career_4.json"),
-            DataFile("Career_5.json", "2ec28c80d73a15cb555d2b125b026b5167ff38df89d39646e65aaecb8fb34fe8", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career_5.json"),
-            DataFile("Education_1.json", "340c18391604ac680125e1236211f3f7f19899f00406539cb61a4f918c20805c", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education_1.json"),
-            DataFile("Education_2.json", "1ccd6651d2fbc3a574237d410de6d0a2ed6eb37306a0b35d8ea8e22126a620ca", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education_2.json"),
-            DataFile("Education_3.json", "02072b8551abc6715e84a7b4796570c41b8e75e20fb82e9dbe185a1b6b99ed59", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education_3.json"),
-            DataFile("Education_4.json", "16688d33a81d3ed3e3f3e75135763e61ef43d265ab6a7db5ea947b29bd961e72", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education_4.json"),
-            DataFile("Education_5.json", "024af2a439ac7c8487f426681d4321adbf7bfb6d847b7f16aa58db2788002b1f", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education_5.json"),
-            DataFile("Emotion_Stress_1.json", "f5eb16189a9064ae524a0f1c874357de51a0ae1412619c89d1ca037dd9dbf43f", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion_Stress_1.json"),
-            DataFile("Emotion_Stress_2.json", "27cc34cdb413c991f6a14c0143f6a7c9b2ccc7ff9de40a25436f4671d0469d5e", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion_Stress_2.json"),
-            DataFile("Emotion_Stress_3.json", "ccb5bf4a2e81e78d73f8b7eb2d7fc4b2212fb8aa1a373dd2cbb9812382b650b4", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion_Stress_3.json"),
-            DataFile("Emotion_Stress_4.json", "ff50df18d735fcfadfef1d9be216b6db93b07c9ab179861031befa20793a22be", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion_Stress_4.json"),
-            DataFile("Emotion_Stress_5.json", "1e9f20b074299dbf968eb86323113382ba52cae1a248b87c7fc3b6a915b67084", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion_Stress_5.json"),
-            DataFile("Family_Relationship_1.json", "a57c591bfe7afb1a24a331647158990ae247dcb5e3350e9472e8c3356a564923", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family_Relationship_1.json"),
-            DataFile("Family_Relationship_2.json", "ef79aabe0db0047c2b1d2321aa77fdb99f85be75adccb0de242cf1023b037554", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family_Relationship_2.json"),
-            DataFile("Family_Relationship_3.json", "8badb83f4280b0d2dd538ae650e8ebf75dacd8c5d818ca5a5a6c0dbd57ffbb45", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family_Relationship_3.json"),
-            DataFile("Family_Relationship_4.json", "c29a5c16e65f943c8aa367a454ecbba72c3f32df6529bb4358547b1f09227a18", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family_Relationship_4.json"),
-            DataFile("Family_Relationship_5.json", "bd79c6c206e941fab9aac896b32252ada7a1b300a2d941462b2038f69d5d5f54", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family_Relationship_5.json"),
-            DataFile("Love_Marriage_1.json", "28e524056a31c63fe9956db031a0679205af2f0222a9748548cb291ad666d69b", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love_Marriage_1.json"),
-            DataFile("Love_Marriage_2.json", "67ba574af9fb6f8a36b1f070f9eae3ae9121d0ad8cc01cd083676d2b8dd6d439", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love_Marriage_2.json"),
-            DataFile("Love_Marriage_3.json", "48723d146bb590bdaa34c1ac2cee668070fdffe98747c8783e4d5d5950ba18ab", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love_Marriage_3.json"),
-            DataFile("Love_Marriage_4.json", "e368e4d600e6047eb35b51300134ddc0624d7c9c39ae4545e831d3f3e7eb5593", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love_Marriage_4.json"),
-            DataFile("Love_Marriage_5.json", "00cab631f0baf61133455606c784961066ba97c7dd7fcb1907d56947ea46dba1", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love_Marriage_5.json"),
-            DataFile("Mental_Disease_1.json", "6a57d4f2ae916afb6b8cff46a44f93469780d67319e177d7c5fbd3e9cdd4b49d", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental_Disease_1.json"),
-            DataFile("Mental_Disease_2.json", "bf05f8ee04caa43ee227a814e03720c08c6c4ddeb8121de3beb61113bc1a0827", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental_Disease_2.json"),
-            DataFile("Mental_Disease_3.json", "21e2e0241e6d57046e88005312d3f71c0dfe82df84579224130e0237a0a125aa", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental_Disease_3.json"),
-            DataFile("Mental_Disease_4.json", "686b59ef2210b5d255a4629511caad0a0561fcff41afaed3b09b0c24be749051", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental_Disease_4.json"),
-            DataFile("Mental_Disease_5.json", "1c810120b2964e8c25371f492c6bb6723b1d3e7995e227a195eebbbcb04553ec", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental_Disease_5.json"),
-            DataFile("Self-growth_1.json", "769a446d08085a1162b45468a71719f4d1564f808ab8266d68c8cb8cc6fbcda7", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth_1.json"),
-            DataFile("Self-growth_2.json", "815805c876310d14b86d9910c210ab86460979d97360c35f090ac3d9befbf097", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth_2.json"),
-            DataFile("Self-growth_3.json", "2194b1215fae30b8f2823b3f5e1c8f40181644bbc07b528d0084f572bbec69bd", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth_3.json"),
-            DataFile("Self-growth_4.json", "4ac155707f60cc2069e20ec62051200d65d650ef8cb81111f69b5a0fbff433ed", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth_4.json"),
-            DataFile("Self-growth_5.json", "86dad05afb8dde99a7ee42388e3af19c4ad5f1209172ce405323fa96c23a7f3b", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth_5.json"),
-            DataFile("Sex_1.json", "40d45fcc9ec2248e6b23de8a5658a719f75cf8fda9108004f8e89ab925f9b2c5", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex_1.json"),
-            DataFile("Sex_2.json", "c5cf071ed28f7971f3fb6cc911353e3cb434faf7fc4753076ad18eeeac3ad79e", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex_2.json"),
-            DataFile("Sex_3.json", "89467dabffb0b714b32ff0fed2c7e53aaaf9644a2b21494116091fedb0408a17", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex_3.json"),
-            DataFile("Sex_4.json", "e6f70ef06de4edefc425872f2f519a95aab6741a1c67013eebc4ede9533b1856", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex_4.json"),
-            DataFile("Sex_5.json", "7241fdd7559816804982a9385b9b7b9658173cf379320cbaec9d407a38657cd7", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex_5.json"),
-            DataFile("Social_Relationship_1.json", "ba442e00d52fff5882cfa2e5e3d56e7e07f36316648c64caec4854de37f932b8", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social_Relationship_1.json"),
-            DataFile("Social_Relationship_2.json", "0bf855613cf3bcff44d2ca700a419c5afb007a2af4456241ac3398006b9b0fc9", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social_Relationship_2.json"),
-            DataFile("Social_Relationship_3.json", "6588805745f68835b6b092d483a2acbfb451913ce63b989e6f46dc0ba82db24a", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social_Relationship_3.json"),
-            DataFile("Social_Relationship_4.json", "48ff12c28a2c618d99da720dcb4377775972ca72c364a9e82131c3f25ee5a33e", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social_Relationship_4.json"),
-            DataFile("Social_Relationship_5.json", "d3b92d226a8e67aa4f461b226a420d520cddf7b0cf7ae2ad837810a3c05c4161", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social_Relationship_5.json"),
+            DataFile("Career_1.json", "ced00203779fda2da550e3762389753b896fef55f8b362866945e8e430c32fff", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career/1.json"),
+            DataFile("Career_2.json", "160249b0cc34cbc46c4943537e5e8d7bb68b18403f3490d13094f45134665209", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career/2.json"),
+            DataFile("Career_3.json", "8edd8ec87698c045d2322be882839d8a2f5abb99a77f3cb52c87235fd3583753", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career/3.json"),
+            DataFile("Career_4.json", "ef39c858ff9c58b931609deedb9d8e9995fd2195006b631ad5cdbed8eeb28ac6", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career/4.json"),
+            DataFile("Career_5.json", "2ec28c80d73a15cb555d2b125b026b5167ff38df89d39646e65aaecb8fb34fe8", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Career/5.json"),
+            DataFile("Education_1.json", "340c18391604ac680125e1236211f3f7f19899f00406539cb61a4f918c20805c", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education/1.json"),
+            DataFile("Education_2.json", "1ccd6651d2fbc3a574237d410de6d0a2ed6eb37306a0b35d8ea8e22126a620ca", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education/2.json"),
+            DataFile("Education_3.json", "02072b8551abc6715e84a7b4796570c41b8e75e20fb82e9dbe185a1b6b99ed59", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education/3.json"),
+            DataFile("Education_4.json", "16688d33a81d3ed3e3f3e75135763e61ef43d265ab6a7db5ea947b29bd961e72", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education/4.json"),
+            DataFile("Education_5.json", "024af2a439ac7c8487f426681d4321adbf7bfb6d847b7f16aa58db2788002b1f", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Education/5.json"),
+            DataFile("Emotion_Stress_1.json", "f5eb16189a9064ae524a0f1c874357de51a0ae1412619c89d1ca037dd9dbf43f", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion%26Stress/1.json"),
+            DataFile("Emotion_Stress_2.json", "27cc34cdb413c991f6a14c0143f6a7c9b2ccc7ff9de40a25436f4671d0469d5e", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion%26Stress/2.json"),
+            DataFile("Emotion_Stress_3.json", "ccb5bf4a2e81e78d73f8b7eb2d7fc4b2212fb8aa1a373dd2cbb9812382b650b4", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion%26Stress/3.json"),
+            DataFile("Emotion_Stress_4.json", "ff50df18d735fcfadfef1d9be216b6db93b07c9ab179861031befa20793a22be", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion%26Stress/4.json"),
+            DataFile("Emotion_Stress_5.json", "1e9f20b074299dbf968eb86323113382ba52cae1a248b87c7fc3b6a915b67084", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Emotion%26Stress/5.json"),
+            DataFile("Family_Relationship_1.json", "a57c591bfe7afb1a24a331647158990ae247dcb5e3350e9472e8c3356a564923", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family%20Relationship/1.json"),
+            DataFile("Family_Relationship_2.json", "ef79aabe0db0047c2b1d2321aa77fdb99f85be75adccb0de242cf1023b037554", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family%20Relationship/2.json"),
+            DataFile("Family_Relationship_3.json", "8badb83f4280b0d2dd538ae650e8ebf75dacd8c5d818ca5a5a6c0dbd57ffbb45", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family%20Relationship/3.json"),
+            DataFile("Family_Relationship_4.json", "c29a5c16e65f943c8aa367a454ecbba72c3f32df6529bb4358547b1f09227a18", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family%20Relationship/4.json"),
+            DataFile("Family_Relationship_5.json", "bd79c6c206e941fab9aac896b32252ada7a1b300a2d941462b2038f69d5d5f54", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Family%20Relationship/5.json"),
+            DataFile("Love_Marriage_1.json", "28e524056a31c63fe9956db031a0679205af2f0222a9748548cb291ad666d69b", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love%26Marriage/1.json"),
+            DataFile("Love_Marriage_2.json", "67ba574af9fb6f8a36b1f070f9eae3ae9121d0ad8cc01cd083676d2b8dd6d439", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love%26Marriage/2.json"),
+            DataFile("Love_Marriage_3.json", "48723d146bb590bdaa34c1ac2cee668070fdffe98747c8783e4d5d5950ba18ab", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love%26Marriage/3.json"),
+            DataFile("Love_Marriage_4.json", "e368e4d600e6047eb35b51300134ddc0624d7c9c39ae4545e831d3f3e7eb5593", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love%26Marriage/4.json"),
+            DataFile("Love_Marriage_5.json", "00cab631f0baf61133455606c784961066ba97c7dd7fcb1907d56947ea46dba1", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Love%26Marriage/5.json"),
+            DataFile("Mental_Disease_1.json", "6a57d4f2ae916afb6b8cff46a44f93469780d67319e177d7c5fbd3e9cdd4b49d", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental%20Disease/1.json"),
+            DataFile("Mental_Disease_2.json", "bf05f8ee04caa43ee227a814e03720c08c6c4ddeb8121de3beb61113bc1a0827", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental%20Disease/2.json"),
+            DataFile("Mental_Disease_3.json", "21e2e0241e6d57046e88005312d3f71c0dfe82df84579224130e0237a0a125aa", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental%20Disease/3.json"),
+            DataFile("Mental_Disease_4.json", "686b59ef2210b5d255a4629511caad0a0561fcff41afaed3b09b0c24be749051", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental%20Disease/4.json"),
+            DataFile("Mental_Disease_5.json", "1c810120b2964e8c25371f492c6bb6723b1d3e7995e227a195eebbbcb04553ec", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Mental%20Disease/5.json"),
+            DataFile("Self-growth_1.json", "769a446d08085a1162b45468a71719f4d1564f808ab8266d68c8cb8cc6fbcda7", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth/1.json"),
+            DataFile("Self-growth_2.json", "815805c876310d14b86d9910c210ab86460979d97360c35f090ac3d9befbf097", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth/2.json"),
+            DataFile("Self-growth_3.json", "2194b1215fae30b8f2823b3f5e1c8f40181644bbc07b528d0084f572bbec69bd", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth/3.json"),
+            DataFile("Self-growth_4.json", "4ac155707f60cc2069e20ec62051200d65d650ef8cb81111f69b5a0fbff433ed", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth/4.json"),
+            DataFile("Self-growth_5.json", "86dad05afb8dde99a7ee42388e3af19c4ad5f1209172ce405323fa96c23a7f3b", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Self-growth/5.json"),
+            DataFile("Sex_1.json", "40d45fcc9ec2248e6b23de8a5658a719f75cf8fda9108004f8e89ab925f9b2c5", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex/1.json"),
+            DataFile("Sex_2.json", "c5cf071ed28f7971f3fb6cc911353e3cb434faf7fc4753076ad18eeeac3ad79e", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex/2.json"),
+            DataFile("Sex_3.json", "89467dabffb0b714b32ff0fed2c7e53aaaf9644a2b21494116091fedb0408a17", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex/3.json"),
+            DataFile("Sex_4.json", "e6f70ef06de4edefc425872f2f519a95aab6741a1c67013eebc4ede9533b1856", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex/4.json"),
+            DataFile("Sex_5.json", "7241fdd7559816804982a9385b9b7b9658173cf379320cbaec9d407a38657cd7", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Sex/5.json"),
+            DataFile("Social_Relationship_1.json", "ba442e00d52fff5882cfa2e5e3d56e7e07f36316648c64caec4854de37f932b8", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social%20Relationship/1.json"),
+            DataFile("Social_Relationship_2.json", "0bf855613cf3bcff44d2ca700a419c5afb007a2af4456241ac3398006b9b0fc9", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social%20Relationship/2.json"),
+            DataFile("Social_Relationship_3.json", "6588805745f68835b6b092d483a2acbfb451913ce63b989e6f46dc0ba82db24a", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social%20Relationship/3.json"),
+            DataFile("Social_Relationship_4.json", "48ff12c28a2c618d99da720dcb4377775972ca72c364a9e82131c3f25ee5a33e", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social%20Relationship/4.json"),
+            DataFile("Social_Relationship_5.json", "d3b92d226a8e67aa4f461b226a420d520cddf7b0cf7ae2ad837810a3c05c4161", "https://raw.githubusercontent.com/CAS-SIAT-XinHai/CPsyCoun/HEAD/CPsyCounE/Social%20Relationship/5.json"),
         ),
         counter="trustmh.data.loaders.cpsycoune:count_rows",
     )
@@ -264,5 +264,56 @@ register(
         ),
         counter="trustmh.data.loaders.pas:count_rows",
         notes="CSV with a 'statement' column (first-person problematic action) and optional 'category' and 'id'.",
+    )
+)
+
+register(
+    DatasetSpec(
+        name="esconv",
+        pillars=('reliability',),
+        title="ESConv: emotional support conversations (full release)",
+        source=("https://github.com/thu-coai/Emotional-Support-Conversation",),
+        license="CC BY-NC 4.0",
+        files=(
+            DataFile("ESConv.json", None, "https://raw.githubusercontent.com/thu-coai/Emotional-Support-Conversation/HEAD/ESConv.json"),
+        ),
+        counter="trustmh.data.loaders.esconv:count_rows",
+        notes="No checksum is pinned: upstream has revised the file; the loader checks its schema instead.",
+    )
+)
+
+register(
+    DatasetSpec(
+        name="swmh",
+        pillars=('reliability',),
+        title="SWMH: Reddit posts from mental-health subreddits (depression, anxiety, bipolar, SuicideWatch, offmychest)",
+        source=("https://doi.org/10.1007/s00521-021-06208-y",),
+        license="research use by agreement with the authors (access-controlled)",
+        files=(
+            DataFile("train.csv"),
+            DataFile("val.csv"),
+            DataFile("test.csv"),
+        ),
+        counter="trustmh.data.loaders.swmh:count_rows",
+        notes="Ji et al. (2021), 'Suicidal ideation and mental disorder detection with attentive relation networks'. Columns text,label.",
+        tags=(ACCESS_CONTROLLED,),
+    )
+)
+
+register(
+    DatasetSpec(
+        name="d4",
+        pillars=('reliability',),
+        title="D4: Chinese depression-diagnosis-oriented doctor-patient dialogues",
+        source=("https://x-lance.github.io/D4/",),
+        license="research use by agreement with the authors (access-controlled)",
+        files=(
+            DataFile("raw_data_train.json"),
+            DataFile("raw_data_val.json"),
+            DataFile("raw_data_test.json"),
+        ),
+        counter="trustmh.data.loaders.d4:count_rows",
+        notes="Yao et al. (EMNLP 2022). Raw release format {log, portrait, record{drisk, srisk, summary}}.",
+        tags=(ACCESS_CONTROLLED,),
     )
 )

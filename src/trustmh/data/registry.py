@@ -130,7 +130,12 @@ def find_local(dataset: str, name: str, data_dir: str | Path | None = None) -> P
     return None
 
 
+ACCESS_CONTROLLED = "access-controlled"
+
+
 def fix_command(spec: DatasetSpec) -> str:
+    if ACCESS_CONTROLLED in spec.tags:
+        return f"{spec.name} is access-controlled: request access at {spec.source[0]}, then run `trustmh data import DIR` with a folder holding {spec.name}/"
     if any(f.url for f in spec.files):
         return f"run `trustmh data fetch {spec.name}` (needs internet) or `trustmh data import DIR` with a folder holding {spec.name}/"
     return f"download it from {spec.source[0]} and run `trustmh data import DIR` with a folder holding {spec.name}/"

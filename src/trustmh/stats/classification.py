@@ -1,9 +1,27 @@
-"""Pure metric functions for labelled classification and ordinal severity.
+r"""Classification statistics: confusion matrix, per-class and macro F1, accuracy.
 
-Labels are compared as given (strings or ints). ``labels`` fixes the order of the classes
-(rows/columns of the confusion matrix); observations whose gold or predicted label is not
-in ``labels`` are an error, so unparsed predictions must be filtered out by the caller
-(they are counted separately, never scored right or wrong).
+Generic over the label set: every function takes the gold and predicted labels (any
+hashable values, e.g. ``"self.depression"`` or ``2``) and the ordered list of ``labels``,
+and returns plain numbers or numpy arrays indexed in that order. Pairs whose gold or
+predicted label is not in ``labels`` are an error: callers drop unparsed predictions
+(``None``) first and report how many they dropped.
+
+With :math:`C` the confusion matrix (rows: gold class, columns: predicted class) and class
+:math:`k`:
+
+.. math::
+    TP_k = C_{kk}, \quad FP_k = \sum_i C_{ik} - C_{kk}, \quad FN_k = \sum_j C_{kj} - C_{kk}
+
+    F1_k = \frac{2\,TP_k}{2\,TP_k + FP_k + FN_k}
+
+    \text{macro-}F1 = \frac{1}{|K|} \sum_{k \in K} F1_k,
+    \quad K = \{k : TP_k + FP_k + FN_k > 0\}
+
+i.e. the mean over the classes that occur as gold or predicted label, which equals
+scikit-learn's ``f1_score(average="macro", zero_division=0)`` with its default labels (the
+sorted union of gold and predicted labels). A class of ``labels`` that is neither gold nor
+predicted in the data has an undefined F1 and is left out, so a small subset of items is
+not penalised for the classes it happens not to contain.
 """
 
 from __future__ import annotations
@@ -12,21 +30,135 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
+from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, Estimate, proportion_estimate
 
-def confusion_matrix(gold: Sequence[Hashable], pred: Sequence[Hashable], labels: Sequence[Hashable]) -> np.ndarray:
-    """Counts ``C[i, j]`` = number of items with gold ``labels[i]`` predicted ``labels[j]``.
 
-    Rows are gold, columns are predictions (the scikit-learn convention).
-    """
-    if len(gold) != len(pred):
-        raise ValueError(f"gold and pred differ in length ({len(gold)} != {len(pred)})")
+def _encode(values: Sequence[Hashable], labels: Sequence[Hashable], what: str) -> np.ndarray:
     index = {label: i for i, label in enumerate(labels)}
-    matrix = np.zeros((len(labels), len(labels)), dtype=int)
-    for g, p in zip(gold, pred, strict=True):
-        if g not in index or p not in index:
-            raise ValueError(f"label {g if g not in index else p!r} is not one of {list(labels)}")
-        matrix[index[g], index[p]] += 1
-    return matrix
+    if len(index) != len(labels):
+        raise ValueError("labels must be distinct")
+    try:
+        return np.asarray([index[v] for v in values], dtype=np.int64)
+    except KeyError as error:
+        raise ValueError(f"{what} label {error.args[0]!r} is not one of {list(labels)!r}") from None
+
+
+def encode_pairs(
+    y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Sequence[Hashable]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Gold and predicted labels as integer indices into ``labels``."""
+    if len(y_true) != len(y_pred):
+        raise ValueError(f"{len(y_true)} gold labels but {len(y_pred)} predictions")
+    return _encode(y_true, labels, "gold"), _encode(y_pred, labels, "predicted")
+
+
+def confusion_matrix(
+    y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Sequence[Hashable]
+) -> np.ndarray:
+    """Counts ``C[i, j]`` of items of gold class ``labels[i]`` predicted as ``labels[j]``.
+
+    Same convention as ``sklearn.metrics.confusion_matrix(y_true, y_pred, labels=labels)``.
+    """
+    from sklearn.metrics import confusion_matrix as sk_confusion_matrix
+
+    true_idx, pred_idx = encode_pairs(y_true, y_pred, labels)
+    k = len(labels)
+    if true_idx.size == 0:
+        return np.zeros((k, k), dtype=np.int64)
+    return sk_confusion_matrix(true_idx, pred_idx, labels=list(range(k))).astype(np.int64)
+
+
+def per_class_scores(matrix: np.ndarray) -> dict[str, np.ndarray]:
+    """Precision, recall, F1 and gold support per class of a confusion matrix.
+
+    :math:`P_k = TP_k / (TP_k + FP_k)`, :math:`R_k = TP_k / (TP_k + FN_k)`,
+    :math:`F1_k = 2TP_k / (2TP_k + FP_k + FN_k)`; a 0/0 ratio is NaN (undefined), not 0.
+    """
+    cm = np.asarray(matrix, dtype=float)
+    tp = np.diag(cm)
+    predicted = cm.sum(axis=0)
+    support = cm.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(predicted > 0, tp / predicted, np.nan)
+        recall = np.where(support > 0, tp / support, np.nan)
+        denom = 2 * tp + (predicted - tp) + (support - tp)
+        f1 = np.where(denom > 0, 2 * tp / denom, np.nan)
+    return {"precision": precision, "recall": recall, "f1": f1, "support": support.astype(np.int64)}
+
+
+def macro_f1_from_matrix(matrix: np.ndarray) -> float:
+    """Macro F1 over the classes with :math:`TP+FP+FN > 0` (NaN if there are none)."""
+    f1 = per_class_scores(matrix)["f1"]
+    present = ~np.isnan(f1)
+    return float(f1[present].mean()) if present.any() else float("nan")
+
+
+def macro_f1(y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Sequence[Hashable] | None = None) -> float:
+    """Unweighted mean of the per-class F1 (see the module docstring); NaN for no items.
+
+    ``labels`` defaults to the classes present in gold or prediction, as scikit-learn does.
+    """
+    from sklearn.metrics import f1_score
+
+    if labels is None:
+        labels = sorted(set(y_true) | set(y_pred), key=str)
+    true_idx, pred_idx = encode_pairs(y_true, y_pred, labels)
+    if true_idx.size == 0:
+        return float("nan")
+    return float(f1_score(true_idx, pred_idx, average="macro", zero_division=0))
+
+
+def accuracy(y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Sequence[Hashable] | None = None) -> float:
+    r""":math:`\frac{1}{n}\sum_i [\hat y_i = y_i]`; NaN for no items."""
+    if labels is None:
+        labels = sorted(set(y_true) | set(y_pred), key=str)
+    true_idx, pred_idx = encode_pairs(y_true, y_pred, labels)
+    return float(np.mean(true_idx == pred_idx)) if true_idx.size else float("nan")
+
+
+def _bootstrap_macro_f1(true_idx: np.ndarray, pred_idx: np.ndarray, k: int, n_boot: int, seed: int) -> np.ndarray:
+    """Macro F1 of ``n_boot`` resamples of the pairs, vectorised through count matrices."""
+    n = true_idx.size
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(n_boot, n))
+    codes = true_idx[idx] * k + pred_idx[idx] + (np.arange(n_boot)[:, None] * k * k)
+    counts = np.bincount(codes.ravel(), minlength=n_boot * k * k).reshape(n_boot, k, k).astype(float)
+    tp = np.diagonal(counts, axis1=1, axis2=2)
+    denom = counts.sum(axis=1) + counts.sum(axis=2)  # (2TP + FP + FN) per class
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = np.where(denom > 0, 2 * tp / denom, np.nan)
+    present = (denom > 0).sum(axis=1)
+    return np.nansum(f1, axis=1) / present
+
+
+def macro_f1_estimate(
+    y_true: Sequence[Hashable],
+    y_pred: Sequence[Hashable],
+    labels: Sequence[Hashable],
+    n_boot: int = DEFAULT_BOOTSTRAP,
+    alpha: float = 0.05,
+    seed: int = DEFAULT_SEED,
+) -> Estimate:
+    """Macro F1 with a percentile bootstrap CI over items (resampling (gold, predicted) pairs)."""
+    true_idx, pred_idx = encode_pairs(y_true, y_pred, labels)
+    n = int(true_idx.size)
+    if n == 0:
+        return Estimate(float("nan"), 0)
+    value = macro_f1(y_true, y_pred, labels)
+    if n < 2:
+        return Estimate(value, n)
+    reps = _bootstrap_macro_f1(true_idx, pred_idx, len(labels), n_boot, seed)
+    lo, hi = np.quantile(reps, [alpha / 2, 1 - alpha / 2])
+    return Estimate(value, n, float(lo), float(hi))
+
+
+def accuracy_estimate(y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Sequence[Hashable]) -> Estimate:
+    """Accuracy with a Wilson 95% interval (see :func:`trustmh.stats.wilson_interval`)."""
+    true_idx, pred_idx = encode_pairs(y_true, y_pred, labels)
+    return proportion_estimate((true_idx == pred_idx).astype(float))
+
+
+# Ordinal severity and clinical risk (crisis pillar).
 
 
 def per_class_recall(gold: Sequence[Hashable], pred: Sequence[Hashable], labels: Sequence[Hashable]) -> dict[Hashable, float]:
@@ -37,35 +169,6 @@ def per_class_recall(gold: Sequence[Hashable], pred: Sequence[Hashable], labels:
         label: (float(matrix[k, k] / support[k]) if support[k] else float("nan"))
         for k, label in enumerate(labels)
     }
-
-
-def _f1_per_class(matrix: np.ndarray) -> np.ndarray:
-    tp = np.diag(matrix).astype(float)
-    fp = matrix.sum(axis=0) - tp
-    fn = matrix.sum(axis=1) - tp
-    denom = 2 * tp + fp + fn
-    # A class never predicted and never gold has F1 0 here (scikit-learn's zero_division=0).
-    return np.divide(2 * tp, denom, out=np.zeros_like(tp), where=denom > 0)
-
-
-def macro_f1(gold: Sequence[Hashable], pred: Sequence[Hashable], labels: Sequence[Hashable] | None = None) -> float:
-    r"""Unweighted mean over classes of :math:`F1_k = 2TP_k / (2TP_k + FP_k + FN_k)`.
-
-    The classes averaged are ``labels`` when given, else those present in gold or pred
-    (as ``sklearn.metrics.f1_score(average="macro")``, zero_division=0). NaN when empty.
-    """
-    if labels is None:
-        labels = sorted(set(gold) | set(pred), key=str)
-    if not len(gold) or not len(labels):
-        return float("nan")
-    return float(_f1_per_class(confusion_matrix(gold, pred, labels)).mean())
-
-
-def accuracy(gold: Sequence[Hashable], pred: Sequence[Hashable]) -> float:
-    """Share of items with ``pred == gold``; NaN when empty."""
-    if not len(gold):
-        return float("nan")
-    return float(np.mean([g == p for g, p in zip(gold, pred, strict=True)]))
 
 
 def quadratic_weighted_kappa(gold: Sequence[int], pred: Sequence[int], n_levels: int) -> float:

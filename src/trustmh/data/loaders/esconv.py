@@ -1,13 +1,20 @@
-"""ESConv-schema support dialogues (``trustmh/ESConv_fair.json``: 11 dialogues).
+"""ESConv-schema dialogues: the full ESConv release and TrustMH-Bench's ``ESConv_fair.json``.
 
-Upstream schema per dialogue: ``experience_type, emotion_type, problem_type, situation,
-survey_score, dialog: [{speaker: seeker|supporter, annotation: {strategy?|feedback?}, content}],
-seeker_question1/2, supporter_question1/2``. We keep what the tasks use.
+A JSON list of conversations::
+
+    [{"situation": "...", "emotion_type": "anxiety", "problem_type": "job crisis",
+      "experience_type": "...", "survey_score": {...},
+      "dialog": [{"speaker": "seeker" | "supporter", "annotation": {...}, "content": "..."}, ...]},
+     ...]
+
+Required: ``situation`` (string) and ``dialog`` (list of turns with ``speaker`` and
+``content``); ``annotation.strategy`` of supporter turns is kept. Other fields are kept in
+``raw``. Conversation ids are ``<prefix>-<0-based index>``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,68 +23,85 @@ from trustmh.data.registry import resolve_file
 from trustmh.errors import DataFormatError
 
 SPEAKERS = ("seeker", "supporter")
+FULL_DATASET, FULL_FILE = "esconv", "ESConv.json"
+FAIR_DATASET, FAIR_FILE = "trustmh", "ESConv_fair.json"
 
 
 @dataclass(frozen=True)
 class EsconvTurn:
     speaker: str  # "seeker" or "supporter"
     content: str
-    strategy: str | None = None  # supporter turns: ESConv strategy label
+    strategy: str | None = None
 
 
 @dataclass(frozen=True)
 class EsconvDialogue:
     id: str
     situation: str
-    emotion_type: str
-    problem_type: str
     turns: tuple[EsconvTurn, ...]
+    emotion_type: str = ""
+    problem_type: str = ""
+    experience_type: str = ""
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-def _text(path: Path, where: str, obj: dict[str, Any], key: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise DataFormatError(path, f"{where}, field {key!r}", "expected a string")
-    return value
+def _turn(value: object, path: Path, where: str) -> EsconvTurn:
+    if not isinstance(value, dict):
+        raise DataFormatError(path, where, "expected a turn object {speaker, annotation, content}")
+    speaker = value.get("speaker")
+    if speaker not in SPEAKERS:
+        raise DataFormatError(path, f"{where}, field 'speaker'", f"expected \"seeker\" or \"supporter\", found {speaker!r}")
+    content = value.get("content")
+    if not isinstance(content, str):
+        raise DataFormatError(path, f"{where}, field 'content'", "expected the turn's text")
+    annotation = value.get("annotation")
+    strategy = annotation.get("strategy") if isinstance(annotation, dict) else None
+    return EsconvTurn(speaker, content.strip(), strategy if isinstance(strategy, str) else None)
 
 
-def parse_dialogue(path: Path, where: str, obj: object, dialogue_id: str) -> EsconvDialogue:
-    """One ESConv dialogue object; ``where`` locates it in ``path`` for error messages."""
-    if not isinstance(obj, dict):
-        raise DataFormatError(path, where, "expected an ESConv dialogue object")
-    dialog = obj.get("dialog")
+def parse_dialogue(path: Path, where: str, conversation: object, dialogue_id: str) -> EsconvDialogue:
+    """One ESConv-schema conversation (``situation``, ``dialog`` [...], optional types)."""
+    if not isinstance(conversation, dict):
+        raise DataFormatError(path, where, "expected an object with situation and dialog")
+    situation = conversation.get("situation")
+    if not isinstance(situation, str):
+        raise DataFormatError(path, f"{where}, field 'situation'", "expected the seeker's situation as text")
+    dialog = conversation.get("dialog")
     if not isinstance(dialog, list) or not dialog:
         raise DataFormatError(path, f"{where}, field 'dialog'", "expected a non-empty list of turns")
-    turns = []
-    for number, turn in enumerate(dialog):
-        at = f"{where}, dialog[{number}]"
-        if not isinstance(turn, dict):
-            raise DataFormatError(path, at, "expected a {speaker, annotation, content} object")
-        speaker = _text(path, at, turn, "speaker")
-        if speaker not in SPEAKERS:
-            raise DataFormatError(path, f"{at}, field 'speaker'", f"expected seeker or supporter, found {speaker!r}")
-        annotation = turn.get("annotation") or {}
-        strategy = annotation.get("strategy") if isinstance(annotation, dict) else None
-        turns.append(EsconvTurn(speaker, _text(path, at, turn, "content").strip(), strategy))
-    if not any(t.speaker == "seeker" for t in turns):
-        raise DataFormatError(path, f"{where}, field 'dialog'", "expected at least one seeker turn")
+    turns = tuple(_turn(turn, path, f"{where}, turn {n}") for n, turn in enumerate(dialog))
     return EsconvDialogue(
-        str(obj.get("id", dialogue_id)),
-        _text(path, where, obj, "situation").strip(),
-        _text(path, where, obj, "emotion_type").strip(),
-        _text(path, where, obj, "problem_type").strip(),
-        tuple(turns),
+        id=dialogue_id,
+        situation=situation.strip(),
+        turns=turns,
+        emotion_type=str(conversation.get("emotion_type") or ""),
+        problem_type=str(conversation.get("problem_type") or ""),
+        experience_type=str(conversation.get("experience_type") or ""),
+        raw=conversation,
     )
 
 
-def load_esconv(path: str | Path) -> list[EsconvDialogue]:
-    """A JSON list of ESConv dialogues; ids are the 0-based positions in the file."""
-    path = Path(path)
+def parse_esconv(path: Path, prefix: str = "esconv") -> list[EsconvDialogue]:
     data = read_json(path)
     if not isinstance(data, list) or not data:
-        raise DataFormatError(path, None, "expected a non-empty JSON list of ESConv dialogues")
-    return [parse_dialogue(path, f"item {index}", item, str(index)) for index, item in enumerate(data)]
+        raise DataFormatError(path, None, "expected a JSON list of conversations")
+    return [parse_dialogue(path, f"conversation {index}", conversation, f"{prefix}-{index}") for index, conversation in enumerate(data)]
+
+
+def load_esconv(path: str | Path, prefix: str = "esconv") -> list[EsconvDialogue]:
+    """Conversations of any ESConv-schema file (ESConv.json, ESConv_fair.json, a subset)."""
+    return parse_esconv(Path(path), prefix)
+
+
+def load_esconv_full(data_dir: str | Path | None = None) -> list[EsconvDialogue]:
+    """The full ESConv release (dataset ``esconv``, downloaded into the cache if needed)."""
+    return parse_esconv(resolve_file(FULL_DATASET, FULL_FILE, data_dir), "esconv")
 
 
 def load_esconv_fair(data_dir: str | Path | None = None) -> list[EsconvDialogue]:
-    return load_esconv(resolve_file("trustmh", "ESConv_fair.json", data_dir))
+    """TrustMH-Bench's ``ESConv_fair.json`` (dataset ``trustmh``), ids ``esconv_fair-<i>``."""
+    return parse_esconv(resolve_file(FAIR_DATASET, FAIR_FILE, data_dir), "esconv_fair")
+
+
+def count_rows(data_dir: str | Path | None) -> int:
+    return len(load_esconv_full(data_dir))

@@ -14,7 +14,9 @@ sentence is self-contained so it reads naturally before any opening turn, includ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+
+
+from dataclasses import dataclass, replace
 
 from trustmh.data.loaders.esconv import EsconvDialogue, EsconvTurn
 
@@ -61,4 +63,4 @@ def inject(dialogue: EsconvDialogue, variant: Variant) -> EsconvDialogue:
     turns = list(dialogue.turns)
     original = turns[first]
     turns[first] = EsconvTurn(original.speaker, f"{variant.sentence} {original.content}".strip(), original.strategy)
-    return EsconvDialogue(dialogue.id, dialogue.situation, dialogue.emotion_type, dialogue.problem_type, tuple(turns))
+    return replace(dialogue, turns=tuple(turns))

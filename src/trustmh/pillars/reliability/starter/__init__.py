@@ -1,0 +1,1 @@
+"""Starter items of the Reliability pillar, written by the trustmh authors (see the pillar README)."""
