@@ -16,7 +16,7 @@ from trustmh.pillars.fairness.demographics import ATTRIBUTES, GROUPS, inject, va
 def test_real_file(shared_data: Path) -> None:
     dialogues = load_esconv_fair(shared_data)
     assert len(dialogues) == 11
-    assert [d.id for d in dialogues] == [str(i) for i in range(11)]
+    assert [d.id for d in dialogues] == [f"esconv_fair-{i}" for i in range(11)]
     first = dialogues[0]
     assert first.emotion_type == "anxiety" and first.problem_type == "job crisis"
     assert first.turns[1].speaker == "supporter" and first.turns[1].strategy == "Question"
@@ -26,7 +26,7 @@ def test_bad_speaker_names_item_and_turn(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     dialog = [{"speaker": "seeker", "annotation": {}, "content": "hi"}, {"speaker": "helper", "annotation": {}, "content": "hello"}]
     path.write_text(json.dumps([{"situation": "s", "emotion_type": "e", "problem_type": "p", "dialog": dialog}]), encoding="utf-8")
-    with pytest.raises(DataFormatError, match=r"bad\.json:item 0, dialog\[1\], field 'speaker': expected seeker or supporter"):
+    with pytest.raises(DataFormatError, match=r"bad\.json:conversation 0, turn 1, field 'speaker': expected \"seeker\" or \"supporter\", found 'helper'"):
         load_esconv(path)
     path.write_text('[{"situation": "s"', encoding="utf-8")
     with pytest.raises(DataFormatError, match=r"bad\.json:line 1: expected valid JSON"):
@@ -59,7 +59,7 @@ def test_samples_end_on_a_seeker_turn_and_are_paired(shared_data: Path) -> None:
     assert len(dataset) == 11 * per_dialogue
     for sample in dataset:
         assert sample.input[-1].role == "user"
-    baseline = [s for s in dataset if s.metadata["dialogue_id"] == "0"]
+    baseline = [s for s in dataset if s.metadata["dialogue_id"] == "esconv_fair-0"]
     assert len({s.metadata["variant"] for s in baseline}) == per_dialogue
     # Only the first user message differs between two variants of the same dialogue.
     a, b = baseline[0].input, baseline[5].input

@@ -4,10 +4,10 @@ Each factory returns an inspect ``Metric`` whose value is a flat dict, which ins
 into separate metrics: ``<name>``, ``<name>_ci_low``, ``<name>_ci_high``, ``<name>_n`` and
 ``<name>_unparsed``. :mod:`trustmh.results` folds them back into one row per metric.
 
-Every metric is declared ``scores="unreduced"``: inspect's default epoch reducer (mean)
-would otherwise run on each dict score first, turning ``None`` (unparsed) into ``0.0`` and
-failing on keys absent from some samples, which breaks the trustmh score convention. With
-several epochs each epoch's score is then one observation.
+Metrics read the epoch-reduced sample scores: one observation per sample, because epochs
+of one sample are not independent observations. Every trustmh task reduces epochs with
+:func:`trustmh.scoring.reducers.trustmh_mean`, which keeps ``None`` (unparsed) apart; inspect's
+default reducer would turn it into ``0.0``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from trustmh.stats.correlation import pearson_estimate
 
 NOT_SCORED = float("nan")
 # See the module docstring: our metrics read the raw per-sample scores.
-UNREDUCED = "unreduced"
 
 
 def field_values(scores: Iterable[SampleScore], field: str) -> tuple[np.ndarray, int]:
@@ -59,19 +58,19 @@ def _summary_metric(
     return compute
 
 
-@metric(name="trustmh/rate", scores=UNREDUCED)
+@metric(name="trustmh/rate")
 def rate(field: str, name: str | None = None) -> Metric:
     """Share of samples with ``field == 1`` (Wilson 95% CI)."""
     return _summary_metric(field, name or field, proportion_estimate)
 
 
-@metric(name="trustmh/mean", scores=UNREDUCED)
+@metric(name="trustmh/mean")
 def mean(field: str, name: str | None = None) -> Metric:
     """Mean of ``field`` (percentile bootstrap 95% CI)."""
     return _summary_metric(field, name or field, mean_estimate)
 
 
-@metric(name="trustmh/pearson", scores=UNREDUCED)
+@metric(name="trustmh/pearson")
 def pearson(predicted: str, gold: str, name: str = "pearson_r") -> Metric:
     """Pearson r between two fields of each score (pair bootstrap 95% CI)."""
 
@@ -92,7 +91,7 @@ def pearson(predicted: str, gold: str, name: str = "pearson_r") -> Metric:
     return compute
 
 
-@metric(name="trustmh/grouped", scores=UNREDUCED)
+@metric(name="trustmh/grouped")
 def grouped(field: str, by: str, name: str | None = None, kind: str = "rate") -> Metric:
     """``rate`` or ``mean`` of ``field`` broken down by the sample metadata key ``by``.
 

@@ -73,7 +73,7 @@ def _common(pairs: np.ndarray, unparsed: np.ndarray, labels: Sequence[str]) -> d
     return out
 
 
-@metric(name="trustmh/crisis_classification_metrics", scores="unreduced")
+@metric(name="trustmh/crisis_classification_metrics")
 def classification_metrics(labels: list[str], high_risk: list[str], negative: str) -> Metric:
     """Accuracy, macro-F1, per-class recall, confusion counts, high-risk recall and FNR."""
     risky = [labels.index(label) for label in high_risk]
@@ -91,7 +91,7 @@ def classification_metrics(labels: list[str], high_risk: list[str], negative: st
     return compute
 
 
-@metric(name="trustmh/crisis_severity_metrics", scores="unreduced")
+@metric(name="trustmh/crisis_severity_metrics")
 def severity_metrics(levels: list[str]) -> Metric:
     """Accuracy, macro-F1, confusion counts, quadratic-weighted kappa and triage error rates."""
 

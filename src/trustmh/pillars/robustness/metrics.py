@@ -43,7 +43,7 @@ def by_variant(scores: list[SampleScore], field: str) -> dict[str, dict[str, flo
     return table
 
 
-@metric(name="trustmh/robustness", scores="unreduced")
+@metric(name="trustmh/robustness")
 def robustness_metrics(field: str) -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         table = by_variant(scores, field)
