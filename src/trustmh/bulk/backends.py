@@ -16,6 +16,7 @@ import asyncio
 import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
@@ -42,6 +43,13 @@ class ModelSpec:
     spec: str
     provider: str  # "openai" or "embedded"
     name: str  # remote model name, or GGUF path ("" = embedded SmolLM2)
+
+    @property
+    def default_column(self) -> str:
+        """Output column when none is given: the bare model name (``gpt-4o``, ``smollm2``)."""
+        if self.provider == "openai":
+            return self.name
+        return Path(self.name).stem if self.name else "smollm2"
 
 
 def parse_model(spec: str) -> ModelSpec:
