@@ -92,14 +92,14 @@ class OpenAIBackend:
         )
 
     async def complete(self, request: ChatRequest) -> Completion:
-        model = request.model.partition("/")[2]
+        body = {"model": request.model.partition("/")[2], "messages": list(request.messages), **request.params.as_dict()}
         try:
-            # Raw response: we need the body as JSON only; skipping the SDK's pydantic
-            # models keeps the per-call CPU low (this is the engine's hot path).
-            raw = await self._client.chat.completions.with_raw_response.create(
-                model=model, messages=list(request.messages), **request.params.as_dict()  # type: ignore[arg-type]
-            )
-            body = json.loads(raw.content)
+            # The SDK's generic POST (auth, base URL, headers, error classes) returning the raw
+            # response: ``chat.completions.create`` walks every message through its TypedDict
+            # transform and builds pydantic models, ~0.5 ms of CPU per call that we do not need
+            # on the hot path (1,000 calls/s on 2 cores). We only read the JSON body.
+            response = await self._client.post("/chat/completions", body=body, cast_to=httpx.Response)
+            payload = json.loads(response.content)
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
         except openai.APITimeoutError:
@@ -108,7 +108,7 @@ class OpenAIBackend:
             raise RetryableError(redact(f"connection error: {error}", self._secret)) from None
         except (ValueError, UnicodeDecodeError) as error:  # json.JSONDecodeError is a ValueError
             raise RetryableError(redact(f"malformed response body: {error}", self._secret)) from None
-        return _completion_from_body(body)
+        return _completion_from_body(payload)
 
     def _status_error(self, error: openai.APIStatusError) -> Exception:
         status = error.status_code
