@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-import httpx
 import openai
 
 from trustmh.bulk.request import ChatRequest, Completion
@@ -98,8 +97,8 @@ class OpenAIBackend:
             # response: ``chat.completions.create`` walks every message through its TypedDict
             # transform and builds pydantic models, ~0.5 ms of CPU per call that we do not need
             # on the hot path (1,000 calls/s on 2 cores). We only read the JSON body.
-            response = await self._client.post("/chat/completions", body=body, cast_to=httpx.Response)
-            payload = json.loads(response.content)
+            content = await self._client.post("/chat/completions", body=body, cast_to=bytes)
+            payload = json.loads(content)
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
         except openai.APITimeoutError:
@@ -123,7 +122,9 @@ class OpenAIBackend:
 
 def _aiohttp_client(max_connections: int, timeout: float) -> openai.DefaultAioHttpClient:
     """The SDK's aiohttp client with a connection pool as large as our concurrency."""
-    limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
+    # The SDK's own Limits class: openai 2.x builds on httpx, 3.x on httpx2.
+    limits_class = type(openai.DEFAULT_CONNECTION_LIMITS)
+    limits = limits_class(max_connections=max_connections, max_keepalive_connections=max_connections)
     return openai.DefaultAioHttpClient(timeout=timeout, limits=limits)
 
 
