@@ -144,3 +144,13 @@ def test_backoff_is_jittered_exponential_and_bounded() -> None:
     assert len(set(delays)) > 100  # jitter: not all the same
     assert policy.delay(1, 30.0, rng) == 30.0
     assert policy.delay(1, 1e6, rng) == 60.0
+
+
+def test_identical_calls_in_flight_together_are_sent_once(tmp_path: Path) -> None:
+    same = [ChatRequest(MODEL, ({"role": "user", "content": "duplicate row"},)) for _ in range(5)]
+    with OpenAIDouble(latency=0.1) as server:
+        outcomes, engine = run_engine(server.base_url, same + requests(3), CompletionCache(tmp_path / "c.sqlite"))
+        counts = server.request_counts
+    assert sum(counts.values()) == 4
+    assert len({o.text for o in outcomes[:5]}) == 1 and outcomes[0].completion is not None
+    assert engine.stats.deduplicated == 4 and engine.stats.fresh_successes == 4
