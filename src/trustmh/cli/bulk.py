@@ -18,7 +18,6 @@ from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, read_table, write_table
 from trustmh.cli.common import console, user_errors, write_json
-from trustmh.errors import UserError
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
@@ -116,7 +115,7 @@ def generate_command(
 ) -> None:
     check_table_suffix(output, "--output")
     table = load_conversations(conversations)
-    targets = parse_model_columns(model, table.columns)
+    targets = parse_model_columns(model)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
     settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate")
     result = generate(table, targets, params, system, settings)
