@@ -114,8 +114,8 @@ def generate_command(
     progress: Progress = True,
 ) -> None:
     check_table_suffix(output, "--output")
+    targets = parse_model_columns(model)  # before reading a possibly large file
     table = load_conversations(conversations)
-    targets = parse_model_columns(model)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
     settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate")
     result = generate(table, targets, params, system, settings)
