@@ -154,3 +154,19 @@ def test_identical_calls_in_flight_together_are_sent_once(tmp_path: Path) -> Non
     assert sum(counts.values()) == 4
     assert len({o.text for o in outcomes[:5]}) == 1 and outcomes[0].completion is not None
     assert engine.stats.deduplicated == 4 and engine.stats.fresh_successes == 4
+
+
+def test_reply_bodies_are_classified() -> None:
+    import pytest
+
+    from trustmh.bulk.backends import _completion_from_body
+    from trustmh.bulk.retry import PermanentError, RetryableError
+
+    good = {"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+    assert _completion_from_body(good).text == "hi"
+    assert _completion_from_body(good).input_tokens == 3
+    for malformed in ({}, {"choices": []}, {"choices": [{}]}, [], {"choices": [{"message": {}}], "usage": {"prompt_tokens": "x"}}):
+        with pytest.raises(RetryableError):
+            _completion_from_body(malformed)
+    with pytest.raises(PermanentError, match="content_filter"):
+        _completion_from_body({"choices": [{"message": {"content": None}, "finish_reason": "content_filter"}]})

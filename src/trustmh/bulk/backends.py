@@ -131,18 +131,18 @@ def _aiohttp_client(max_connections: int, timeout: float) -> openai.DefaultAioHt
 def _completion_from_body(body: Any) -> Completion:
     try:
         choice = body["choices"][0]
-        text = choice["message"]["content"]
+        message = choice["message"]
         usage = body.get("usage") or {}
-        if not isinstance(text, str):
-            raise TypeError("content is not a string")
-        return Completion(
-            text=text,
-            input_tokens=int(usage.get("prompt_tokens") or 0),
-            output_tokens=int(usage.get("completion_tokens") or 0),
-            finish_reason=str(choice.get("finish_reason") or "stop"),
-        )
+        finish_reason = str(choice.get("finish_reason") or "stop")
+        input_tokens = int(usage.get("prompt_tokens") or 0)
+        output_tokens = int(usage.get("completion_tokens") or 0)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
-        raise RetryableError(f"malformed response body: no usable choices[0].message.content ({error})") from None
+        raise RetryableError(f"malformed response body: no usable choices[0].message ({error!r})") from None
+    text = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(text, str):
+        # A well-formed reply without text (e.g. a content filter) will not change on retry.
+        raise PermanentError(f"reply has no text (finish_reason={finish_reason})")
+    return Completion(text, input_tokens, output_tokens, finish_reason)
 
 
 class EmbeddedBackend:
