@@ -107,6 +107,8 @@ class OpenAIBackend:
             raise RetryableError(redact(f"connection error: {error}", self._secret)) from None
         except (ValueError, UnicodeDecodeError) as error:  # json.JSONDecodeError is a ValueError
             raise RetryableError(redact(f"malformed response body: {error}", self._secret)) from None
+        except Exception as error:  # noqa: BLE001 - one odd transport error must not end a 400k-call run
+            raise RetryableError(redact(f"unexpected {type(error).__name__}: {error}", self._secret)) from None
         return _completion_from_body(payload)
 
     def _status_error(self, error: openai.APIStatusError) -> Exception:
