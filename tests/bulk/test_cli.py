@@ -71,6 +71,10 @@ def test_judge_writes_the_mentalalign_judge_format(tmp_path: Path, tiny_csv: Pat
             "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge", "--key", "original",
             "--key", "synthetic_model_a", "-o", str(out), *common(server.base_url, tmp_path),
         )
+        code_limited, output_limited = invoke(
+            "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge", "--key", "original",
+            "-o", str(tmp_path / "first.csv"), "--limit", "1", *common(server.base_url, tmp_path),
+        )
     assert code == 0, output
     sheet = openpyxl.load_workbook(out).active
     rows = list(sheet.iter_rows(values_only=True))
@@ -82,6 +86,8 @@ def test_judge_writes_the_mentalalign_judge_format(tmp_path: Path, tiny_csv: Pat
             assert list(scores) == list(ATTRIBUTES)
             assert all(isinstance(v, int) and 1 <= v <= 5 for v in scores.values())
     assert "6 judged, 0 unparsed" in output
+    assert code_limited == 0 and "1 judged" in output_limited and "cached 1" in output_limited
+    assert len(read_csv(tmp_path / "first.csv")) == 1
 
 
 def test_judge_counts_unparsed_verdicts_and_leaves_them_empty(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
