@@ -8,9 +8,7 @@ empty cell and counted (and listed in the summary sidecar), never dropped silent
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,7 +28,6 @@ HUMAN_RESPONSE_COLUMN = "response"
 HUMAN_RESPONSE_KEY = "original"  # MentalAlign's name for the human reply
 NOT_RESPONSE_COLUMNS = frozenset({ID_COLUMN, CONTEXT_COLUMN, "id", "ID"})
 JUDGE_PARAMS = GenerationParams(max_tokens=512, temperature=0.0, seed=0)
-_NONCE = re.compile(r"<<<BEGIN ([0-9a-f]+)>>>")
 
 
 def column_for_key(key: str) -> str:
@@ -52,20 +49,6 @@ def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
         if column_for_key(key) not in table.columns:
             raise UserError(f"--key {key!r}: {table.path} has no column {column_for_key(key)!r} (columns: {', '.join(table.columns)})")
     return list(dict.fromkeys(keys))
-
-
-def stable_judge_prompt(rubric: Rubric, context: str, response: str) -> str:
-    """:func:`judge_prompt` with its random nonce replaced by a hash of the judged text.
-
-    A random nonce would make every rerun a new request, so the cache could never resume a
-    judging run. A nonce derived from (context, response) is just as unforgeable: to close
-    the fence, the response would have to contain a hash of itself.
-    """
-    prompt = judge_prompt(rubric, context, response)
-    match = _NONCE.search(prompt)  # the first marker is in our fixed preamble, not in the data
-    assert match is not None, "judge_prompt no longer fences the response with a nonce"
-    stable = hashlib.sha256(f"{context}\x00{response}".encode("utf-8")).hexdigest()[: len(match.group(1))]
-    return prompt.replace(match.group(1), stable)
 
 
 @dataclass(frozen=True)
@@ -91,7 +74,7 @@ async def judge_one(
     """Ask for a verdict, re-asking with the validation error (as the shared judge does)."""
     if not item.response.strip():
         return JudgeOutcome(None, "empty_response")
-    messages: list[dict[str, str]] = [{"role": "user", "content": stable_judge_prompt(rubric, item.context, item.response)}]
+    messages: list[dict[str, str]] = [{"role": "user", "content": judge_prompt(rubric, item.context, item.response)}]
     error = ""
     reply = ""
     for attempt in range(1, max_attempts + 1):

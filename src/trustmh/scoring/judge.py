@@ -16,9 +16,9 @@ Safety of the judgement:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -109,8 +109,13 @@ def judge_model() -> Model | None:
 
 
 def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
-    """The full judge prompt with the response fenced by nonce-bearing markers."""
-    nonce = secrets.token_hex(6)
+    """The full judge prompt with the response fenced by nonce-bearing markers.
+
+    The nonce is a hash of the judged text: the response cannot close the fence (it would
+    have to contain a hash of itself), and the same item always gives the same prompt, so
+    caches (inspect's, the bulk engine's) let a rerun resume instead of paying again.
+    """
+    nonce = hashlib.sha256(f"{context}\x00{response}".encode()).hexdigest()[:12]
     begin, end = f"<<<BEGIN {nonce}>>>", f"<<<END {nonce}>>>"
     return (
         f"{rubric.instructions.strip()}\n\n"
