@@ -24,3 +24,4 @@ from trustmh.pillars.robustness.reliability_tasks import robustness_emobench_eu,
 from trustmh.pillars.robustness.tasks import robustness_crisis_classification, robustness_crisis_cssrs
 from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas
+from trustmh.dialogue.tasks import dialogue_mentalbench
