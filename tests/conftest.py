@@ -20,8 +20,8 @@ def shared_data_dir() -> Path:
     return Path(os.environ.get("TRUSTMH_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
-@pytest.fixture(scope="session")
-def shared_data() -> Path:
+def require_shared_data() -> Path:
+    """The real data folder; skip the calling test locally, fail it under CI, if absent."""
     path = shared_data_dir()
     if not (path / "README.md").is_file():
         message = f"real datasets not found at {path} (set TRUSTMH_TEST_DATA)"
@@ -29,6 +29,11 @@ def shared_data() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    return require_shared_data()
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,6 @@ from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput,
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("TRUSTMH_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
 def metrics_of(log: EvalLog) -> dict[str, float]:

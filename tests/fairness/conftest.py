@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
-import pytest
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
 
 
@@ -22,11 +19,3 @@ class ScriptedFairnessJudge(ModelAPI):
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output
 
-
-@pytest.fixture(scope="session")
-def shared_data() -> Path:
-    default = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-    path = Path(os.environ.get("TRUSTMH_TEST_DATA", default))
-    if not (path / "trustmh").is_dir():
-        pytest.skip(f"shared data not found at {path} (set TRUSTMH_TEST_DATA)")
-    return path

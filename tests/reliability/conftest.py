@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,30 +15,10 @@ import trustmh._registry  # noqa: F401  (registers tasks and the trustmh model p
 REPO = Path(__file__).resolve().parents[2]
 
 
-def shared_data_dir() -> Path | None:
-    """The reference data folder: $TRUSTMH_SHARED_DATA, ``../shared/data`` beside the
-    clone (as CI lays it out), or /work/shared/data."""
-    candidates = [os.environ.get("TRUSTMH_SHARED_DATA"), REPO.parent / "shared" / "data", "/work/shared/data"]
-    for candidate in candidates:
-        if candidate and (Path(candidate) / "psyeval").is_dir():
-            return Path(candidate)
-    return None
 
 
-@pytest.fixture(scope="session")
-def shared_data() -> Path:
-    found = shared_data_dir()
-    if found is None:
-        pytest.skip("the shared reference data folder is not available")
-    return found
 
 
-@pytest.fixture(autouse=True)
-def _isolated_data(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    # No download, no user cache, no ambient data folder: each test says where data is.
-    monkeypatch.setenv("TRUSTMH_OFFLINE", "1")
-    monkeypatch.setenv("TRUSTMH_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    monkeypatch.delenv("TRUSTMH_DATA_DIR", raising=False)
 
 
 def last_user_text(messages: list[ChatMessage]) -> str:

@@ -10,7 +10,8 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from tests.crisis.helpers import metrics_of, run, shared_data_dir, write_replay
+from tests.crisis.helpers import metrics_of, run, write_replay
+from tests.conftest import require_shared_data
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
 from trustmh.pillars.robustness.tasks import parse_variants, robustness_crisis_classification, robustness_crisis_cssrs, robustness_task
@@ -84,9 +85,7 @@ def test_variant_options() -> None:
 
 
 def test_cssrs_robustness_builds_on_real_data(tmp_path: Path) -> None:
-    data = shared_data_dir()
-    if not (data / "cssrs").is_dir():
-        pytest.skip("real data not found")
+    data = require_shared_data()
     task = robustness_crisis_cssrs(data_dir=str(data))
     assert len(task.dataset) == 500 * 2  # clean + typos@3 by default
     first = list(task.dataset)[:3]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import require_shared_data
 
 from trustmh.scoring.refusal import RefusalVerdict, detect_refusal
 
@@ -25,9 +26,6 @@ PRECISION_FLOOR = 0.95
 RECALL_FLOOR = 0.88
 
 
-def shared_data_dir() -> Path:
-    default = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-    return Path(os.environ.get("TRUSTMH_TEST_DATA", default))
 
 
 @pytest.mark.parametrize(
@@ -72,9 +70,7 @@ def test_rules(text: str | None, refused: bool, rule: str) -> None:
 
 def _labelled() -> list[tuple[int, bool, str, str]]:
     """``(row, gold refused, label, text)`` for every labelled recording."""
-    root = shared_data_dir() / "replay_trustmh" / "psyleak"
-    if not root.is_dir():
-        pytest.skip(f"shared data not found at {root} (set TRUSTMH_TEST_DATA)")
+    root = require_shared_data() / "replay_trustmh" / "psyleak"
     texts: dict[str, dict[str, str]] = {}
     out = []
     with open(LABELS, encoding="utf-8", newline="") as handle:
