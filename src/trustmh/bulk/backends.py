@@ -1,0 +1,195 @@
+"""Where completions come from: an OpenAI-compatible endpoint or the embedded GGUF model.
+
+Model names on the command line:
+
+* ``openai/NAME`` - model ``NAME`` on the OpenAI-compatible endpoint (``--base-url``);
+* ``trustmh/smollm2`` - the embedded SmolLM2-135M (offline);
+* ``trustmh/gguf/PATH`` - any local GGUF file.
+
+A backend turns every failure into :class:`RetryableError` or :class:`PermanentError`
+whose reason is one line with the API key redacted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+import openai
+
+from trustmh.bulk.request import ChatRequest, Completion
+from trustmh.bulk.retry import PermanentError, RetryableError, parse_retry_after
+from trustmh.errors import UserError
+
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+MODEL_SYNTAX = "openai/NAME, trustmh/smollm2 or trustmh/gguf/PATH"
+
+
+class Backend(Protocol):
+    async def complete(self, request: ChatRequest) -> Completion: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model name: which backend serves it and what to call it there."""
+
+    spec: str
+    provider: str  # "openai" or "embedded"
+    name: str  # remote model name, or GGUF path ("" = embedded SmolLM2)
+
+    @property
+    def default_column(self) -> str:
+        """Output column when none is given: the bare model name (``gpt-4o``, ``smollm2``)."""
+        if self.provider == "openai":
+            return self.name
+        return Path(self.name).stem if self.name else "smollm2"
+
+
+def parse_model(spec: str) -> ModelSpec:
+    provider, _, rest = spec.partition("/")
+    if provider == "openai" and rest:
+        return ModelSpec(spec, "openai", rest)
+    if spec == "trustmh/smollm2":
+        return ModelSpec(spec, "embedded", "")
+    if spec.startswith("trustmh/gguf/") and len(spec) > len("trustmh/gguf/"):
+        return ModelSpec(spec, "embedded", spec[len("trustmh/gguf/") :])
+    raise UserError(f"model {spec!r}: unknown model syntax (expected {MODEL_SYNTAX})")
+
+
+def redact(text: str, secret: str | None) -> str:
+    """One line, with the secret (if any) replaced: error reasons end up in written files."""
+    line = " ".join(str(text).split())
+    if secret:
+        line = line.replace(secret, "***")
+    return line[:300]
+
+
+def read_api_key(env_name: str) -> str:
+    key = os.environ.get(env_name, "")
+    if not key:
+        raise UserError(f"environment variable {env_name} is not set (it must hold the API key of the endpoint)")
+    return key
+
+
+class OpenAIBackend:
+    """The official SDK over its aiohttp transport, its own retries off (the engine retries)."""
+
+    def __init__(self, base_url: str | None, api_key: str, timeout: float, max_connections: int) -> None:
+        self._secret = api_key
+        self._client = openai.AsyncOpenAI(
+            base_url=base_url,
+            api_key=api_key,
+            max_retries=0,
+            timeout=timeout,
+            http_client=_aiohttp_client(max_connections, timeout),
+        )
+
+    async def complete(self, request: ChatRequest) -> Completion:
+        model = request.model.partition("/")[2]
+        try:
+            # Raw response: we need the body as JSON only; skipping the SDK's pydantic
+            # models keeps the per-call CPU low (this is the engine's hot path).
+            raw = await self._client.chat.completions.with_raw_response.create(
+                model=model, messages=list(request.messages), **request.params.as_dict()  # type: ignore[arg-type]
+            )
+            body = json.loads(raw.content)
+        except openai.APIStatusError as error:
+            raise self._status_error(error) from None
+        except openai.APITimeoutError:
+            raise RetryableError("timeout") from None
+        except openai.APIConnectionError as error:
+            raise RetryableError(redact(f"connection error: {error}", self._secret)) from None
+        except (ValueError, UnicodeDecodeError) as error:  # json.JSONDecodeError is a ValueError
+            raise RetryableError(redact(f"malformed response body: {error}", self._secret)) from None
+        return _completion_from_body(body)
+
+    def _status_error(self, error: openai.APIStatusError) -> Exception:
+        status = error.status_code
+        reason = redact(f"HTTP {status}: {error.message}", self._secret)
+        if status == 429 or status >= 500 or status == 408:
+            return RetryableError(reason, parse_retry_after(error.response.headers.get("retry-after")))
+        return PermanentError(reason)
+
+    async def close(self) -> None:
+        await self._client.close()
+
+
+def _aiohttp_client(max_connections: int, timeout: float) -> openai.DefaultAioHttpClient:
+    """The SDK's aiohttp client with a connection pool as large as our concurrency."""
+    limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
+    return openai.DefaultAioHttpClient(timeout=timeout, limits=limits)
+
+
+def _completion_from_body(body: Any) -> Completion:
+    try:
+        choice = body["choices"][0]
+        text = choice["message"]["content"]
+        usage = body.get("usage") or {}
+        if not isinstance(text, str):
+            raise TypeError("content is not a string")
+        return Completion(
+            text=text,
+            input_tokens=int(usage.get("prompt_tokens") or 0),
+            output_tokens=int(usage.get("completion_tokens") or 0),
+            finish_reason=str(choice.get("finish_reason") or "stop"),
+        )
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        raise RetryableError(f"malformed response body: no usable choices[0].message.content ({error})") from None
+
+
+class EmbeddedBackend:
+    """The in-process GGUF model; calls run in a thread (llama.cpp blocks) one at a time."""
+
+    def __init__(self, gguf_path: str) -> None:
+        from trustmh.models.llama import shared_llama
+
+        self._model = shared_llama(gguf_path or None)
+
+    async def complete(self, request: ChatRequest) -> Completion:
+        params = request.params
+        try:
+            result = await asyncio.to_thread(
+                self._model.chat,
+                list(request.messages),
+                params.max_tokens,
+                params.temperature,
+                params.top_p,
+                params.seed,
+                None,
+            )
+        except (ValueError, RuntimeError) as error:  # e.g. prompt longer than the context
+            raise PermanentError(redact(f"embedded model: {error}", None)) from None
+        return Completion(result.text, result.input_tokens, result.output_tokens, result.finish_reason)
+
+    async def close(self) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class EndpointSettings:
+    base_url: str | None
+    api_key_env: str
+    timeout: float
+    max_connections: int
+
+
+def make_backends(specs: list[ModelSpec], endpoint: EndpointSettings) -> dict[str, Backend]:
+    """One backend per model name; all ``openai/*`` models share one client (one pool)."""
+    backends: dict[str, Backend] = {}
+    shared_remote: OpenAIBackend | None = None
+    for spec in specs:
+        if spec.provider == "openai":
+            if shared_remote is None:
+                api_key = read_api_key(endpoint.api_key_env)
+                shared_remote = OpenAIBackend(endpoint.base_url, api_key, endpoint.timeout, endpoint.max_connections)
+            backends[spec.spec] = shared_remote
+        else:
+            backends[spec.spec] = EmbeddedBackend(spec.name)
+    return backends

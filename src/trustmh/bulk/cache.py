@@ -1,0 +1,98 @@
+"""Resumable SQLite cache of completions, keyed by :meth:`ChatRequest.cache_key`.
+
+WAL mode lets a reader (a second run, a test) look while a run writes. Commits are batched
+per event-loop tick: every completion arriving in the same tick shares one transaction,
+flushed by a callback scheduled with ``call_soon``. So a SIGKILL loses at most the results
+of the tick being processed, while 64 concurrent streams cost one commit per tick instead
+of one per row. ``synchronous=NORMAL`` in WAL mode survives a killed process (data reaches
+the OS on commit); only an OS crash can lose the last commits, which merely re-pays them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+from trustmh.bulk.request import Completion
+from trustmh.errors import UserError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS completions (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    text TEXT NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    finish_reason TEXT NOT NULL
+)
+"""
+_LOOKUP_CHUNK = 500  # stays below SQLite's limit on bound parameters
+
+
+class CompletionCache:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise UserError(f"{path}: not a usable cache database ({error})") from None
+        self._pending: list[tuple[str, str, str, int, int, str]] = []
+        self._flush_scheduled = False
+        self.commits = 0
+
+    def lookup(self, keys: Iterable[str]) -> dict[str, Completion]:
+        """The cached completions among ``keys`` (one query per chunk, not per key)."""
+        found: dict[str, Completion] = {}
+        key_list = list(dict.fromkeys(keys))
+        for start in range(0, len(key_list), _LOOKUP_CHUNK):
+            chunk = key_list[start : start + _LOOKUP_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"SELECT key, text, input_tokens, output_tokens, finish_reason FROM completions WHERE key IN ({marks})",
+                chunk,
+            )
+            for key, text, input_tokens, output_tokens, finish_reason in rows:
+                found[key] = Completion(text, input_tokens, output_tokens, finish_reason)
+        return found
+
+    def put(self, key: str, model: str, completion: Completion) -> None:
+        """Queue a row; it is committed at the end of the current event-loop tick."""
+        self._pending.append(
+            (key, model, completion.text, completion.input_tokens, completion.output_tokens, completion.finish_reason)
+        )
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self._flush_scheduled = True
+        loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        self._flush_scheduled = False
+        if not self._pending:
+            return
+        rows, self._pending = self._pending, []
+        self._db.execute("BEGIN")  # one transaction for the whole batch
+        try:
+            self._db.executemany("INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?)", rows)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        self.commits += 1
+
+    def count(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+
+    def close(self) -> None:
+        self.flush()
+        self._db.close()

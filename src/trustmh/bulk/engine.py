@@ -1,0 +1,168 @@
+"""The bulk engine: a pool of workers over cached, retried, accounted chat calls.
+
+A fixed pool of ``max_connections`` workers pulls jobs from one iterator, so 100,000 items
+never become 100,000 pending tasks, and at most ``max_connections`` calls are in flight.
+A job is any coroutine making one or more calls through :meth:`BulkEngine.complete` (a
+generation is one call; a judgement may re-ask after an unusable verdict).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from trustmh.bulk.backends import Backend
+from trustmh.bulk.cache import CompletionCache
+from trustmh.bulk.progress import ProgressReporter
+from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion
+from trustmh.bulk.retry import PermanentError, RetryableError, RetryPolicy
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+@dataclass
+class RunStats:
+    """Counts and usage of one run. Tokens of cache hits are kept apart: they cost nothing now."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    fresh_successes: int = 0
+    failures: int = 0
+    retries: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_input_tokens: int = 0
+    cached_output_tokens: int = 0
+    retry_reasons: Counter[str] = field(default_factory=Counter)
+    failure_reasons: Counter[str] = field(default_factory=Counter)
+    first_request_at: float | None = None
+    last_response_at: float | None = None
+
+    def cost(self, price_in: float | None, price_out: float | None) -> float | None:
+        """Cost in currency units of this run's fresh calls, prices given per 1M tokens."""
+        if price_in is None and price_out is None:
+            return None
+        return (self.input_tokens * (price_in or 0.0) + self.output_tokens * (price_out or 0.0)) / 1_000_000
+
+    def as_dict(self, price_in: float | None = None, price_out: float | None = None) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "cache_hits": self.cache_hits,
+            "fresh_successes": self.fresh_successes,
+            "failures": self.failures,
+            "retries": self.retries,
+            "retry_reasons": dict(self.retry_reasons),
+            "failure_reasons": dict(self.failure_reasons),
+            "tokens": {
+                "input": self.input_tokens,
+                "output": self.output_tokens,
+                "cached_input": self.cached_input_tokens,
+                "cached_output": self.cached_output_tokens,
+            },
+            "cost": self.cost(price_in, price_out),
+            "price_per_million": {"input": price_in, "output": price_out},
+        }
+
+
+def _reason_kind(reason: str) -> str:
+    """A short bucket for counting ("HTTP 503", "timeout", "malformed response body", ...)."""
+    head = reason.split(":", 1)[0]
+    return head[:60]
+
+
+class BulkEngine:
+    def __init__(
+        self,
+        backends: dict[str, Backend],
+        cache: CompletionCache | None,
+        max_connections: int = 64,
+        retry_policy: RetryPolicy | None = None,
+        progress: ProgressReporter | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.backends = backends
+        self.cache = cache
+        self.max_connections = max_connections
+        self.retry_policy = retry_policy or RetryPolicy()
+        self.progress = progress
+        self.stats = RunStats()
+        self._rng = random.Random(seed)
+
+    async def complete(self, request: ChatRequest) -> ChatOutcome:
+        """One call: from the cache if there, else from the backend with retries."""
+        self.stats.calls += 1
+        key = request.cache_key()
+        if self.cache is not None:
+            hit = self.cache.lookup((key,)).get(key)
+            if hit is not None:
+                self.stats.cache_hits += 1
+                self.stats.cached_input_tokens += hit.input_tokens
+                self.stats.cached_output_tokens += hit.output_tokens
+                return ChatOutcome(hit, attempts=0, cached=True)
+        outcome = await self._call_with_retries(request)
+        if outcome.completion is not None:
+            self._account_fresh(outcome.completion)
+            if self.cache is not None:
+                self.cache.put(key, request.model, outcome.completion)
+        else:
+            self.stats.failures += 1
+            self.stats.failure_reasons[_reason_kind(outcome.error or "")] += 1
+        return outcome
+
+    async def _call_with_retries(self, request: ChatRequest) -> ChatOutcome:
+        backend = self.backends[request.model]
+        policy = self.retry_policy
+        error = "not attempted"
+        for attempt in range(1, policy.max_attempts + 1):
+            if self.stats.first_request_at is None:
+                self.stats.first_request_at = time.perf_counter()
+            try:
+                completion = await backend.complete(request)
+            except PermanentError as failure:
+                return ChatOutcome(None, failure.reason, attempt)
+            except RetryableError as failure:
+                error = failure.reason
+                if attempt == policy.max_attempts:
+                    break
+                self.stats.retries += 1
+                self.stats.retry_reasons[_reason_kind(error)] += 1
+                await asyncio.sleep(policy.delay(attempt, failure.retry_after, self._rng))
+                continue
+            self.stats.last_response_at = time.perf_counter()
+            return ChatOutcome(completion, attempts=attempt)
+        return ChatOutcome(None, f"gave up after {policy.max_attempts} attempts; last error: {error}", policy.max_attempts)
+
+    def _account_fresh(self, completion: Completion) -> None:
+        self.stats.fresh_successes += 1
+        self.stats.input_tokens += completion.input_tokens
+        self.stats.output_tokens += completion.output_tokens
+
+    async def run_jobs(self, items: Sequence[Item], job: Callable[[Item], Awaitable[Result]]) -> list[Result]:
+        """Run ``job`` on every item with at most ``max_connections`` jobs at once, in order."""
+        results: list[Any] = [None] * len(items)
+        pending: Iterable[tuple[int, Item]] = iter(enumerate(items))
+
+        async def worker() -> None:
+            # Workers share one iterator; with a single event loop no lock is needed.
+            for index, item in pending:
+                results[index] = await job(item)
+                if self.progress is not None:
+                    self.progress.advance(self.stats)
+
+        workers = min(self.max_connections, max(1, len(items)))
+        try:
+            await asyncio.gather(*(worker() for _ in range(workers)))
+        finally:
+            if self.cache is not None:
+                self.cache.flush()
+        return results
+
+    async def close(self) -> None:
+        for backend in {id(b): b for b in self.backends.values()}.values():
+            await backend.close()

@@ -1,0 +1,113 @@
+"""``trustmh generate``: a response from each model for each MentalBench conversation.
+
+Input and output are the MentalBench-100k wide format: ``context``, ``response`` (the
+human reply) and one column per model. Each ``--model`` adds (or fills) one column, named
+by the model or by ``COLUMN=MODEL``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from trustmh.bulk.backends import ModelSpec, parse_model
+from trustmh.bulk.engine import BulkEngine
+from trustmh.bulk.request import ChatOutcome, ChatRequest, GenerationParams
+from trustmh.bulk.session import RunReport, RunSettings, run_jobs
+from trustmh.bulk.tables import Table, read_table
+from trustmh.errors import DataFormatError, UserError
+
+CONTEXT_COLUMN = "context"
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a supportive, professional mental-health counsellor. Reply to the person's "
+    "message with empathy, understanding and practical, safe guidance."
+)
+
+
+@dataclass(frozen=True)
+class ModelColumn:
+    column: str
+    model: ModelSpec
+
+
+@dataclass(frozen=True)
+class GenerationItem:
+    row: int
+    target: ModelColumn
+    request: ChatRequest
+
+
+@dataclass
+class GenerationResult:
+    columns: list[str]
+    rows: list[dict[str, str]]
+    failures: list[dict[str, str]]
+    report: RunReport
+
+
+def parse_model_columns(arguments: Sequence[str], table_columns: Sequence[str]) -> list[ModelColumn]:
+    """``--model`` values: ``SPEC`` or ``COLUMN=SPEC``; an existing column is refilled."""
+    targets: list[ModelColumn] = []
+    for argument in arguments:
+        column, sep, spec = argument.partition("=")
+        if not sep:
+            column, spec = "", argument
+        elif not column.strip():
+            raise UserError(f"--model {argument!r}: empty column name")
+        model = parse_model(spec.strip())
+        targets.append(ModelColumn(column.strip() or model.default_column, model))
+    names = [t.column for t in targets]
+    for target in targets:
+        if names.count(target.column) > 1:
+            raise UserError(f"--model: column {target.column!r} is given twice")
+        if target.column in (CONTEXT_COLUMN, "response", "ConvID"):
+            raise UserError(f"--model: column {target.column!r} is reserved; name it with COLUMN=MODEL")
+    return targets
+
+
+def conversation_messages(context: str, system_prompt: str) -> tuple[dict[str, str], ...]:
+    messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
+    return tuple(messages + [{"role": "user", "content": context}])
+
+
+def plan_generation(
+    table: Table, targets: Sequence[ModelColumn], params: GenerationParams, system_prompt: str
+) -> list[GenerationItem]:
+    items: list[GenerationItem] = []
+    for index, row in enumerate(table.rows):
+        context = row.get(CONTEXT_COLUMN, "")
+        if not context.strip():
+            raise DataFormatError(table.path, f"{table.where[index]}, column {CONTEXT_COLUMN!r}", "empty context")
+        messages = conversation_messages(context, system_prompt)
+        for target in targets:
+            items.append(GenerationItem(index, target, ChatRequest(target.model.spec, messages, params)))
+    return items
+
+
+async def _generate_one(engine: BulkEngine, item: GenerationItem) -> ChatOutcome:
+    return await engine.complete(item.request)
+
+
+def generate(
+    table: Table,
+    targets: Sequence[ModelColumn],
+    params: GenerationParams,
+    system_prompt: str,
+    settings: RunSettings,
+) -> GenerationResult:
+    items = plan_generation(table, targets, params, system_prompt)
+    report = run_jobs([t.model for t in targets], settings, items, _generate_one)
+    rows = [dict(row) for row in table.rows]
+    failures: list[dict[str, str]] = []
+    for item, outcome in zip(items, report.results):
+        # A failed call leaves the cell empty; it is listed in the summary, never dropped.
+        rows[item.row][item.target.column] = outcome.text or ""
+        if outcome.completion is None:
+            failures.append({"where": table.where[item.row], "column": item.target.column, "reason": outcome.error or ""})
+    columns = list(table.columns) + [t.column for t in targets if t.column not in table.columns]
+    return GenerationResult(columns, rows, failures, report)
+
+
+def load_conversations(path: Path) -> Table:
+    return read_table(path, [CONTEXT_COLUMN])

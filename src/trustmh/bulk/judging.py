@@ -1,0 +1,171 @@
+"""``trustmh judge``: the seven-attribute MentalAlign judge over a wide responses file.
+
+Output is the MentalAlign judge-file format: ``ConvID, context, judge_response_<key>``,
+each cell the JSON of the seven scores, so our judges and the released ones go through
+the same analysis. A verdict still unusable after ``max_attempts`` asks is written as an
+empty cell and counted (and listed in the summary sidecar), never dropped silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from trustmh.bulk.backends import ModelSpec
+from trustmh.bulk.engine import BulkEngine
+from trustmh.bulk.request import ChatRequest, GenerationParams
+from trustmh.bulk.session import RunReport, RunSettings, run_jobs
+from trustmh.bulk.tables import Table
+from trustmh.dialogue.rubric import MENTALALIGN_RUBRIC
+from trustmh.errors import UserError
+from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, Rubric, VerdictError, judge_prompt, parse_verdict
+
+ID_COLUMN = "ConvID"
+CONTEXT_COLUMN = "context"
+HUMAN_RESPONSE_COLUMN = "response"
+HUMAN_RESPONSE_KEY = "original"  # MentalAlign's name for the human reply
+NOT_RESPONSE_COLUMNS = frozenset({ID_COLUMN, CONTEXT_COLUMN, "id", "ID"})
+JUDGE_PARAMS = GenerationParams(max_tokens=512, temperature=0.0, seed=0)
+_NONCE = re.compile(r"<<<BEGIN ([0-9a-f]+)>>>")
+
+
+def column_for_key(key: str) -> str:
+    return HUMAN_RESPONSE_COLUMN if key == HUMAN_RESPONSE_KEY else key
+
+
+def key_for_column(column: str) -> str:
+    return HUMAN_RESPONSE_KEY if column == HUMAN_RESPONSE_COLUMN else column
+
+
+def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
+    """The response columns to judge, as MentalAlign keys (``response`` is ``original``)."""
+    if not keys:
+        chosen = [key_for_column(c) for c in table.columns if c not in NOT_RESPONSE_COLUMNS]
+        if not chosen:
+            raise UserError(f"{table.path}: no response columns to judge (only {', '.join(table.columns)})")
+        return chosen
+    for key in keys:
+        if column_for_key(key) not in table.columns:
+            raise UserError(f"--key {key!r}: {table.path} has no column {column_for_key(key)!r} (columns: {', '.join(table.columns)})")
+    return list(dict.fromkeys(keys))
+
+
+def stable_judge_prompt(rubric: Rubric, context: str, response: str) -> str:
+    """:func:`judge_prompt` with its random nonce replaced by a hash of the judged text.
+
+    A random nonce would make every rerun a new request, so the cache could never resume a
+    judging run. A nonce derived from (context, response) is just as unforgeable: to close
+    the fence, the response would have to contain a hash of itself.
+    """
+    prompt = judge_prompt(rubric, context, response)
+    match = _NONCE.search(prompt)  # the first marker is in our fixed preamble, not in the data
+    assert match is not None, "judge_prompt no longer fences the response with a nonce"
+    stable = hashlib.sha256(f"{context}\x00{response}".encode("utf-8")).hexdigest()[: len(match.group(1))]
+    return prompt.replace(match.group(1), stable)
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    row: int
+    key: str
+    context: str
+    response: str
+
+
+@dataclass(frozen=True)
+class JudgeOutcome:
+    verdict: dict[str, int | str] | None
+    status: str  # "judged", "unparsed", "call_failed", "empty_response"
+    attempts: int = 0
+    error: str | None = None
+    last_reply: str | None = None
+
+
+async def judge_one(
+    engine: BulkEngine, judge: ModelSpec, item: JudgeItem, rubric: Rubric, max_attempts: int
+) -> JudgeOutcome:
+    """Ask for a verdict, re-asking with the validation error (as the shared judge does)."""
+    if not item.response.strip():
+        return JudgeOutcome(None, "empty_response")
+    messages: list[dict[str, str]] = [{"role": "user", "content": stable_judge_prompt(rubric, item.context, item.response)}]
+    error = ""
+    reply = ""
+    for attempt in range(1, max_attempts + 1):
+        outcome = await engine.complete(ChatRequest(judge.spec, tuple(messages), JUDGE_PARAMS))
+        if outcome.completion is None:
+            return JudgeOutcome(None, "call_failed", attempt, outcome.error)
+        reply = outcome.completion.text
+        try:
+            return JudgeOutcome(parse_verdict(reply, rubric), "judged", attempt)
+        except VerdictError as problem:
+            error = str(problem)
+        messages += [
+            {"role": "assistant", "content": reply},
+            {"role": "user", "content": f"That reply could not be used: {error}. Reply again with only the JSON object."},
+        ]
+    return JudgeOutcome(None, "unparsed", max_attempts, error, reply[:500])
+
+
+@dataclass
+class JudgeResult:
+    columns: list[str]
+    rows: list[dict[str, str]]
+    status_counts: Counter[str]
+    problems: list[dict[str, object]] = field(default_factory=list)
+    report: RunReport | None = None
+
+
+def plan_judging(table: Table, keys: Sequence[str]) -> list[JudgeItem]:
+    return [
+        JudgeItem(index, key, row.get(CONTEXT_COLUMN, ""), row.get(column_for_key(key), ""))
+        for index, row in enumerate(table.rows)
+        for key in keys
+    ]
+
+
+def conversation_ids(table: Table) -> list[str]:
+    """``ConvID`` when the file has it, else the 1-based row number."""
+    if ID_COLUMN in table.columns:
+        return [row[ID_COLUMN] for row in table.rows]
+    return [str(index) for index in range(1, len(table.rows) + 1)]
+
+
+def judge_table(
+    table: Table,
+    keys: Sequence[str],
+    judge: ModelSpec,
+    settings: RunSettings,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    rubric: Rubric = MENTALALIGN_RUBRIC,
+) -> JudgeResult:
+    items = plan_judging(table, keys)
+
+    async def job(engine: BulkEngine, item: JudgeItem) -> JudgeOutcome:
+        return await judge_one(engine, judge, item, rubric, max_attempts)
+
+    report = run_jobs([judge], settings, items, job)
+    ids = conversation_ids(table)
+    columns = [ID_COLUMN, CONTEXT_COLUMN] + [f"judge_response_{key}" for key in keys]
+    rows = [{ID_COLUMN: ids[i], CONTEXT_COLUMN: row.get(CONTEXT_COLUMN, "")} for i, row in enumerate(table.rows)]
+    result = JudgeResult(columns, rows, Counter(), report=report)
+    for item, outcome in zip(items, report.results):
+        cell = "" if outcome.verdict is None else json.dumps(outcome.verdict)
+        rows[item.row][f"judge_response_{item.key}"] = cell
+        result.status_counts[outcome.status] += 1
+        if outcome.status != "judged":
+            result.problems.append(
+                {
+                    ID_COLUMN: ids[item.row],
+                    "key": item.key,
+                    "where": table.where[item.row],
+                    "status": outcome.status,
+                    "attempts": outcome.attempts,
+                    "error": outcome.error,
+                    "last_reply": outcome.last_reply,
+                }
+            )
+    return result

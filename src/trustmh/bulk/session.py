@@ -1,0 +1,83 @@
+"""Everything a bulk command sets up around its jobs: backends, cache, engine, progress."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from trustmh.bulk.backends import EndpointSettings, ModelSpec, make_backends
+from trustmh.bulk.cache import CompletionCache
+from trustmh.bulk.engine import BulkEngine, RunStats
+from trustmh.bulk.progress import ProgressReporter
+from trustmh.bulk.retry import RetryPolicy
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def default_cache_path() -> Path:
+    """One cache shared by all runs, so no call is ever paid twice across outputs."""
+    base = os.environ.get("TRUSTMH_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "trustmh")
+    return Path(base) / "bulk.sqlite"
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    endpoint: EndpointSettings
+    cache_path: Path | None  # None: no cache
+    retry: RetryPolicy
+    show_progress: bool = True
+    description: str = "calls"
+
+
+@dataclass
+class RunReport:
+    results: list[Any]
+    stats: RunStats
+    startup_seconds: float
+    run_seconds: float
+
+
+def run_jobs(
+    specs: Sequence[ModelSpec],
+    settings: RunSettings,
+    items: Sequence[Item],
+    job: Callable[[BulkEngine, Item], Awaitable[Result]],
+) -> RunReport:
+    """Run ``job(engine, item)`` for every item; blocks until all are done."""
+    return asyncio.run(_run(specs, settings, items, job))
+
+
+async def _run(
+    specs: Sequence[ModelSpec],
+    settings: RunSettings,
+    items: Sequence[Item],
+    job: Callable[[BulkEngine, Item], Awaitable[Result]],
+) -> RunReport:
+    started = time.perf_counter()
+    cache = CompletionCache(settings.cache_path) if settings.cache_path else None
+    backends = make_backends(list(specs), settings.endpoint)
+    engine = BulkEngine(backends, cache, settings.endpoint.max_connections, settings.retry)
+    startup = time.perf_counter() - started
+    progress = ProgressReporter(len(items), settings.description) if settings.show_progress else None
+    engine.progress = progress
+    try:
+        if progress is not None:
+            progress.__enter__()
+        run_started = time.perf_counter()
+        results = await engine.run_jobs(items, lambda item: job(engine, item))
+        run_seconds = time.perf_counter() - run_started
+        if progress is not None:
+            progress.finish(engine.stats)
+    finally:
+        if progress is not None:
+            progress.__exit__(None, None, None)
+        await engine.close()
+        if cache is not None:
+            cache.close()
+    return RunReport(results, engine.stats, startup, run_seconds)

@@ -1,0 +1,145 @@
+"""Wide tables in and out: MentalBench CSVs and MentalAlign judge files (CSV or xlsx).
+
+Reading is strict (one-line errors naming file, line/row and column); writing is atomic
+(a temporary file renamed into place), so an interrupted run never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from trustmh.data.readers import read_csv_rows
+from trustmh.errors import DataFormatError, UserError
+
+TABLE_SUFFIXES = (".csv", ".xlsx")
+INTEGER_COLUMNS = ("ConvID",)
+
+
+@dataclass
+class Table:
+    """Rows as strings keyed by (whitespace-stripped) column name, plus where each came from."""
+
+    path: Path
+    columns: list[str]
+    rows: list[dict[str, str]]
+    where: list[str]  # "line 7" for CSV, "row 7" for xlsx
+
+
+def check_table_suffix(path: Path, role: str) -> None:
+    if path.suffix.lower() not in TABLE_SUFFIXES:
+        raise UserError(f"{path}: {role} must be a .csv or .xlsx file")
+
+
+def read_table(path: Path, required: Sequence[str]) -> Table:
+    """Read a CSV or xlsx table whose first row is the header; ``required`` columns must exist."""
+    check_table_suffix(path, "the input")
+    if path.suffix.lower() == ".xlsx":
+        return _read_xlsx(path, required)
+    rows = read_csv_rows(path, required)
+    columns = [name for name in rows[0] if name != "_line"]
+    _check_unique_columns(path, "line 1", _csv_header(path))
+    where = [f"line {row.pop('_line')}" for row in rows]
+    return Table(path, columns, rows, where)
+
+
+def _csv_header(path: Path) -> list[str]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return [name.strip() for name in next(csv.reader(handle), [])]
+
+
+def _check_unique_columns(path: Path, where: str, header: Sequence[str]) -> None:
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise DataFormatError(path, where, f"column {name!r} appears twice in the header")
+        seen.add(name)
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # ConvID 7 read back as 7.0 must stay "7"
+    return str(value)
+
+
+def _read_xlsx(path: Path, required: Sequence[str]) -> Table:
+    import openpyxl
+
+    if not path.is_file():
+        raise UserError(f"{path}: file not found")
+    try:
+        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises many kinds (zip, xml, key errors) for bad files
+        raise DataFormatError(path, None, f"expected an xlsx workbook ({type(error).__name__})") from None
+    try:
+        sheet_rows = workbook.active.iter_rows(values_only=True)
+        header = [_cell_text(v).strip() for v in next(sheet_rows, ())]
+        missing = [name for name in required if name not in header]
+        if missing:
+            raise DataFormatError(path, "row 1", f"missing column {missing[0]!r} (found: {', '.join(header)})")
+        _check_unique_columns(path, "row 1", header)
+        rows: list[dict[str, str]] = []
+        where: list[str] = []
+        for number, values in enumerate(sheet_rows, start=2):
+            if values is None or all(v is None for v in values):
+                continue
+            rows.append({name: _cell_text(v) for name, v in zip(header, values) if name})
+            where.append(f"row {number}")
+    finally:
+        workbook.close()
+    if not rows:
+        raise DataFormatError(path, None, "no data rows after the header")
+    columns = [name for name in header if name]
+    return Table(path, columns, rows, where)
+
+
+def write_table(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]]) -> None:
+    """Write CSV or xlsx (by suffix) atomically: the file appears whole or not at all."""
+    check_table_suffix(path, "the output")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        if path.suffix.lower() == ".xlsx":
+            _write_xlsx(Path(temporary), columns, rows)
+        else:
+            _write_csv(Path(temporary), columns, rows)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _write_csv(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([row.get(name, "") for name in columns])
+
+
+def _xlsx_value(column: str, text: str, illegal: re.Pattern[str]) -> str | int:
+    # The released MentalAlign workbooks store ConvID as a number; keep that type.
+    if column in INTEGER_COLUMNS and text.isdigit():
+        return int(text)
+    # Control characters are not allowed in xlsx cells; they carry no meaning here.
+    return illegal.sub("", text)
+
+
+def _write_xlsx(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]]) -> None:
+    import openpyxl
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    workbook = openpyxl.Workbook(write_only=True)
+    sheet = workbook.create_sheet()
+    sheet.append(list(columns))
+    for row in rows:
+        sheet.append([_xlsx_value(name, row.get(name, ""), ILLEGAL_CHARACTERS_RE) for name in columns])
+    workbook.save(path)

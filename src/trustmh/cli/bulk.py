@@ -1,0 +1,183 @@
+"""``trustmh generate`` and ``trustmh judge``: MentalBench generation and judging in bulk.
+
+Runnable on its own as ``python -m trustmh.cli.bulk`` (the tests start it that way).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from trustmh.bulk.backends import DEFAULT_API_KEY_ENV, MODEL_SYNTAX, EndpointSettings, parse_model
+from trustmh.bulk.generate import DEFAULT_SYSTEM_PROMPT, generate, load_conversations, parse_model_columns
+from trustmh.bulk.judging import judge_table, select_keys
+from trustmh.bulk.request import GenerationParams
+from trustmh.bulk.retry import RetryPolicy
+from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
+from trustmh.bulk.tables import check_table_suffix, read_table, write_table
+from trustmh.cli.common import console, user_errors, write_json
+from trustmh.errors import UserError
+
+GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
+
+Models: {MODEL_SYNTAX}; name the output column with COLUMN=MODEL.
+The API key is read from $OPENAI_API_KEY (or --api-key-env NAME), never from the command line.
+Calls are cached (--cache): a rerun after an interruption resumes without paying twice.
+
+Example: trustmh generate --conversations mentalbench.csv --model gpt4o=openai/gpt-4o
+--base-url http://localhost:8000/v1 -o responses.csv
+"""
+
+JUDGE_HELP = """Judge responses on the seven MentalAlign attributes (1-5 anchored scales).
+
+Writes the MentalAlign judge-file format: ConvID, context, judge_response_<key>, each cell
+the JSON of the seven scores. Keys are response columns; the human `response` column is key
+`original`. Unusable verdicts after the retries are left empty and counted in the printed
+summary and in OUT.summary.json.
+
+Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original
+--key gpt4o -o judge_gpt4o.xlsx
+"""
+
+Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
+BaseUrl = Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL).")]
+ApiKeyEnv = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
+MaxConnections = Annotated[int, typer.Option(min=1, max=4096, help="Calls in flight at once.")]
+Timeout = Annotated[float, typer.Option(min=0.1, help="Seconds before a call is abandoned and retried.")]
+MaxAttempts = Annotated[int, typer.Option(min=1, max=50, help="Attempts per call (429/5xx/timeouts/malformed bodies are retried).")]
+CachePath = Annotated[Optional[Path], typer.Option("--cache", help="SQLite cache file (default: ~/.cache/trustmh/bulk.sqlite or $TRUSTMH_CACHE_DIR).")]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")]
+PriceIn = Annotated[Optional[float], typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
+PriceOut = Annotated[Optional[float], typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
+Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")]
+
+
+def summary_path(output: Path) -> Path:
+    return output.with_name(output.name + ".summary.json")
+
+
+def run_settings(
+    base_url: str | None,
+    api_key_env: str,
+    max_connections: int,
+    timeout: float,
+    max_attempts: int,
+    cache: Path | None,
+    no_cache: bool,
+    progress: bool,
+    description: str,
+) -> RunSettings:
+    endpoint = EndpointSettings(base_url, api_key_env, timeout, max_connections)
+    cache_path = None if no_cache else (cache or default_cache_path())
+    return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description)
+
+
+def run_summary(report: RunReport, price_in: float | None, price_out: float | None) -> dict[str, Any]:
+    return {
+        **report.stats.as_dict(price_in, price_out),
+        "startup_seconds": round(report.startup_seconds, 3),
+        "run_seconds": round(report.run_seconds, 3),
+    }
+
+
+def print_usage_line(summary: dict[str, Any]) -> None:
+    tokens = summary["tokens"]
+    cost = "" if summary["cost"] is None else f", cost {summary['cost']:.4f}"
+    console.print(
+        f"calls {summary['calls']} (cached {summary['cache_hits']}, retries {summary['retries']}, "
+        f"failed {summary['failures']}); tokens in {tokens['input']} out {tokens['output']} "
+        f"(+ cached in {tokens['cached_input']} out {tokens['cached_output']}){cost}; "
+        f"{summary['run_seconds']:.1f} s",
+        highlight=False,
+    )
+
+
+@user_errors
+def generate_command(
+    conversations: Annotated[Path, typer.Option(help="MentalBench CSV/xlsx with a `context` column.")],
+    model: Annotated[list[str], typer.Option(help=f"Model to generate with ({MODEL_SYNTAX}); repeatable; COLUMN=MODEL names the column.")],
+    output: Output,
+    system: Annotated[str, typer.Option(help="System prompt (empty: none).")] = DEFAULT_SYSTEM_PROMPT,
+    max_tokens: Annotated[int, typer.Option(min=1)] = 512,
+    temperature: Annotated[float, typer.Option(min=0.0, max=2.0)] = 0.7,
+    seed: Annotated[int, typer.Option(help="Sampling seed sent with each call.")] = 0,
+    base_url: BaseUrl = None,
+    api_key_env: ApiKeyEnv = DEFAULT_API_KEY_ENV,
+    max_connections: MaxConnections = 64,
+    timeout: Timeout = 120.0,
+    max_attempts: MaxAttempts = 6,
+    cache: CachePath = None,
+    no_cache: NoCache = False,
+    price_in: PriceIn = None,
+    price_out: PriceOut = None,
+    progress: Progress = True,
+) -> None:
+    check_table_suffix(output, "--output")
+    table = load_conversations(conversations)
+    targets = parse_model_columns(model, table.columns)
+    params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
+    settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate")
+    result = generate(table, targets, params, system, settings)
+    write_table(output, result.columns, result.rows)
+    summary = run_summary(result.report, price_in, price_out)
+    summary["failed_cells"] = result.failures
+    write_json(summary, summary_path(output))
+    print_usage_line(summary)
+    console.print(f"wrote {output} ({len(result.rows)} rows, {len(result.failures)} empty cells from failed calls)", highlight=False)
+
+
+@user_errors
+def judge_command(
+    responses: Annotated[Path, typer.Option(help="Wide CSV/xlsx: `context` plus one column per response.")],
+    judge_model: Annotated[str, typer.Option(help=f"Judge model ({MODEL_SYNTAX}).")],
+    output: Output,
+    key: Annotated[Optional[list[str]], typer.Option(help="Response column to judge (repeatable; `original` = the `response` column). Default: all.")] = None,
+    max_verdict_attempts: Annotated[int, typer.Option(min=1, max=10, help="Asks per response before the verdict counts as unparsed.")] = 3,
+    base_url: BaseUrl = None,
+    api_key_env: ApiKeyEnv = DEFAULT_API_KEY_ENV,
+    max_connections: MaxConnections = 64,
+    timeout: Timeout = 120.0,
+    max_attempts: MaxAttempts = 6,
+    cache: CachePath = None,
+    no_cache: NoCache = False,
+    price_in: PriceIn = None,
+    price_out: PriceOut = None,
+    progress: Progress = True,
+) -> None:
+    check_table_suffix(output, "--output")
+    judge = parse_model(judge_model)
+    table = read_table(responses, ["context"])
+    keys = select_keys(table, key or [])
+    settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge")
+    result = judge_table(table, keys, judge, settings, max_verdict_attempts)
+    write_table(output, result.columns, result.rows)
+    assert result.report is not None
+    summary = run_summary(result.report, price_in, price_out)
+    summary["verdicts"] = dict(result.status_counts)
+    summary["unjudged_cells"] = result.problems
+    write_json(summary, summary_path(output))
+    print_usage_line(summary)
+    counts = result.status_counts
+    console.print(
+        f"wrote {output}: {counts['judged']} judged, {counts['unparsed']} unparsed, "
+        f"{counts['call_failed']} failed calls, {counts['empty_response']} empty responses "
+        f"(empty cells listed in {summary_path(output)})",
+        highlight=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("generate", help=GENERATE_HELP)(generate_command)
+    app.command("judge", help=JUDGE_HELP)(judge_command)
+
+
+def standalone_app() -> typer.Typer:
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
+    register(app)
+    return app
+
+
+if __name__ == "__main__":
+    standalone_app()()

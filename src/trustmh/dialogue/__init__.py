@@ -1,0 +1,1 @@
+"""Mental-health dialogue evaluation (MentalBench / MentalAlign)."""
