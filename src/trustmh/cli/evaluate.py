@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 
+import re
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ from rich.table import Table
 
 from trustmh import PILLARS
 from trustmh.cli.common import console, err_console, user_errors, write_json
-from trustmh.errors import UserError
+from trustmh.errors import UserError, redact
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
@@ -80,6 +81,9 @@ def run_command(
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
     max_connections: Annotated[Optional[int], typer.Option(help="Concurrent requests per model (API models).")] = None,
     report: Annotated[bool, typer.Option(help="Write report.html next to the logs at the end.")] = True,
+    timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds a model call may take in all, retries included (default 600).")] = None,
+    attempt_timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds one attempt may take before it is abandoned and retried (API models; default 180).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option(min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6).")] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a results table.
 
@@ -101,16 +105,41 @@ def run_command(
         source=source,
         max_connections=max_connections,
         write_report=report,
+        timeout=timeout,
+        attempt_timeout=attempt_timeout,
+        max_retries=max_retries,
     )
 
 
-def _parse_pairs(pairs: list[str], option: str) -> dict[str, str]:
-    parsed: dict[str, str] = {}
+_NUMBER = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")  # no leading zeros: "0123" stays text
+
+
+def _coerce(value: str) -> object:
+    """true/false/null and plain numbers as inspect's own ``-M`` parses them; the rest as text.
+
+    Without this ``-M responses_api=false`` reached the provider as the (true) string "false".
+    Keys and paths are never touched.
+    """
+    lowered = value.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("null", "none"):
+        return None
+    if _NUMBER.match(value.strip()):
+        return float(value) if "." in value else int(value)
+    return value
+
+
+def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
+    parsed: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UserError(f"{option} expects KEY=VALUE, got {pair!r}")
-        parsed[key.strip()] = value
+        if not sep or not key.strip():
+            # The value may be a key: name the option and the key, never echo the value.
+            raise UserError(f"{option} expects KEY=VALUE, got {redact(pair)!r}")
+        if key.strip() in parsed:
+            raise UserError(f"{option} {key.strip()!r} given twice")
+        parsed[key.strip().replace("-", "_")] = _coerce(value)
     return parsed
 
 
