@@ -142,6 +142,21 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     return args
 
 
+def validate_models(models: Sequence[str], judge: str | None) -> None:
+    """Refuse a malformed model name or an unknown provider before anything is written."""
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+
+    import inspect_ai.model  # noqa: F401  (registers inspect's providers)
+    import trustmh._registry  # noqa: F401  (and ours)
+
+    for option, model in [*(("--model", m) for m in models), *((("--judge", judge),) if judge else ())]:
+        provider, sep, name = model.partition("/")
+        if not sep or not provider or not name:
+            raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
+        if not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
+            raise UserError(f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)")
+
+
 def run_tasks(
     names: Sequence[str],
     models: Sequence[str],
@@ -169,11 +184,41 @@ def run_tasks(
 
     import time
 
+    from inspect_ai._util.error import PrerequisiteError
+
+    validate_models(models, judge)
     tasks = build_tasks(names, source, data_dir)
+    created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
     api_models = [model for model in models if not _embedded(model)]
     started_at = time.time()
-    success, logs = eval_set(
+    try:
+        success, logs = _eval_set(
+            eval_set, tasks, log_dir, models, model_args, judge, limit, max_connections,
+            timeout, attempt_timeout, max_retries, display, api_models,
+        )
+    except PrerequisiteError as error:  # a missing API key or provider package
+        if created and not any(log_dir.iterdir()):
+            log_dir.rmdir()
+        from rich.text import Text
+
+        text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
+        raise UserError(_first_line(text).removeprefix("ERROR: ")) from None
+    remove_superseded_logs(log_dir, logs, started_at)
+    print_results(logs)
+    if not success:
+        raise_on_failed(logs)
+    if write_report:
+        _write_report(log_dir)
+    return logs
+
+
+def _eval_set(
+    eval_set: Any, tasks: list[Any], log_dir: Path, models: Sequence[str], model_args: dict[str, Any], judge: str | None,
+    limit: int | None, max_connections: int | None, timeout: int | None, attempt_timeout: int | None,
+    max_retries: int | None, display: str | None, api_models: list[str],
+) -> tuple[bool, list[Any]]:
+    return eval_set(  # type: ignore[no-any-return]
         tasks=tasks,
         log_dir=str(log_dir),
         model=list(models),
@@ -190,15 +235,8 @@ def run_tasks(
         # a slow CPU mid-answer, so it applies when an API model is in the run.
         attempt_timeout=attempt_timeout if attempt_timeout is not None else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
         max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
-        display=display,  # type: ignore[arg-type]
+        display=display,
     )
-    remove_superseded_logs(log_dir, logs, started_at)
-    print_results(logs)
-    if not success:
-        raise_on_failed(logs)
-    if write_report:
-        _write_report(log_dir)
-    return logs
 
 
 def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float) -> list[str]:
@@ -269,6 +307,7 @@ def score_responses(
     import trustmh._registry  # noqa: F401
 
     (built,) = build_tasks([task], source, data_dir)
+    _check_recordings(task, built, responses)
     target_dir = log_dir or Path(tempfile.mkdtemp(prefix="trustmh-score-"))
     logs = eval(
         built,
@@ -281,6 +320,23 @@ def score_responses(
     )
     raise_on_failed(logs)
     return score_summary(logs[0])
+
+
+def _last_user_text(sample: Any) -> str:
+    if isinstance(sample.input, str):
+        return sample.input
+    for message in reversed(sample.input):
+        if getattr(message, "role", None) == "user":
+            return str(message.text)
+    return ""
+
+
+def _check_recordings(task: str, built: Any, responses: Path) -> None:
+    """Validate the responses file against the task's samples before any scoring."""
+    from trustmh.models.replay import Recordings
+
+    recordings = Recordings.load(responses)
+    recordings.check_covers(task, [(str(sample.id), _last_user_text(sample)) for sample in built.dataset])
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
