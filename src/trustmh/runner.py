@@ -157,6 +157,19 @@ def validate_models(models: Sequence[str], judge: str | None) -> None:
             raise UserError(f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)")
 
 
+def judge_role(judge: str | None) -> dict[str, Any] | None:
+    """The ``judge`` model role, with the same endpoint defaults as the models under test
+    (the user's ``-M`` args are for the models under test and never reach the judge)."""
+    if not judge:
+        return None
+    args = model_defaults([judge], {})
+    if not args:
+        return {"judge": judge}
+    from inspect_ai.model import get_model
+
+    return {"judge": get_model(judge, role="judge", **args)}
+
+
 def run_tasks(
     names: Sequence[str],
     models: Sequence[str],
@@ -223,7 +236,7 @@ def _eval_set(
         log_dir=str(log_dir),
         model=list(models),
         model_args=model_defaults(models, model_args),
-        model_roles={"judge": judge} if judge else None,
+        model_roles=judge_role(judge),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,
