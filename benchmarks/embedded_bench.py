@@ -1,0 +1,96 @@
+"""Generated tokens/s of ``trustmh/smollm2`` through inspect's model API vs raw llama-cpp.
+
+Same GGUF, same prompt, same max_tokens, temperature 0, repetitions interleaved so load from
+other processes hits both sides alike. Prints the ratio (goal >= 0.9).
+
+    PYTHONPATH=src python benchmarks/embedded_bench.py [--reps 3] [--max-tokens 128]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import time
+
+PROMPT = (
+    "I have been feeling anxious before my exams and I cannot sleep. "
+    "What are a few practical things I could try this week?"
+)
+
+
+def raw_llama(path: str):  # noqa: ANN201
+    from llama_cpp import Llama
+
+    from trustmh.models.llama import DEFAULT_CONTEXT
+
+    # The same construction as trustmh.models.llama.EmbeddedLlama.
+    return Llama(model_path=path, n_ctx=DEFAULT_CONTEXT, n_threads=max(1, os.cpu_count() or 1), verbose=False)
+
+
+def time_raw(llama, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
+    start = time.perf_counter()
+    response = llama.create_chat_completion(
+        messages=[{"role": "user", "content": PROMPT}], max_tokens=max_tokens, temperature=0.0, top_p=1.0, repeat_penalty=1.1,
+    )
+    return time.perf_counter() - start, int(response["usage"]["completion_tokens"])
+
+
+def time_inspect(model, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
+    from inspect_ai.model import GenerateConfig
+
+    async def once() -> tuple[float, int]:
+        start = time.perf_counter()
+        # cache=False: inspect must really call the model every repetition
+        output = await model.generate(PROMPT, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0, cache=False))
+        return time.perf_counter() - start, int(output.usage.output_tokens)
+
+    return asyncio.run(once())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--max-tokens", type=int, default=128)
+    args = parser.parse_args()
+
+    from inspect_ai.model import get_model
+
+    import trustmh._registry  # noqa: F401
+    from trustmh.models.llama import shared_llama, smollm2_path
+
+    path = str(smollm2_path())
+    raw = raw_llama(path)
+    model = get_model("trustmh/smollm2")
+    shared_llama()  # load outside the timings
+    time_raw(raw, 8)  # warm both
+    time_inspect(model, 8)
+
+    raw_rates: list[float] = []
+    ours_rates: list[float] = []
+    tokens = (0, 0)
+    for rep in range(args.reps):
+        order = (("raw", "ours") if rep % 2 == 0 else ("ours", "raw"))
+        for side in order:
+            if side == "raw":
+                seconds, n = time_raw(raw, args.max_tokens)
+                raw_rates.append(n / seconds)
+                tokens = (n, tokens[1])
+            else:
+                seconds, n = time_inspect(model, args.max_tokens)
+                ours_rates.append(n / seconds)
+                tokens = (tokens[0], n)
+            print(f"rep {rep + 1} {side:>4}: {n} tokens in {seconds:.2f} s = {n / seconds:.1f} tok/s", flush=True)
+    raw.close()
+    raw_best, ours_best = max(raw_rates), max(ours_rates)
+    raw_median, ours_median = statistics.median(raw_rates), statistics.median(ours_rates)
+    print(f"GGUF: {path}")
+    print(f"tokens per call: raw {tokens[0]}, trustmh/smollm2 {tokens[1]} (max_tokens {args.max_tokens}, temperature 0)")
+    print(f"raw llama_cpp create_chat_completion: best {raw_best:.1f} tok/s, median {raw_median:.1f} tok/s")
+    print(f"trustmh/smollm2 via inspect generate: best {ours_best:.1f} tok/s, median {ours_median:.1f} tok/s")
+    print(f"ratio (best): {ours_best / raw_best:.3f}   ratio (median): {ours_median / raw_median:.3f}   goal >= 0.9")
+
+
+if __name__ == "__main__":
+    main()
