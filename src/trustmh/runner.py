@@ -203,12 +203,12 @@ def run_tasks(
     tasks = build_tasks(names, source, data_dir)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
-    api_models = [model for model in models if not _embedded(model)]
     started_at = time.time()
     try:
-        success, logs = _eval_set(
-            eval_set, tasks, log_dir, models, model_args, judge, limit, max_connections,
-            timeout, attempt_timeout, max_retries, display, api_models,
+        success, logs = eval_set(
+            tasks=tasks,
+            log_dir=str(log_dir),
+            **eval_set_options(models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display),
         )
     except PrerequisiteError as error:  # a missing API key or provider package
         if created and not any(log_dir.iterdir()):
@@ -226,16 +226,23 @@ def run_tasks(
     return logs
 
 
-def _eval_set(
-    eval_set: Any, tasks: list[Any], log_dir: Path, models: Sequence[str], model_args: dict[str, Any], judge: str | None,
-    limit: int | None, max_connections: int | None, timeout: int | None, attempt_timeout: int | None,
-    max_retries: int | None, display: str | None, api_models: list[str],
-) -> tuple[bool, list[Any]]:
-    return eval_set(  # type: ignore[no-any-return]
-        tasks=tasks,
-        log_dir=str(log_dir),
+def eval_set_options(
+    models: Sequence[str],
+    model_args: dict[str, Any] | None = None,
+    judge: str | None = None,
+    limit: int | None = None,
+    max_connections: int | None = None,
+    timeout: int | None = None,
+    attempt_timeout: int | None = None,
+    max_retries: int | None = None,
+    display: str | None = None,
+) -> dict[str, Any]:
+    """The ``inspect_ai.eval_set`` keyword arguments of a trustmh run (besides tasks and
+    log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does."""
+    api_models = [model for model in models if not _embedded(model)]
+    return dict(
         model=list(models),
-        model_args=model_defaults(models, model_args),
+        model_args=model_defaults(models, model_args or {}),
         model_roles=judge_role(judge),
         limit=limit,
         max_connections=max_connections,
