@@ -71,6 +71,10 @@ def test_judge_writes_the_mentalalign_judge_format(tmp_path: Path, tiny_csv: Pat
             "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge", "--key", "original",
             "--key", "synthetic_model_a", "-o", str(out), *common(server.base_url, tmp_path),
         )
+        code_limited, output_limited = invoke(
+            "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge", "--key", "original",
+            "-o", str(tmp_path / "first.csv"), "--limit", "1", *common(server.base_url, tmp_path),
+        )
     assert code == 0, output
     sheet = openpyxl.load_workbook(out).active
     rows = list(sheet.iter_rows(values_only=True))
@@ -82,6 +86,8 @@ def test_judge_writes_the_mentalalign_judge_format(tmp_path: Path, tiny_csv: Pat
             assert list(scores) == list(ATTRIBUTES)
             assert all(isinstance(v, int) and 1 <= v <= 5 for v in scores.values())
     assert "6 judged, 0 unparsed" in output
+    assert code_limited == 0 and "1 judged" in output_limited and "cached 1" in output_limited
+    assert len(read_csv(tmp_path / "first.csv")) == 1
 
 
 def test_judge_counts_unparsed_verdicts_and_leaves_them_empty(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
@@ -177,3 +183,45 @@ def test_every_command_has_help_with_an_example() -> None:
     for command in ("generate", "judge"):
         code, output = invoke(command, "--help")
         assert code == 0 and "Example: trustmh " + command in output
+
+
+def test_xlsx_responses_are_read_and_judged(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+    from trustmh.bulk.tables import read_table, write_table
+
+    table = read_table(tiny_csv, ["context"])
+    responses = tmp_path / "responses.xlsx"
+    write_table(responses, ["ConvID", *table.columns], [{"ConvID": str(10 + i), **row} for i, row in enumerate(table.rows)])
+    assert read_table(responses, ["context"]).rows[0]["ConvID"] == "10"
+    with OpenAIDouble() as server:
+        code, output = invoke(
+            "judge", "--responses", str(responses), "--judge-model", "openai/j", "--key", "original",
+            "-o", str(tmp_path / "judge.csv"), *common(server.base_url, tmp_path),
+        )
+    assert code == 0, output
+    assert [row["ConvID"] for row in read_csv(tmp_path / "judge.csv")] == ["10", "11", "12"]
+
+
+RELEASED = Path("/work/shared/data/mentalalign70k")
+
+
+@pytest.mark.skipif(not (RELEASED / "human_judge.xlsx").exists(), reason="MentalAlign-70k not available")
+def test_our_judge_files_have_the_shape_of_the_released_ones(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+    """Only headers and score keys of the released files are read; none of their text is kept."""
+    released = openpyxl.load_workbook(RELEASED / "gpt-4o_llm_judge.xlsx", read_only=True)
+    header = [str(v).strip() for v in next(released.active.iter_rows(max_row=1, values_only=True))]
+    released.close()
+    human = openpyxl.load_workbook(RELEASED / "human_judge.xlsx", read_only=True)
+    first_scores = json.loads(next(human.active.iter_rows(min_row=2, max_row=2, values_only=True))[2])
+    human.close()
+    assert header[:2] == ["ConvID", "context"] and all(h.startswith("judge_response_") for h in header[2:])
+    assert "judge_response_original" in header
+    assert list(first_scores) == list(ATTRIBUTES)
+
+    out = tmp_path / "ours.xlsx"
+    with OpenAIDouble() as server:
+        code, output = invoke("judge", "--responses", str(tiny_csv), "--judge-model", "openai/j", "--key", "original",
+                              "-o", str(out), *common(server.base_url, tmp_path))
+    assert code == 0, output
+    ours = list(openpyxl.load_workbook(out).active.iter_rows(values_only=True))
+    assert list(ours[0]) == header[:3]
+    assert list(json.loads(ours[1][2])) == list(first_scores)

@@ -40,16 +40,20 @@ def run_engine(
 
 
 def test_fault_mix_completes_and_every_item_is_answered() -> None:
-    faults = Faults(http_5xx=0.2, http_429=0.1, timeout=0.05, malformed=0.05, retry_after=0.05, hang_seconds=3)
+    faults = Faults(http_5xx=0.2, http_429=0.1, timeout=0.05, malformed=0.05, retry_after=0.05, hang_seconds=5)
     with OpenAIDouble(latency=0.01, faults=faults, seed=1) as server:
-        outcomes, engine = run_engine(server.base_url, requests(200), timeout=0.5)
+        outcomes, engine = run_engine(server.base_url, requests(200), timeout=1.5, max_connections=32)
         seen = server.outcomes
     assert all(o.completion is not None for o in outcomes)
     assert [o.text for o in outcomes] == [f"I hear you. You said: message number {i}" for i in range(200)]
     # Every fault kind happened and was retried; retries are counted by kind.
     assert {"http_5xx", "http_429", "timeout", "malformed"} <= set(seen)
-    assert engine.stats.retries == sum(n for kind, n in seen.items() if kind != "ok")
-    assert {"HTTP 503", "HTTP 429", "timeout", "malformed response body"} <= set(engine.stats.retry_reasons)
+    reasons = engine.stats.retry_reasons
+    assert (reasons["HTTP 503"], reasons["HTTP 429"], reasons["malformed response body"]) == (
+        seen["http_5xx"], seen["http_429"], seen["malformed"]
+    )
+    # On a loaded machine an ordinary reply may also exceed the timeout: at least one per hang.
+    assert reasons["timeout"] >= seen["timeout"]
     assert engine.stats.failures == 0
 
 
@@ -76,10 +80,10 @@ def test_retry_after_is_honoured() -> None:
 
 
 def test_a_hung_request_times_out_and_is_retried() -> None:
-    with OpenAIDouble(faults=Faults(timeout=1.0, hang_seconds=5, fault_attempts=1)) as server:
-        outcomes, engine = run_engine(server.base_url, requests(3), timeout=0.3)
+    with OpenAIDouble(faults=Faults(timeout=1.0, hang_seconds=6, fault_attempts=1)) as server:
+        outcomes, engine = run_engine(server.base_url, requests(3), timeout=1.0)
     assert all(o.completion is not None for o in outcomes)
-    assert engine.stats.retry_reasons == {"timeout": 3}
+    assert set(engine.stats.retry_reasons) == {"timeout"} and engine.stats.retry_reasons["timeout"] >= 3
 
 
 def test_cache_makes_a_second_run_free(tmp_path: Path) -> None:
@@ -144,3 +148,29 @@ def test_backoff_is_jittered_exponential_and_bounded() -> None:
     assert len(set(delays)) > 100  # jitter: not all the same
     assert policy.delay(1, 30.0, rng) == 30.0
     assert policy.delay(1, 1e6, rng) == 60.0
+
+
+def test_identical_calls_in_flight_together_are_sent_once(tmp_path: Path) -> None:
+    same = [ChatRequest(MODEL, ({"role": "user", "content": "duplicate row"},)) for _ in range(5)]
+    with OpenAIDouble(latency=0.1) as server:
+        outcomes, engine = run_engine(server.base_url, same + requests(3), CompletionCache(tmp_path / "c.sqlite"))
+        counts = server.request_counts
+    assert sum(counts.values()) == 4
+    assert len({o.text for o in outcomes[:5]}) == 1 and outcomes[0].completion is not None
+    assert engine.stats.deduplicated == 4 and engine.stats.fresh_successes == 4
+
+
+def test_reply_bodies_are_classified() -> None:
+    import pytest
+
+    from trustmh.bulk.backends import _completion_from_body
+    from trustmh.bulk.retry import PermanentError, RetryableError
+
+    good = {"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+    assert _completion_from_body(good).text == "hi"
+    assert _completion_from_body(good).input_tokens == 3
+    for malformed in ({}, {"choices": []}, {"choices": [{}]}, [], {"choices": [{"message": {}}], "usage": {"prompt_tokens": "x"}}):
+        with pytest.raises(RetryableError):
+            _completion_from_body(malformed)
+    with pytest.raises(PermanentError, match="content_filter"):
+        _completion_from_body({"choices": [{"message": {"content": None}, "finish_reason": "content_filter"}]})

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-import httpx
 import openai
 
 from trustmh.bulk.request import ChatRequest, Completion
@@ -92,14 +91,14 @@ class OpenAIBackend:
         )
 
     async def complete(self, request: ChatRequest) -> Completion:
-        model = request.model.partition("/")[2]
+        body = {"model": request.model.partition("/")[2], "messages": list(request.messages), **request.params.as_dict()}
         try:
-            # Raw response: we need the body as JSON only; skipping the SDK's pydantic
-            # models keeps the per-call CPU low (this is the engine's hot path).
-            raw = await self._client.chat.completions.with_raw_response.create(
-                model=model, messages=list(request.messages), **request.params.as_dict()  # type: ignore[arg-type]
-            )
-            body = json.loads(raw.content)
+            # The SDK's generic POST (auth, base URL, headers, error classes) returning the raw
+            # response: ``chat.completions.create`` walks every message through its TypedDict
+            # transform and builds pydantic models, ~0.5 ms of CPU per call that we do not need
+            # on the hot path (1,000 calls/s on 2 cores). We only read the JSON body.
+            content = await self._client.post("/chat/completions", body=body, cast_to=bytes)
+            payload = json.loads(content)
         except openai.APIStatusError as error:
             raise self._status_error(error) from None
         except openai.APITimeoutError:
@@ -108,7 +107,9 @@ class OpenAIBackend:
             raise RetryableError(redact(f"connection error: {error}", self._secret)) from None
         except (ValueError, UnicodeDecodeError) as error:  # json.JSONDecodeError is a ValueError
             raise RetryableError(redact(f"malformed response body: {error}", self._secret)) from None
-        return _completion_from_body(body)
+        except Exception as error:  # noqa: BLE001 - one odd transport error must not end a 400k-call run
+            raise RetryableError(redact(f"unexpected {type(error).__name__}: {error}", self._secret)) from None
+        return _completion_from_body(payload)
 
     def _status_error(self, error: openai.APIStatusError) -> Exception:
         status = error.status_code
@@ -123,25 +124,27 @@ class OpenAIBackend:
 
 def _aiohttp_client(max_connections: int, timeout: float) -> openai.DefaultAioHttpClient:
     """The SDK's aiohttp client with a connection pool as large as our concurrency."""
-    limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
+    # The SDK's own Limits class: openai 2.x builds on httpx, 3.x on httpx2.
+    limits_class = type(openai.DEFAULT_CONNECTION_LIMITS)
+    limits = limits_class(max_connections=max_connections, max_keepalive_connections=max_connections)
     return openai.DefaultAioHttpClient(timeout=timeout, limits=limits)
 
 
 def _completion_from_body(body: Any) -> Completion:
     try:
         choice = body["choices"][0]
-        text = choice["message"]["content"]
+        message = choice["message"]
         usage = body.get("usage") or {}
-        if not isinstance(text, str):
-            raise TypeError("content is not a string")
-        return Completion(
-            text=text,
-            input_tokens=int(usage.get("prompt_tokens") or 0),
-            output_tokens=int(usage.get("completion_tokens") or 0),
-            finish_reason=str(choice.get("finish_reason") or "stop"),
-        )
+        finish_reason = str(choice.get("finish_reason") or "stop")
+        input_tokens = int(usage.get("prompt_tokens") or 0)
+        output_tokens = int(usage.get("completion_tokens") or 0)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
-        raise RetryableError(f"malformed response body: no usable choices[0].message.content ({error})") from None
+        raise RetryableError(f"malformed response body: no usable choices[0].message ({error!r})") from None
+    text = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(text, str):
+        # A well-formed reply without text (e.g. a content filter) will not change on retry.
+        raise PermanentError(f"reply has no text (finish_reason={finish_reason})")
+    return Completion(text, input_tokens, output_tokens, finish_reason)
 
 
 class EmbeddedBackend:

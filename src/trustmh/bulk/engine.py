@@ -32,6 +32,7 @@ class RunStats:
 
     calls: int = 0
     cache_hits: int = 0
+    deduplicated: int = 0  # identical calls that waited for one already in flight
     fresh_successes: int = 0
     failures: int = 0
     retries: int = 0
@@ -54,6 +55,7 @@ class RunStats:
         return {
             "calls": self.calls,
             "cache_hits": self.cache_hits,
+            "deduplicated": self.deduplicated,
             "fresh_successes": self.fresh_successes,
             "failures": self.failures,
             "retries": self.retries,
@@ -93,6 +95,7 @@ class BulkEngine:
         self.progress = progress
         self.stats = RunStats()
         self._rng = random.Random(seed)
+        self._in_flight: dict[str, asyncio.Future[ChatOutcome]] = {}
 
     async def complete(self, request: ChatRequest) -> ChatOutcome:
         """One call: from the cache if there, else from the backend with retries."""
@@ -105,7 +108,25 @@ class BulkEngine:
                 self.stats.cached_input_tokens += hit.input_tokens
                 self.stats.cached_output_tokens += hit.output_tokens
                 return ChatOutcome(hit, attempts=0, cached=True)
-        outcome = await self._call_with_retries(request)
+        shared = self._in_flight.get(key)
+        if shared is not None:
+            # The same call is already on its way (duplicate rows): wait for it, never pay twice.
+            self.stats.deduplicated += 1
+            return await asyncio.shield(shared)
+        future: asyncio.Future[ChatOutcome] = asyncio.get_running_loop().create_future()
+        self._in_flight[key] = future
+        try:
+            outcome = await self._call_with_retries(request)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # mark retrieved: nobody may be waiting
+            raise
+        finally:
+            del self._in_flight[key]
+        future.set_result(outcome)
         if outcome.completion is not None:
             self._account_fresh(outcome.completion)
             if self.cache is not None:

@@ -46,7 +46,7 @@ class GenerationResult:
     report: RunReport
 
 
-def parse_model_columns(arguments: Sequence[str], table_columns: Sequence[str]) -> list[ModelColumn]:
+def parse_model_columns(arguments: Sequence[str]) -> list[ModelColumn]:
     """``--model`` values: ``SPEC`` or ``COLUMN=SPEC``; an existing column is refilled."""
     targets: list[ModelColumn] = []
     for argument in arguments:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -60,23 +61,21 @@ async def _run(
     job: Callable[[BulkEngine, Item], Awaitable[Result]],
 ) -> RunReport:
     started = time.perf_counter()
-    cache = CompletionCache(settings.cache_path) if settings.cache_path else None
+    # Backends first: a missing API key must fail before the cache file is created.
     backends = make_backends(list(specs), settings.endpoint)
+    cache = CompletionCache(settings.cache_path) if settings.cache_path else None
     engine = BulkEngine(backends, cache, settings.endpoint.max_connections, settings.retry)
     startup = time.perf_counter() - started
     progress = ProgressReporter(len(items), settings.description) if settings.show_progress else None
     engine.progress = progress
     try:
-        if progress is not None:
-            progress.__enter__()
-        run_started = time.perf_counter()
-        results = await engine.run_jobs(items, lambda item: job(engine, item))
-        run_seconds = time.perf_counter() - run_started
-        if progress is not None:
-            progress.finish(engine.stats)
+        with progress if progress is not None else contextlib.nullcontext():
+            run_started = time.perf_counter()
+            results = await engine.run_jobs(items, lambda item: job(engine, item))
+            run_seconds = time.perf_counter() - run_started
+            if progress is not None:
+                progress.finish(engine.stats)
     finally:
-        if progress is not None:
-            progress.__exit__(None, None, None)
         await engine.close()
         if cache is not None:
             cache.close()

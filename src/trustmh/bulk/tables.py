@@ -100,6 +100,12 @@ def _read_xlsx(path: Path, required: Sequence[str]) -> Table:
     return Table(path, columns, rows, where)
 
 
+def first_rows(table: Table, limit: int | None) -> Table:
+    if limit is None:
+        return table
+    return Table(table.path, table.columns, table.rows[:limit], table.where[:limit])
+
+
 def write_table(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]]) -> None:
     """Write CSV or xlsx (by suffix) atomically: the file appears whole or not at all."""
     check_table_suffix(path, "the output")

@@ -16,9 +16,8 @@ from trustmh.bulk.judging import judge_table, select_keys
 from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
-from trustmh.bulk.tables import check_table_suffix, read_table, write_table
+from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.common import console, user_errors, write_json
-from trustmh.errors import UserError
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
@@ -52,6 +51,7 @@ NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor writ
 PriceIn = Annotated[Optional[float], typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
 PriceOut = Annotated[Optional[float], typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
 Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")]
+Limit = Annotated[Optional[int], typer.Option(min=1, help="Only the first N rows (a trial run; the cache makes the full run reuse them).")]
 
 
 def summary_path(output: Path) -> Path:
@@ -113,10 +113,11 @@ def generate_command(
     price_in: PriceIn = None,
     price_out: PriceOut = None,
     progress: Progress = True,
+    limit: Limit = None,
 ) -> None:
     check_table_suffix(output, "--output")
-    table = load_conversations(conversations)
-    targets = parse_model_columns(model, table.columns)
+    targets = parse_model_columns(model)  # before reading a possibly large file
+    table = first_rows(load_conversations(conversations), limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
     settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate")
     result = generate(table, targets, params, system, settings)
@@ -145,10 +146,11 @@ def judge_command(
     price_in: PriceIn = None,
     price_out: PriceOut = None,
     progress: Progress = True,
+    limit: Limit = None,
 ) -> None:
     check_table_suffix(output, "--output")
     judge = parse_model(judge_model)
-    table = read_table(responses, ["context"])
+    table = first_rows(read_table(responses, ["context"]), limit)
     keys = select_keys(table, key or [])
     settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge")
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)

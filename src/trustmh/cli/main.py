@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from trustmh.cli import bulk as bulk_commands
 from trustmh.cli import data as data_commands
 from trustmh.cli import evaluate as evaluate_commands
 
@@ -20,6 +21,7 @@ app = typer.Typer(
 )
 
 evaluate_commands.register(app)
+bulk_commands.register(app)
 app.add_typer(data_commands.app, name="data")
 
 

@@ -24,13 +24,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import multiprocessing
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -198,16 +202,21 @@ async def _stop(runner: web.AppRunner) -> None:
     await asyncio.gather(*pending, return_exceptions=True)
 
 
-def _serve_in_subprocess(latency: float, faults: dict[str, Any], seed: int, port_queue: Any, stop_event: Any) -> None:
-    async def main() -> None:
-        state = DoubleState()
-        runner, port = await _start(build_app(latency, Faults(**faults), seed, default_responder, state))
-        port_queue.put(port)
-        while not stop_event.is_set():
-            await asyncio.sleep(0.05)
-        await _stop(runner)
+def serve_forever(latency: float, faults: Faults, seed: int) -> None:
+    """Serve until killed, printing the chosen port on stdout (subprocess mode)."""
 
-    asyncio.run(main())
+    async def main() -> None:
+        runner, port = await _start(build_app(latency, faults, seed, default_responder, DoubleState()))
+        print(port, flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await _stop(runner)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
 
 
 class OpenAIDouble:
@@ -236,8 +245,7 @@ class OpenAIDouble:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
-        self._process: multiprocessing.Process | None = None
-        self._stop_event: Any = None
+        self._process: subprocess.Popen[str] | None = None
 
     @property
     def base_url(self) -> str:
@@ -271,16 +279,21 @@ class OpenAIDouble:
             raise RuntimeError("the OpenAI double did not start")
 
     def _start_process(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        port_queue = context.Queue()
-        self._stop_event = context.Event()
-        self._process = context.Process(
-            target=_serve_in_subprocess,
-            args=(self.latency, asdict(self.faults), self.seed, port_queue, self._stop_event),
-            daemon=True,
-        )
-        self._process.start()
-        self.port = port_queue.get(timeout=30)
+        # A plain interpreter running this module: unlike multiprocessing's spawn, it does
+        # not re-import the caller's __main__, so any script can use subprocess mode.
+        package_root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+        command = [
+            sys.executable, "-m", "trustmh.testing.openai_double",
+            "--latency", str(self.latency), "--seed", str(self.seed), "--faults", json.dumps(asdict(self.faults)),
+        ]
+        self._process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line.strip().isdigit():
+            self._process.kill()
+            raise RuntimeError("the OpenAI double subprocess did not start")
+        self.port = int(line)
 
     def close(self) -> None:
         if self._loop is not None and self._runner is not None:
@@ -291,10 +304,14 @@ class OpenAIDouble:
             self._loop.close()
             self._loop = None
         if self._process is not None:
-            self._stop_event.set()
-            self._process.join(10)
-            if self._process.is_alive():
-                self._process.terminate()
+            self._process.send_signal(signal.SIGINT)
+            try:
+                self._process.wait(10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            if self._process.stdout is not None:
+                self._process.stdout.close()
             self._process = None
 
     def _remote_counts(self) -> dict[str, dict[str, int]]:
@@ -314,3 +331,18 @@ class OpenAIDouble:
         if self.in_process:
             return self.state.snapshot()[1]
         return self._remote_counts()["outcomes"]
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Serve the OpenAI double on a loopback port (printed on stdout).")
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--faults", default="{}", help="JSON of Faults fields")
+    args = parser.parse_args()
+    serve_forever(args.latency, Faults(**json.loads(args.faults)), args.seed)
+
+
+if __name__ == "__main__":
+    main()
