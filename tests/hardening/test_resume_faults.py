@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from conftest import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
+from hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
 from double import Faults, normalise, running_double
 from trustmh.testing.openai_double import choose_fault, messages_key
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, TEST_KEY, isolated_env, run_cli
+from hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 from double import Faults, running_double
 from trustmh.errors import REDACTED, redact
 
