@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -144,16 +145,19 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
 
 def validate_models(models: Sequence[str], judge: str | None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
-    from inspect_ai._util.registry import registry_find, registry_unqualified_name
-
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
     import trustmh._registry  # noqa: F401  (and ours)
+
+    try:  # a private inspect API: without it, inspect itself reports unknown providers later
+        from inspect_ai._util.registry import registry_find, registry_unqualified_name
+    except ImportError:  # pragma: no cover
+        registry_find = None
 
     for option, model in [*(("--model", m) for m in models), *((("--judge", judge),) if judge else ())]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
             raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
-        if not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
+        if registry_find is not None and not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
             raise UserError(f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)")
 
 
@@ -192,12 +196,9 @@ def run_tasks(
     (even SIGKILL) the same command reruns only the samples that had not finished.
     """
     from inspect_ai import eval_set
+    from inspect_ai._util.error import PrerequisiteError
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
-
-    import time
-
-    from inspect_ai._util.error import PrerequisiteError
 
     validate_models(models, judge)
     tasks = build_tasks(names, source, data_dir)
