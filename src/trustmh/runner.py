@@ -104,6 +104,11 @@ DEFAULT_TIMEOUT = 600
 DEFAULT_ATTEMPT_TIMEOUT = 180
 DEFAULT_MAX_RETRIES = 6
 DEFAULT_LOG_BUFFER = 1
+# inspect's realtime sample buffer (an SQLite database written on every transcript event, for
+# live viewing and crash recovery) costs ~4-5 ms of CPU per sample, a third of inspect's own
+# per-sample cost (benchmarks/inspect_path_bench.py). With log_buffer=1 every finished
+# sample is already in the log, which is all resuming and `inspect view` need.
+DEFAULT_LOG_REALTIME = False
 # A sample that still fails after its retries is retried once more in the same run before it
 # counts as an error; the task fails (and eval-set reruns its errored samples) above this share.
 DEFAULT_RETRY_ON_ERROR = 1
@@ -251,6 +256,7 @@ def eval_set_options(
         fail_on_error=DEFAULT_FAIL_ON_ERROR,
         retry_on_error=DEFAULT_RETRY_ON_ERROR,
         log_buffer=DEFAULT_LOG_BUFFER,
+        log_realtime=DEFAULT_LOG_REALTIME,
         timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
         # The embedded model is local and serialised: an attempt timeout would only cut off
         # a slow CPU mid-answer, so it applies when an API model is in the run.
