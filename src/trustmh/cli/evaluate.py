@@ -75,11 +75,11 @@ def run_command(
     model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [DEFAULT_MODEL],  # noqa: B006
     model_arg: Annotated[Optional[list[str]], typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay).")] = None,
     judge: Annotated[Optional[str], typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so).")] = None,
-    limit: Annotated[Optional[int], typer.Option(help="At most this many samples per task.")] = None,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="At most this many samples per task.")] = None,
     log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(DEFAULT_LOG_DIR),
     data_dir: Annotated[Optional[Path], typer.Option(help="Folder of benchmark datasets (one folder per dataset); default: starter items.")] = None,
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
-    max_connections: Annotated[Optional[int], typer.Option(help="Concurrent requests per model (API models).")] = None,
+    max_connections: Annotated[Optional[int], typer.Option(min=1, help="Concurrent requests per model (API models; default: inspect's adaptive concurrency).")] = None,
     report: Annotated[bool, typer.Option(help="Write report.html next to the logs at the end.")] = True,
     timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds a model call may take in all, retries included (default 600).")] = None,
     attempt_timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds one attempt may take before it is abandoned and retried (API models; default 180).")] = None,
@@ -160,7 +160,7 @@ def score_command(
     from trustmh.runner import score_responses
 
     if not responses.is_file():
-        raise UserError(f"{responses}: file not found")
+        raise UserError(f"{responses}: " + ("a folder; expected a JSONL file of recorded outputs" if responses.is_dir() else "file not found"))
     summary = score_responses(task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir)
     write_json(summary, json_out)
 
