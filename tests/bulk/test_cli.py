@@ -225,3 +225,13 @@ def test_our_judge_files_have_the_shape_of_the_released_ones(tmp_path: Path, tin
     ours = list(openpyxl.load_workbook(out).active.iter_rows(values_only=True))
     assert list(ours[0]) == header[:3]
     assert list(json.loads(ours[1][2])) == list(first_scores)
+
+
+def test_an_unusable_cache_is_a_one_line_error(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+    cache = tmp_path / "cache.sqlite"
+    cache.write_bytes(b"this is not a database" * 100)
+    out = tmp_path / "out.csv"
+    code, output = invoke("generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(out),
+                          "--cache", str(cache), "--base-url", "http://127.0.0.1:9/v1", "--no-progress")
+    assert code == 2 and "not a usable cache database" in output and "Traceback" not in output
+    assert not out.exists()

@@ -34,13 +34,13 @@ _LOOKUP_CHUNK = 500  # stays below SQLite's limit on bound parameters
 class CompletionCache:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(_SCHEMA)
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, OSError) as error:
             raise UserError(f"{path}: not a usable cache database ({error})") from None
         self._pending: list[tuple[str, str, str, int, int, str]] = []
         self._flush_scheduled = False

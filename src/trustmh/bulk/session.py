@@ -63,8 +63,13 @@ async def _run(
     started = time.perf_counter()
     # Backends first: a missing API key must fail before the cache file is created.
     backends = make_backends(list(specs), settings.endpoint)
-    cache = CompletionCache(settings.cache_path) if settings.cache_path else None
-    engine = BulkEngine(backends, cache, settings.endpoint.max_connections, settings.retry)
+    engine = BulkEngine(backends, None, settings.endpoint.max_connections, settings.retry)
+    try:
+        cache = CompletionCache(settings.cache_path) if settings.cache_path else None
+    except BaseException:
+        await engine.close()
+        raise
+    engine.cache = cache
     startup = time.perf_counter() - started
     progress = ProgressReporter(len(items), settings.description) if settings.show_progress else None
     engine.progress = progress
