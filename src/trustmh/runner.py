@@ -281,9 +281,14 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
     finished = {log.eval.task_id: log for log in logs if log.status == "success" and log.location}
     if not finished:
         return []
+    def local(name: str) -> str:
+        return name.removeprefix("file://")
+
+    current = {local(log.location) for log in logs if log.location}
     removed: list[str] = []
     for info in list_eval_logs(str(log_dir), recursive=False):
-        if info.name in {log.location for log in logs} or (info.mtime or 0) / (1000 if (info.mtime or 0) > 1e11 else 1) >= started_at:
+        mtime = (info.mtime or 0) / (1000 if (info.mtime or 0) > 1e11 else 1)  # ms or s by version
+        if local(info.name) in current or mtime >= started_at:
             continue
         try:
             header = read_eval_log(info.name, header_only=True)
@@ -305,7 +310,7 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
             cleanup_sample_buffers_for_log(info.name)
         except Exception:  # noqa: BLE001 - a leftover buffer only costs disk space
             pass
-        path = Path(info.name.removeprefix("file://"))
+        path = Path(local(info.name))
         path.unlink(missing_ok=True)
         removed.append(str(path))
     return removed
