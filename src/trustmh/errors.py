@@ -18,8 +18,9 @@ class UserError(Exception):
     exit_code = EXIT_USER_ERROR
 
     def __init__(self, message: str) -> None:
-        # One line only: newlines in user data (e.g. a bad cell) must not break the contract.
-        super().__init__(" ".join(str(message).split()))
+        # One line only: newlines in user data (e.g. a bad cell) must not break the contract;
+        # and never a key (a model arg, an echoed request header).
+        super().__init__(" ".join(redact(str(message)).split()))
 
 
 class DataFormatError(UserError):
@@ -37,3 +38,45 @@ class DataFormatError(UserError):
 
 class DatasetMissingError(UserError):
     """A dataset file is not available locally and cannot be downloaded."""
+
+
+# --- secrets -------------------------------------------------------------------------------
+# Keys must never reach a printed error, a log or a report. ``redact`` removes
+# * values given as ``api_key=...``/``token: ...``/``Authorization: Bearer ...``,
+# * strings shaped like provider keys (``sk-...``, ``sk-ant-...``, ``hf_...``, ``AIza...``),
+# * the current values of environment variables whose names say they hold a secret.
+
+import os as _os
+import re as _re
+
+REDACTED = "[REDACTED]"
+_SECRET_NAME = _re.compile(r"(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$", _re.IGNORECASE)
+_ASSIGNED = _re.compile(
+    r"(?P<name>\b[\w-]*(?:api[_-]?key|token|secret|password|passwd)\b['\"]?\s*[=:]\s*['\"]?)(?P<value>[^\s'\",;&)}\]]+)",
+    _re.IGNORECASE,
+)
+_BEARER = _re.compile(r"(?P<name>\bBearer\s+)(?P<value>[A-Za-z0-9._~+/=-]{6,})", _re.IGNORECASE)
+_KEY_SHAPES = _re.compile(r"\b(?:sk-[A-Za-z0-9_-]{6,}|sk-ant-[A-Za-z0-9_-]{6,}|hf_[A-Za-z0-9]{10,}|AIza[0-9A-Za-z_-]{20,}|xai-[A-Za-z0-9]{10,})")
+_MIN_ENV_SECRET = 6
+
+
+def secret_env_values() -> list[str]:
+    """Values of environment variables named like secrets (longest first)."""
+    values = {
+        value
+        for name, value in _os.environ.items()
+        if _SECRET_NAME.search(name) and value and len(value) >= _MIN_ENV_SECRET
+    }
+    return sorted(values, key=len, reverse=True)
+
+
+def redact(text: str | None, extra: list[str] | tuple[str, ...] = ()) -> str:
+    """``text`` with every secret it contains replaced by ``[REDACTED]``."""
+    if not text:
+        return text or ""
+    for value in [*extra, *secret_env_values()]:
+        if value and len(value) >= _MIN_ENV_SECRET:
+            text = text.replace(value, REDACTED)
+    text = _ASSIGNED.sub(lambda m: m.group("name") + REDACTED, text)
+    text = _BEARER.sub(lambda m: m.group("name") + REDACTED, text)
+    return _KEY_SHAPES.sub(REDACTED, text)

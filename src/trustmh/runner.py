@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -10,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from trustmh.errors import UserError
+from trustmh.errors import UserError, redact
 from trustmh.results import MetricRow, metric_rows, score_summary
 
 console = Console()
@@ -40,12 +42,147 @@ def raise_on_failed(logs: Sequence[Any]) -> None:
     for log in logs:
         if log.status == "error":
             raise UserError(f"task {log.eval.task} on {log.eval.model} failed: {_first_line(log.error.message if log.error else None)}")
+        if log.status in ("started", "cancelled"):
+            raise UserError(f"task {log.eval.task} on {log.eval.model} did not finish ({log.status}); rerun the same command to resume")
+
+
+_RETRY_ERROR = re.compile(r"RetryError[\[(]<Future .* raised (\w+)>[\])]")
+_ERROR_NAMES = {
+    "InternalServerError": "HTTP 5xx from the model endpoint",
+    "APIStatusError": "HTTP error from the model endpoint",
+    "RateLimitError": "HTTP 429 (rate limited)",
+    "APITimeoutError": "request timed out",
+    "AttemptTimeoutError": "attempt timed out",
+    "APIConnectionError": "cannot connect to the model endpoint",
+    "APIResponseValidationError": "malformed response body",
+    "JSONDecodeError": "malformed response body",
+}
+
+
+def error_reason(message: str | None) -> str:
+    """A readable one-line reason for a sample error (inspect reports retries given up as
+    ``RetryError(<Future ... raised InternalServerError>)``)."""
+    text = _first_line(message)
+    found = _RETRY_ERROR.search(message or "")
+    if found:
+        name = found.group(1)
+        return f"{_ERROR_NAMES.get(name, name)} ({name}; gave up after retries)"
+    return text
+
+
+def sample_errors(log: Any) -> tuple[int, int, str | None]:
+    """``(samples, errored samples, first error message)`` of a log, from its header.
+
+    Reads the sample summaries (cheap) rather than whole samples; a log without
+    summaries (header-only) counts from ``log.samples`` when present.
+    """
+    samples = list(log.samples or [])
+    if not samples and log.location:
+        try:
+            from inspect_ai.log import read_eval_log_sample_summaries
+
+            samples = list(read_eval_log_sample_summaries(log.location))
+        except Exception:  # noqa: BLE001 - a missing/partial log only loses the error count
+            samples = []
+    errored = [s for s in samples if getattr(s, "error", None)]
+    first = None
+    if errored:
+        error = errored[0].error
+        first = error_reason(getattr(error, "message", None) or str(error))
+    return len(samples), len(errored), first
+
+
+# Defaults for API models (see docs/performance.md and the hardening tests):
+# * a generate call gives up after DEFAULT_TIMEOUT s in all (retries included), each attempt
+#   after DEFAULT_ATTEMPT_TIMEOUT s (a hung connection is abandoned and retried), and after
+#   DEFAULT_MAX_RETRIES retries; inspect's own default is to retry forever, which turns a dead
+#   endpoint into a run that never ends.
+# * every completed sample is flushed to the log at once (log_buffer=1): a run killed with
+#   SIGKILL keeps every sample it finished, and rerunning the same command skips them.
+#   Writing one sample to an .eval zip costs well under a millisecond next to a model call.
+DEFAULT_TIMEOUT = 600
+DEFAULT_ATTEMPT_TIMEOUT = 180
+DEFAULT_MAX_RETRIES = 6
+DEFAULT_LOG_BUFFER = 1
+# inspect's realtime sample buffer (an SQLite database written on every transcript event, for
+# live viewing and crash recovery) costs ~4-5 ms of CPU per sample, a third of inspect's own
+# per-sample cost (benchmarks/inspect_path_bench.py). With log_buffer=1 every finished
+# sample is already in the log, which is all resuming and `inspect view` need.
+DEFAULT_LOG_REALTIME = False
+# A sample that still fails after its retries is retried once more in the same run before it
+# counts as an error; the task fails (and eval-set reruns its errored samples) above this share.
+DEFAULT_RETRY_ON_ERROR = 1
+DEFAULT_FAIL_ON_ERROR = 0.1
+
+
+def _embedded(model: str) -> bool:
+    return model.startswith("trustmh/")
+
+
+def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[str, Any]:
+    """Model args trustmh adds unless the user gave them.
+
+    inspect sends ``openai/<name>`` with a name it does not know (e.g. a vLLM or test
+    endpoint's model) to OpenAI's Responses API, which OpenAI-compatible servers rarely
+    implement; with ``OPENAI_BASE_URL`` pointing elsewhere than OpenAI we use chat
+    completions instead (``-M responses_api=true`` restores inspect's choice).
+
+    The openai SDK client also retries 5xx/429 twice on its own, unseen by inspect and on
+    top of ``--max-retries``; we turn that off (``max_retries=0`` is a client argument) so
+    inspect's retry loop, which logs each retry and honours ``--max-retries`` and
+    ``--timeout``, is the only one.
+    """
+    import os
+
+    args = dict(model_args)
+    if any(model.startswith("openai/") for model in models) and "max_retries" not in args:
+        args["max_retries"] = 0
+    base_url = os.environ.get("OPENAI_BASE_URL", "")
+    if (
+        any(model.startswith("openai/") for model in models)
+        and base_url
+        and "api.openai.com" not in base_url
+        and "responses_api" not in args
+    ):
+        args["responses_api"] = False
+    return args
+
+
+def validate_models(models: Sequence[str], judge: str | None) -> None:
+    """Refuse a malformed model name or an unknown provider before anything is written."""
+    import inspect_ai.model  # noqa: F401  (registers inspect's providers)
+    import trustmh._registry  # noqa: F401  (and ours)
+
+    try:  # a private inspect API: without it, inspect itself reports unknown providers later
+        from inspect_ai._util.registry import registry_find, registry_unqualified_name
+    except ImportError:  # pragma: no cover
+        registry_find = None
+
+    for option, model in [*(("--model", m) for m in models), *((("--judge", judge),) if judge else ())]:
+        provider, sep, name = model.partition("/")
+        if not sep or not provider or not name:
+            raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
+        if registry_find is not None and not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
+            raise UserError(f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)")
+
+
+def judge_role(judge: str | None) -> dict[str, Any] | None:
+    """The ``judge`` model role, with the same endpoint defaults as the models under test
+    (the user's ``-M`` args are for the models under test and never reach the judge)."""
+    if not judge:
+        return None
+    args = model_defaults([judge], {})
+    if not args:
+        return {"judge": judge}
+    from inspect_ai.model import get_model
+
+    return {"judge": get_model(judge, role="judge", **args)}
 
 
 def run_tasks(
     names: Sequence[str],
     models: Sequence[str],
-    model_args: dict[str, str],
+    model_args: dict[str, Any],
     judge: str | None,
     limit: int | None,
     log_dir: Path,
@@ -53,31 +190,130 @@ def run_tasks(
     source: str,
     max_connections: int | None,
     write_report: bool,
+    timeout: int | None = None,
+    attempt_timeout: int | None = None,
+    max_retries: int | None = None,
+    display: str | None = None,
 ) -> list[Any]:
-    """eval-set over the tasks × models, so rerunning the same command resumes."""
+    """eval-set over the tasks × models, so rerunning the same command resumes.
+
+    Resuming: completed samples are flushed to the log as they finish, so after a crash
+    (even SIGKILL) the same command reruns only the samples that had not finished.
+    """
     from inspect_ai import eval_set
+    from inspect_ai._util.error import PrerequisiteError
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
 
+    validate_models(models, judge)
     tasks = build_tasks(names, source, data_dir)
+    created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
-    success, logs = eval_set(
-        tasks=tasks,
-        log_dir=str(log_dir),
-        model=list(models),
-        model_args=dict(model_args),
-        model_roles={"judge": judge} if judge else None,
-        limit=limit,
-        max_connections=max_connections,
-        retry_attempts=2,
-        fail_on_error=0.1,
-    )
+    started_at = time.time()
+    try:
+        success, logs = eval_set(
+            tasks=tasks,
+            log_dir=str(log_dir),
+            **eval_set_options(models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display),
+        )
+    except PrerequisiteError as error:  # a missing API key or provider package
+        if created and not any(log_dir.iterdir()):
+            log_dir.rmdir()
+        from rich.text import Text
+
+        text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
+        raise UserError(_first_line(text).removeprefix("ERROR: ")) from None
+    remove_superseded_logs(log_dir, logs, started_at)
     print_results(logs)
     if not success:
         raise_on_failed(logs)
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+def eval_set_options(
+    models: Sequence[str],
+    model_args: dict[str, Any] | None = None,
+    judge: str | None = None,
+    limit: int | None = None,
+    max_connections: int | None = None,
+    timeout: int | None = None,
+    attempt_timeout: int | None = None,
+    max_retries: int | None = None,
+    display: str | None = None,
+) -> dict[str, Any]:
+    """The ``inspect_ai.eval_set`` keyword arguments of a trustmh run (besides tasks and
+    log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does."""
+    api_models = [model for model in models if not _embedded(model)]
+    return dict(
+        model=list(models),
+        model_args=model_defaults(models, model_args or {}),
+        model_roles=judge_role(judge),
+        limit=limit,
+        max_connections=max_connections,
+        retry_attempts=2,
+        fail_on_error=DEFAULT_FAIL_ON_ERROR,
+        retry_on_error=DEFAULT_RETRY_ON_ERROR,
+        log_buffer=DEFAULT_LOG_BUFFER,
+        log_realtime=DEFAULT_LOG_REALTIME,
+        timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
+        # The embedded model is local and serialised: an attempt timeout would only cut off
+        # a slow CPU mid-answer, so it applies when an API model is in the run.
+        attempt_timeout=attempt_timeout if attempt_timeout is not None else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
+        max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
+        display=display,
+    )
+
+
+def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float) -> list[str]:
+    """Delete the "started" logs a killed run left behind once this run has finished them.
+
+    inspect keeps a crashed run's "started" log next to the log of the run that resumed
+    it (it cannot tell a dead writer from a live one), so every finished sample would be in
+    the folder twice. We remove such a log only when all of these hold: the resumed log of
+    the same task finished with status "success", the old log was last written before this
+    run started (no live writer), and each of its samples is in the new log.
+    Returns the removed paths.
+    """
+    from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
+
+    finished = {log.eval.task_id: log for log in logs if log.status == "success" and log.location}
+    if not finished:
+        return []
+    def local(name: str) -> str:
+        return name.removeprefix("file://")
+
+    current = {local(log.location) for log in logs if log.location}
+    removed: list[str] = []
+    for info in list_eval_logs(str(log_dir), recursive=False):
+        mtime = (info.mtime or 0) / (1000 if (info.mtime or 0) > 1e11 else 1)  # ms or s by version
+        if local(info.name) in current or mtime >= started_at:
+            continue
+        try:
+            header = read_eval_log(info.name, header_only=True)
+        except Exception:  # noqa: BLE001 - not a log we can judge: leave it
+            continue
+        newer = finished.get(header.eval.task_id)
+        if header.status != "started" or newer is None:
+            continue
+        try:
+            old_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(info.name)}
+            new_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(newer.location)}
+        except Exception:  # noqa: BLE001
+            continue
+        if not old_ids <= new_ids:
+            continue
+        try:
+            from inspect_ai.log._recorders.buffer.buffer import cleanup_sample_buffers_for_log
+
+            cleanup_sample_buffers_for_log(info.name)
+        except Exception:  # noqa: BLE001 - a leftover buffer only costs disk space
+            pass
+        path = Path(local(info.name))
+        path.unlink(missing_ok=True)
+        removed.append(str(path))
+    return removed
 
 
 def _write_report(log_dir: Path) -> None:
@@ -103,6 +339,7 @@ def score_responses(
     import trustmh._registry  # noqa: F401
 
     (built,) = build_tasks([task], source, data_dir)
+    _check_recordings(task, built, responses)
     target_dir = log_dir or Path(tempfile.mkdtemp(prefix="trustmh-score-"))
     logs = eval(
         built,
@@ -115,6 +352,23 @@ def score_responses(
     )
     raise_on_failed(logs)
     return score_summary(logs[0])
+
+
+def _last_user_text(sample: Any) -> str:
+    if isinstance(sample.input, str):
+        return sample.input
+    for message in reversed(sample.input):
+        if getattr(message, "role", None) == "user":
+            return str(message.text)
+    return ""
+
+
+def _check_recordings(task: str, built: Any, responses: Path) -> None:
+    """Validate the responses file against the task's samples before any scoring."""
+    from trustmh.models.replay import Recordings
+
+    recordings = Recordings.load(responses)
+    recordings.check_covers(task, [(str(sample.id), _last_user_text(sample)) for sample in built.dataset])
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
@@ -138,9 +392,26 @@ def results_table(rows: Sequence[MetricRow]) -> Table:
     return table
 
 
+def errors_table(logs: Sequence[Any]) -> Table | None:
+    """One row per task × model: status, samples, errored samples and the first reason."""
+    table = Table(title="trustmh samples")
+    for column in ("model", "task", "status", "samples", "errors", "first error"):
+        table.add_column(column, overflow="fold")
+    for log in logs:
+        total, errored, first = sample_errors(log)
+        table.add_row(
+            log.eval.model, log.eval.task.removeprefix("trustmh/"), log.status, str(total), str(errored),
+            redact(first) if first else "—",
+        )
+    return table if logs else None
+
+
 def print_results(logs: Sequence[Any]) -> None:
     rows = [row for log in logs if log.status == "success" for row in metric_rows(log)]
     if rows:
         console.print(results_table(rows))
+    errors = errors_table(logs)
+    if errors is not None:
+        console.print(errors)
     if any(row.source == "starter" for row in rows):
         console.print("* starter suite: items written by the trustmh authors; not comparable with the published benchmark.")

@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from trustmh.errors import UserError
+from trustmh.errors import UserError, redact
 
 console = Console()
 err_console = Console(stderr=True)
@@ -24,8 +25,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print a one-line error (never a traceback) and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/bold red] {message}", highlight=False, soft_wrap=True)
+    """Print a one-line error (never a traceback, never a key) and return the Exit to raise."""
+    line = " ".join(redact(message).split())
+    err_console.print(f"[bold red]error:[/bold red] {escape(line)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 

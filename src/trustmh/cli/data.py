@@ -82,28 +82,49 @@ def import_command(
 
     Example: trustmh data import ~/Downloads/trustmh-data
     """
+    from trustmh.catalog_view import offline
     from trustmh.data.registry import data_cache_dir, list_datasets, verify_file
+    from trustmh.errors import DatasetMissingError
 
     if not folder.is_dir():
         raise UserError(f"{folder}: not a folder")
-    imported = 0
+    # 1. what would be imported
+    plan = []
     for spec in list_datasets():
-        for data_file in spec.files:
-            source = folder / spec.name / data_file.name
-            if not source.is_file():
+        present = [(data_file, folder / spec.name / data_file.name) for data_file in spec.files]
+        present = [(data_file, source) for data_file, source in present if source.is_file()]
+        if present:
+            plan.append((spec, present))
+    if not plan:
+        raise UserError(f"{folder}: no known dataset files found (expected e.g. {folder}/confaide/tier_1.txt)")
+    # 2. every dataset must parse before anything is copied: a bad file imports nothing
+    with offline():
+        for spec, _ in plan:
+            if spec.counter is None:
                 continue
+            try:
+                spec.count_rows(folder)
+            except DatasetMissingError:
+                pass  # only part of the dataset is here: its files are checked when used
+            except UserError as error:
+                raise UserError(f"{error} (nothing imported)") from None
+    # 3. copy, each file atomically
+    imported = 0
+    for spec, present in plan:
+        for data_file, source in present:
             problem = verify_file(source, data_file)
             if problem:
                 err_console.print(f"warning: {problem}")
             target = data_cache_dir() / spec.name / data_file.name
             target.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
+            with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".tmp") as tmp:
                 pass
-            shutil.copyfile(source, tmp.name)
-            os.replace(tmp.name, target)
+            try:
+                shutil.copyfile(source, tmp.name)
+                os.replace(tmp.name, target)
+            finally:
+                Path(tmp.name).unlink(missing_ok=True)
             imported += 1
-    if imported == 0:
-        raise UserError(f"{folder}: no known dataset files found (expected e.g. {folder}/confaide/tier_1.txt)")
     console.print(f"imported {imported} files into {data_cache_dir()}")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 
+import re
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ from rich.table import Table
 
 from trustmh import PILLARS
 from trustmh.cli.common import console, err_console, user_errors, write_json
-from trustmh.errors import UserError
+from trustmh.errors import UserError, redact
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
@@ -74,12 +75,15 @@ def run_command(
     model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [DEFAULT_MODEL],  # noqa: B006
     model_arg: Annotated[Optional[list[str]], typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay).")] = None,
     judge: Annotated[Optional[str], typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so).")] = None,
-    limit: Annotated[Optional[int], typer.Option(help="At most this many samples per task.")] = None,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="At most this many samples per task.")] = None,
     log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(DEFAULT_LOG_DIR),
     data_dir: Annotated[Optional[Path], typer.Option(help="Folder of benchmark datasets (one folder per dataset); default: starter items.")] = None,
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
-    max_connections: Annotated[Optional[int], typer.Option(help="Concurrent requests per model (API models).")] = None,
+    max_connections: Annotated[Optional[int], typer.Option(min=1, help="Concurrent requests per model (API models; default: inspect's adaptive concurrency).")] = None,
     report: Annotated[bool, typer.Option(help="Write report.html next to the logs at the end.")] = True,
+    timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds a model call may take in all, retries included (default 600).")] = None,
+    attempt_timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds one attempt may take before it is abandoned and retried (API models; default 180).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option(min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6).")] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a results table.
 
@@ -101,16 +105,41 @@ def run_command(
         source=source,
         max_connections=max_connections,
         write_report=report,
+        timeout=timeout,
+        attempt_timeout=attempt_timeout,
+        max_retries=max_retries,
     )
 
 
-def _parse_pairs(pairs: list[str], option: str) -> dict[str, str]:
-    parsed: dict[str, str] = {}
+_NUMBER = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")  # no leading zeros: "0123" stays text
+
+
+def _coerce(value: str) -> object:
+    """true/false/null and plain numbers as inspect's own ``-M`` parses them; the rest as text.
+
+    Without this ``-M responses_api=false`` reached the provider as the (true) string "false".
+    Keys and paths are never touched.
+    """
+    lowered = value.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("null", "none"):
+        return None
+    if _NUMBER.match(value.strip()):
+        return float(value) if "." in value else int(value)
+    return value
+
+
+def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
+    parsed: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UserError(f"{option} expects KEY=VALUE, got {pair!r}")
-        parsed[key.strip()] = value
+        if not sep or not key.strip():
+            # The value may be a key: name the option and the key, never echo the value.
+            raise UserError(f"{option} expects KEY=VALUE, got {redact(pair)!r}")
+        if key.strip() in parsed:
+            raise UserError(f"{option} {key.strip()!r} given twice")
+        parsed[key.strip().replace("-", "_")] = _coerce(value)
     return parsed
 
 
@@ -131,7 +160,7 @@ def score_command(
     from trustmh.runner import score_responses
 
     if not responses.is_file():
-        raise UserError(f"{responses}: file not found")
+        raise UserError(f"{responses}: " + ("a folder; expected a JSONL file of recorded outputs" if responses.is_dir() else "file not found"))
     summary = score_responses(task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir)
     write_json(summary, json_out)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
 
 from trustmh.cli import align as align_commands
@@ -27,7 +30,45 @@ app.add_typer(data_commands.app, name="data")
 
 
 def main() -> None:
-    app()
+    """Run the CLI; every error is one line on stderr, never a traceback.
+
+    * usage errors (an unknown option, ``--limit abc``): ``error: ...``, exit 2 (click's
+      own rendering is a multi-line box);
+    * :class:`~trustmh.errors.UserError`: handled inside each command (exit 2);
+    * anything else is a bug: one line naming the exception, exit 1; ``TRUSTMH_DEBUG=1``
+      shows the traceback.
+    """
+    try:  # typer >= 0.2x vendors click; older versions use the click package
+        from typer import _click as click  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover
+        import click  # type: ignore[no-redef]
+
+    from trustmh.cli.common import fail
+    from trustmh.errors import UserError
+
+    try:
+        code = app(standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as error:  # `trustmh` / `trustmh data` alone
+        error.show()
+        code = error.exit_code
+    except click.ClickException as error:
+        context = getattr(error, "ctx", None)
+        where = f"{context.command_path}: " if context is not None else ""
+        fail(f"{where}{error.format_message()} (see --help)", error.exit_code)
+        code = error.exit_code
+    except click.exceptions.Abort:
+        code = 130
+    except UserError as error:  # raised outside a command body (e.g. while parsing)
+        fail(str(error), error.exit_code)
+        code = error.exit_code
+    except KeyboardInterrupt:
+        code = 130
+    except Exception as error:  # noqa: BLE001 - last resort: no traceback for users
+        if os.environ.get("TRUSTMH_DEBUG") == "1":
+            raise
+        fail(f"internal error ({type(error).__name__}: {error}); rerun with TRUSTMH_DEBUG=1 for the traceback", 1)
+        code = 1
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

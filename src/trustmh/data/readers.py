@@ -38,9 +38,17 @@ def read_text(path: Path, encoding: str = "utf-8") -> str:
     return text.lstrip("\ufeff")
 
 
+def check_line_lengths(path: Path, lines: Sequence[str]) -> None:
+    """A line longer than :data:`MAX_FIELD_CHARS` is a corrupted file, not an item."""
+    for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_FIELD_CHARS:
+            raise DataFormatError(path, f"line {number}", f"expected a line of at most {MAX_FIELD_CHARS} characters, found {len(line)} (missing line breaks?)")
+
+
 def read_lines(path: Path, keep_empty: bool = False) -> list[str]:
     """Lines of a text file without line endings; trailing blank lines dropped."""
     lines = read_text(path).splitlines()
+    check_line_lengths(path, lines)
     while lines and not lines[-1].strip():
         lines.pop()
     return lines if keep_empty else [line for line in lines if line.strip()]

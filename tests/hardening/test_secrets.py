@@ -1,0 +1,140 @@
+"""No file a run writes (logs, caches, buffers, reports, error output) contains the API key,
+and no trustmh error echoes one."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
+from double import Faults, running_double
+from trustmh.errors import REDACTED, redact
+
+ARG_KEY = "sk-arg-0c41d7e9b2a85f36aa17"
+
+
+ZIP_ZSTD = 93  # inspect compresses .eval members with zstd, which zipfile cannot read
+
+
+def zip_members(data: bytes) -> dict[str, bytes]:
+    """Uncompressed members of a zip archive, zstd members included."""
+    import struct
+
+    members: dict[str, bytes] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if info.compress_type != ZIP_ZSTD:
+                members[info.filename] = archive.read(info)
+                continue
+            import zstandard
+
+            header = data[info.header_offset : info.header_offset + 30]
+            name_length, extra_length = struct.unpack("<HH", header[26:30])
+            start = info.header_offset + 30 + name_length + extra_length
+            raw = data[start : start + info.compress_size]
+            members[info.filename] = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+            assert len(members[info.filename]) == info.file_size, info.filename
+    return members
+
+
+def _occurrences(root: Path, secrets: list[str]) -> list[str]:
+    """Every file under ``root`` (zip members included) that contains a secret."""
+    needles = [s.encode() for s in secrets]
+    found: list[str] = []
+
+    def check(name: str, data: bytes) -> None:
+        if any(needle in data for needle in needles):
+            found.append(name)
+        if data[:4] == b"PK\x03\x04":
+            try:
+                members = zip_members(data)
+            except zipfile.BadZipFile:
+                return
+            assert members, name
+            for member, content in members.items():
+                check(f"{name}!{member}", content)
+
+    for path in root.rglob("*"):
+        if path.is_file():
+            check(str(path), path.read_bytes())
+    return found
+
+
+def test_run_writes_no_key(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    log_dir = tmp_path / "logs"
+    faults = Faults(http_5xx=0.3, fault_attempts=1)  # errors and retries get logged too
+    with running_double(latency=0.0, faults=faults, seed=1) as double:
+        env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
+        result = run_cli(
+            ["run", "privacy_psyleak", "--model", "openai/test-model", "--judge", "openai/test-model",
+             "--log-dir", str(log_dir), "--limit", "8", "-M", f"api_key={ARG_KEY}"],
+            REPO, env,
+        )
+        # the key really was used: the server saw it
+        auth = {h.get("Authorization", "") for h in double.state.headers_seen}
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert any(ARG_KEY in value or TEST_KEY in value for value in auth)
+    assert list(log_dir.glob("*.eval")), "the run wrote no log"
+    # positive control: the search does see inside the (zstd) .eval members
+    assert any("!samples/" in name for name in _occurrences(log_dir, ["I hear you. You said:"]))
+    written = _occurrences(tmp_path, [TEST_KEY, ARG_KEY])
+    assert written == []
+    assert TEST_KEY not in result.stdout + result.stderr and ARG_KEY not in result.stdout + result.stderr
+
+
+def test_score_writes_no_key(tmp_path: Path) -> None:
+    import json
+
+    from trustmh.pillars.privacy.dataset import psyleak_dataset
+
+    home = tmp_path / "home"
+    home.mkdir()
+    responses = tmp_path / "r.jsonl"
+    responses.write_text("".join(json.dumps({"id": s.id, "output": "No."}) + "\n" for s in psyleak_dataset("starter", None)))
+    result = run_cli(
+        ["score", "privacy_psyleak", "--responses", str(responses), "--json", str(tmp_path / "out.json"), "--log-dir", str(tmp_path / "logs")],
+        REPO, isolated_env(home, OPENAI_API_KEY=TEST_KEY, ANTHROPIC_API_KEY=ARG_KEY),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert _occurrences(tmp_path, [TEST_KEY, ARG_KEY]) == []
+
+
+def test_failed_run_error_does_not_echo_key(tmp_path: Path) -> None:
+    """An endpoint that is down: the one-line error and the log never show the key."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = isolated_env(home, OPENAI_BASE_URL="http://127.0.0.1:9/v1", OPENAI_API_KEY=TEST_KEY)
+    result = run_cli(
+        ["run", "privacy_psyleak", "--model", "openai/test-model", "--log-dir", str(tmp_path / "logs"), "--limit", "1",
+         "--max-retries", "0", "--timeout", "5", "-M", f"api_key={ARG_KEY}", "--no-report"],
+        REPO, env, timeout=300,
+    )
+    assert TEST_KEY not in result.stdout + result.stderr and ARG_KEY not in result.stdout + result.stderr
+    assert _occurrences(tmp_path, [TEST_KEY, ARG_KEY]) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"bad model arg api_key={TEST_KEY}",
+        f"headers: Authorization: Bearer {TEST_KEY}",
+        f"the key {TEST_KEY} was refused",
+        f'{{"api_key": "{ARG_KEY}"}}',
+        "OPENAI_API_KEY=abcdefghijklmnop",
+    ],
+)
+def test_redact(text: str) -> None:
+    cleaned = redact(text)
+    assert TEST_KEY not in cleaned and ARG_KEY not in cleaned and "abcdefghijklmnop" not in cleaned
+    assert REDACTED in cleaned
+
+
+def test_redact_environment_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "tok-plain-value-123")
+    assert redact("server said tok-plain-value-123 is invalid") == f"server said {REDACTED} is invalid"
+    assert redact("nothing secret here") == "nothing secret here"
