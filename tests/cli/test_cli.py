@@ -54,7 +54,7 @@ def test_score_with_missing_record_is_one_line_exit_2(shared_data, tmp_path):
     out = tmp_path / "summary.json"
     result = runner.invoke(app, ["score", "privacy_confaide_tier1", "--responses", str(responses), "--data-dir", str(shared_data), "--json", str(out)])
     assert result.exit_code == 2
-    assert "no recorded output for sample id '9'" in result.output
+    assert "no record for sample id '9'" in result.output
     assert not out.exists()
 
 

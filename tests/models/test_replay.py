@@ -21,7 +21,7 @@ def test_lookup_by_id_then_by_normalised_input(tmp_path):
 @pytest.mark.parametrize(
     "content,expected",
     [
-        ('{"id": 1, "output": "a"}\n{"id": 1, "output": "b"}\n', "line 2: duplicate id '1'"),
+        ('{"id": 1, "output": "a"}\n{"id": 1, "output": "b"}\n', "line 2, field 'id': duplicate id '1' (first at line 1)"),
         ('{"id": 1, "output": "a"}\n{"id": 2, "output": \n', "line 2: expected a JSON object"),
         ('{"id": 1}\n', "line 1: expected a JSON object with \"output\""),
         ('{"id": 1, "output": 5}\n', "line 1, field 'output'"),
