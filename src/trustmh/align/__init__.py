@@ -1,0 +1,17 @@
+"""MentalAlign: judge-human reliability (ICC, bias, agreement) for LLM-as-a-judge ratings.
+
+``analyze`` / ``analyze_files`` return an :class:`AlignmentResult`; figures for reports are
+in :mod:`trustmh.align.figures` (imports plotly, so it is not imported here).
+"""
+
+from trustmh.align.analysis import (
+    ALL_ATTRIBUTES,
+    COMPOSITES,
+    AlignmentResult,
+    AlignmentRow,
+    analyze,
+    analyze_files,
+    category,
+)
+
+__all__ = ["ALL_ATTRIBUTES", "COMPOSITES", "AlignmentResult", "AlignmentRow", "analyze", "analyze_files", "category"]

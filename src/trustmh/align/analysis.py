@@ -1,0 +1,322 @@
+"""MentalAlign: how closely does each LLM judge agree with the human expert ratings?
+
+Two levels, because they answer different questions:
+
+* **model level** (as MentalBench): per response model, the mean human and mean judge
+  score over conversations; the ICC is over those ~9 pairs of means, i.e. "does the judge
+  rank *models* like the humans do?". Its bootstrap resamples response models, as
+  MentalBench does, so with n = 9 the intervals are wide.
+* **item level**: every rated response is a pair; "does the judge score *responses* like the
+  humans do?". Responses to one conversation are not independent, so the bootstrap
+  resamples whole conversations (cluster bootstrap).
+
+All statistics come from the paired moments of :mod:`trustmh.stats.paired`; the bootstrap
+multiplies a resampling-count matrix into per-unit moments (:mod:`trustmh.stats.bootstrap`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from trustmh.data.loaders.mentalalign import (
+    ATTRIBUTES,
+    HUMAN_PREFIX,
+    JUDGE_PREFIX,
+    OK,
+    SCORE_MAX,
+    SCORE_MIN,
+    UNPARSED,
+    RatingTable,
+    match_to,
+    read_ratings,
+)
+from trustmh.errors import UserError
+from trustmh.stats.bootstrap import percentile_ci, resample_counts, resampled_sums
+from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+from trustmh.stats.krippendorff import interval_alpha
+from trustmh.stats.paired import pair_moments, summarize
+
+Level = Literal["model", "item", "both"]
+LEVELS: tuple[str, ...] = ("model", "item")
+
+# Cognitive Support Score and Affective Resonance Score (MentalBench): per response, the
+# mean of the component attributes; a response counts only if all components parsed.
+COMPOSITES: dict[str, tuple[str, ...]] = {"CSS": ATTRIBUTES[:4], "ARS": ATTRIBUTES[4:]}
+ALL_ATTRIBUTES: tuple[str, ...] = ATTRIBUTES + tuple(COMPOSITES)
+
+# MentalBench's reliability categories from the width of the ICC(C,1) 95% CI.
+GR_MAX_WIDTH = 0.355
+MR_MAX_WIDTH = 0.560
+
+
+def category(ci_width: float) -> str | None:
+    """GR (width <= 0.355), MR (<= 0.560) or PR; None when the width is unknown."""
+    if not np.isfinite(ci_width):
+        return None
+    if ci_width <= GR_MAX_WIDTH:
+        return "GR"
+    return "MR" if ci_width <= MR_MAX_WIDTH else "PR"
+
+
+@dataclass(frozen=True)
+class AlignmentRow:
+    """Agreement of one judge with the humans on one attribute at one level."""
+
+    judge: str
+    attribute: str
+    level: str
+    n: int
+    n_pairs: int
+    unparsed: int
+    missing: int
+    human_mean: float
+    judge_mean: float
+    bias: float
+    bias_ci: tuple[float, float]
+    mse: float
+    icc_c1: float
+    icc_c1_ci: tuple[float, float]
+    icc_a1: float
+    icc_a1_ci: tuple[float, float]
+    ci_width: float
+    category: str | None
+    pearson_r: float
+    ccc: float
+    ba_mean_diff: float
+    ba_loa: tuple[float, float]
+    excluded: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        out = dict(self.__dict__)
+        for name in ("bias_ci", "icc_c1_ci", "icc_a1_ci", "ba_loa", "excluded"):
+            out[name] = list(out[name])
+        return out
+
+
+@dataclass(frozen=True)
+class JudgeData:
+    """Item-level pairs of one judge, kept for figures: ``(conversations, keys, attributes)``."""
+
+    name: str
+    path: str
+    keys: tuple[str, ...]
+    excluded: tuple[str, ...]
+    human: np.ndarray
+    judge: np.ndarray
+
+
+@dataclass
+class AlignmentResult:
+    """Everything ``trustmh align`` reports; ``to_json()`` is the ``--json`` payload."""
+
+    rows: list[AlignmentRow]
+    krippendorff_alpha: dict[str, float]
+    n_conversations: int
+    keys: tuple[str, ...]
+    human_path: str
+    levels: tuple[str, ...]
+    n_boot: int
+    seed: int
+    cells: dict[str, dict[str, dict[str, int]]]
+    judges: list[JudgeData] = field(default_factory=list)
+
+    def select(self, level: str | None = None, judge: str | None = None, attribute: str | None = None) -> list[AlignmentRow]:
+        return [
+            r for r in self.rows
+            if (level is None or r.level == level) and (judge is None or r.judge == judge)
+            and (attribute is None or r.attribute == attribute)
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` payload; undefined values are NaN (``write_json`` turns them into null)."""
+        return {
+            "rows": [row.to_json() for row in self.rows],
+            "krippendorff_alpha": self.krippendorff_alpha,
+            "krippendorff_coders": ["human"] + [j.name for j in self.judges],
+            "n_conversations": self.n_conversations,
+            "keys": list(self.keys),
+            "attributes": list(ALL_ATTRIBUTES),
+            "composites": {name: list(parts) for name, parts in COMPOSITES.items()},
+            "levels": list(self.levels),
+            "bootstrap": {"replicates": self.n_boot, "seed": self.seed, "ci": 0.95,
+                          "model_level": "resample response models", "item_level": "resample conversations"},
+            "categories": {"GR": f"ci_width <= {GR_MAX_WIDTH}", "MR": f"{GR_MAX_WIDTH} < ci_width <= {MR_MAX_WIDTH}",
+                           "PR": f"ci_width > {MR_MAX_WIDTH}"},
+            "human": self.human_path,
+            "judges": [{"name": j.name, "file": j.path, "keys": list(j.keys), "excluded": list(j.excluded)} for j in self.judges],
+            "cells": self.cells,
+        }
+
+
+def with_composites(table: RatingTable) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and status extended by the CSS and ARS columns (worst component status)."""
+    scores, status = [table.scores], [table.status]
+    for parts in COMPOSITES.values():
+        idx = [ATTRIBUTES.index(p) for p in parts]
+        scores.append(table.scores[..., idx].mean(axis=-1, keepdims=True))
+        status.append(table.status[..., idx].max(axis=-1, keepdims=True))
+    return np.concatenate(scores, axis=-1), np.concatenate(status, axis=-1)
+
+
+def _cell_counts(status: np.ndarray) -> dict[str, int]:
+    return {"unparsed": int((status == UNPARSED).sum()), "missing": int(((status != OK) & (status != UNPARSED)).sum())}
+
+
+def _cells_summary(status: np.ndarray) -> dict[str, dict[str, int]]:
+    return {attr: _cell_counts(status[..., a]) for a, attr in enumerate(ATTRIBUTES)}
+
+
+def _validate_exclusions(exclude: Mapping[str, Iterable[str]], judges: Mapping[str, RatingTable], keys: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for name, excluded in exclude.items():
+        if name not in judges:
+            raise UserError(f"--exclude {name}=...: no judge named {name!r} (judges: {', '.join(judges)})")
+        for key in excluded:
+            if key not in keys:
+                raise UserError(f"--exclude {name}={key}: no response model {key!r} (models: {', '.join(keys)})")
+        out[name] = tuple(excluded)
+    return out
+
+
+def _rows_for_level(
+    level: str, judge: str, excluded: tuple[str, ...], unit_moments: np.ndarray, replicate_sums: np.ndarray | None,
+    tallies: dict[str, np.ndarray],
+) -> list[AlignmentRow]:
+    """Rows of one judge at one level.
+
+    ``unit_moments`` are the per-unit moments ``(units, attributes, 6)`` (units: response
+    models or conversations); ``replicate_sums`` the bootstrap replicates' moments
+    ``(n_boot, attributes, 6)``, or None without bootstrap.
+    """
+    point = summarize(unit_moments.sum(axis=0))
+    nan2 = np.full((2, len(ALL_ATTRIBUTES)), np.nan)
+    cis = {"icc_c1": nan2, "icc_a1": nan2, "bias": nan2}
+    if replicate_sums is not None and replicate_sums.size:
+        reps = summarize(replicate_sums)
+        cis = {name: np.array(percentile_ci(reps[name])) for name in cis}
+    n_units = (unit_moments[..., 0] > 0).sum(axis=0)
+    rows = []
+    for a, attr in enumerate(ALL_ATTRIBUTES):
+        c1_lo, c1_hi = (float(v) for v in cis["icc_c1"][:, a])
+        width = c1_hi - c1_lo
+        rows.append(
+            AlignmentRow(
+                judge=judge, attribute=attr, level=level,
+                n=int(n_units[a]) if level == "model" else int(point["n"][a]),
+                n_pairs=int(tallies["pairs"][a]), unparsed=int(tallies["unparsed"][a]), missing=int(tallies["missing"][a]),
+                human_mean=float(point["human_mean"][a]), judge_mean=float(point["judge_mean"][a]),
+                bias=float(point["bias"][a]), bias_ci=tuple(float(v) for v in cis["bias"][:, a]),
+                mse=float(point["mse"][a]),
+                icc_c1=float(point["icc_c1"][a]), icc_c1_ci=(c1_lo, c1_hi),
+                icc_a1=float(point["icc_a1"][a]), icc_a1_ci=tuple(float(v) for v in cis["icc_a1"][:, a]),
+                ci_width=width, category=category(width),
+                pearson_r=float(point["pearson_r"][a]), ccc=float(point["ccc"][a]),
+                ba_mean_diff=float(point["ba_mean_diff"][a]),
+                ba_loa=(float(point["ba_loa_low"][a]), float(point["ba_loa_high"][a])),
+                excluded=excluded,
+            )
+        )
+    return rows
+
+
+def analyze(
+    human: RatingTable,
+    judges: Mapping[str, RatingTable],
+    exclude: Mapping[str, Iterable[str]] | None = None,
+    level: Level = "both",
+    n_boot: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> AlignmentResult:
+    """Agreement of every judge with the human ratings (see the module docstring).
+
+    ``exclude`` maps a judge name to response-model keys left out when measuring that judge
+    (its own family). Unparsable or empty cells are excluded pairwise and counted in each
+    row's ``unparsed`` / ``missing``.
+    """
+    if level not in ("model", "item", "both"):
+        raise UserError(f"--level {level}: expected model, item or both")
+    if not judges:
+        raise UserError("at least one --judge NAME=FILE is required")
+    if n_boot < 0:
+        raise UserError(f"--bootstrap {n_boot}: expected 0 or more replicates")
+    levels = LEVELS if level == "both" else (level,)
+    exclusions = _validate_exclusions(exclude or {}, judges, human.keys)
+    h_scores, h_status = with_composites(human)
+    n_conv = len(human.conv_ids)
+    seeds = np.random.SeedSequence(seed).spawn(len(judges) + 1)
+    conv_counts = resample_counts(n_conv, n_boot, np.random.default_rng(seeds[0])) if "item" in levels else None
+
+    judge_data: list[JudgeData] = []
+    item_moments, item_tallies, model_parts = [], [], []
+    kripp_values = [np.where(h_status == OK, h_scores, np.nan)]
+    cells = {"human": _cells_summary(human.status)}
+    for j, (name, table) in enumerate(judges.items()):
+        matched = match_to(human, table)
+        j_scores, j_status = with_composites(matched)
+        kripp_values.append(np.where(j_status == OK, j_scores, np.nan))
+        cells[name] = _cells_summary(matched.status)
+        excluded = exclusions.get(name, ())
+        used = [k for k, key in enumerate(human.keys) if key not in excluded]
+        if len(used) < 2:
+            raise UserError(f"judge {name!r}: fewer than two response models left after --exclude")
+        valid = (h_status[:, used] == OK) & (j_status[:, used] == OK)
+        x = np.where(valid, h_scores[:, used], np.nan)
+        y = np.where(valid, j_scores[:, used], np.nan)
+        either_unparsed = (h_status[:, used] == UNPARSED) | (j_status[:, used] == UNPARSED)
+        tallies = {
+            "pairs": valid.sum(axis=(0, 1)),
+            "unparsed": (either_unparsed & ~valid).sum(axis=(0, 1)),
+            "missing": (~either_unparsed & ~valid).sum(axis=(0, 1)),
+        }
+        judge_data.append(JudgeData(name, matched.path, tuple(human.keys[k] for k in used), excluded, x, y))
+        item_moments.append(pair_moments(x, y, axis=1))  # (conversations, attributes, 6)
+        item_tallies.append(tallies)
+        if "model" in levels:
+            # Per response model: mean human and mean judge score over its valid pairs; a
+            # model with no valid pair gets NaN means and drops out (n counts the rest).
+            per_model = summarize(pair_moments(x, y, axis=0))  # (models, attributes)
+            unit = pair_moments(per_model["human_mean"][:, None], per_model["judge_mean"][:, None], axis=1)
+            counts = resample_counts(len(used), n_boot, np.random.default_rng(seeds[j + 1]))
+            model_parts.append((unit, counts))
+
+    item_reps = None
+    if "item" in levels and n_boot > 0:
+        # One matrix product for every judge and attribute at once.
+        stacked = np.stack(item_moments, axis=1)  # (conversations, judges, attributes, 6)
+        item_reps = resampled_sums(conv_counts, stacked)
+
+    rows: list[AlignmentRow] = []
+    for j, data in enumerate(judge_data):
+        if "model" in levels:
+            unit, counts = model_parts[j]
+            reps = resampled_sums(counts, unit) if n_boot else None
+            rows += _rows_for_level("model", data.name, data.excluded, unit, reps, item_tallies[j])
+        if "item" in levels:
+            reps = None if item_reps is None else item_reps[:, j]
+            rows += _rows_for_level("item", data.name, data.excluded, item_moments[j], reps, item_tallies[j])
+
+    alpha = {attr: interval_alpha(np.stack([v[..., a].ravel() for v in kripp_values])) for a, attr in enumerate(ALL_ATTRIBUTES)}
+    return AlignmentResult(
+        rows=rows, krippendorff_alpha=alpha, n_conversations=n_conv, keys=human.keys, human_path=human.path,
+        levels=levels, n_boot=n_boot, seed=seed, cells=cells, judges=judge_data,
+    )
+
+
+def analyze_files(
+    human_path: str | Path,
+    judge_paths: Mapping[str, str | Path],
+    exclude: Mapping[str, Iterable[str]] | None = None,
+    level: Level = "both",
+    n_boot: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX),
+) -> AlignmentResult:
+    """:func:`analyze` on files (xlsx or csv) as released; scores outside ``score_range`` are unparsed."""
+    human = read_ratings(human_path, HUMAN_PREFIX, score_range)
+    judges = {name: read_ratings(path, JUDGE_PREFIX, score_range) for name, path in judge_paths.items()}
+    return analyze(human, judges, exclude, level, n_boot, seed)

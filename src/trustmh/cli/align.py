@@ -1,0 +1,140 @@
+"""``trustmh align``: how far do LLM judges agree with human experts (MentalAlign)?
+
+Heavy modules (pandas, the analysis, plotly) are imported inside the command so that
+registering it costs nothing for the other commands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+import typer
+
+from trustmh.cli.common import console, user_errors, write_text
+from trustmh.errors import UserError
+
+if TYPE_CHECKING:
+    from trustmh.align import AlignmentResult
+
+HELP = """Judge-human reliability: ICC(C,1), ICC(A,1) with bootstrap CIs, bias, MSE, r, CCC,
+Bland-Altman and Krippendorff's alpha per judge and attribute (plus CSS / ARS).
+
+Files are xlsx or csv with a ConvID column and one <prefix>_<model> column per response
+model (human_response_* in --human, judge_response_* in each --judge).
+
+Example (MentalAlign-70k, each judge's own model family excluded):
+
+  trustmh align --human human_judge.xlsx --judge claude=claude_llm_judge.xlsx \\
+  --judge gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o \\
+  --json align.json --html align.html
+"""
+
+
+def parse_pairs(values: list[str], option: str, example: str) -> list[tuple[str, str]]:
+    """``NAME=VALUE`` option values as pairs; a malformed value is a one-line UserError."""
+    pairs = []
+    for value in values:
+        name, sep, rest = value.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise UserError(f"{option} {value!r}: expected NAME=VALUE, e.g. {option} {example}")
+        pairs.append((name.strip(), rest.strip()))
+    return pairs
+
+
+def judge_paths(values: list[str]) -> dict[str, Path]:
+    """``--judge NAME=FILE`` values as an ordered mapping; names must be unique."""
+    out: dict[str, Path] = {}
+    for name, path in parse_pairs(values, "--judge", "claude=claude_llm_judge.xlsx"):
+        if name in out:
+            raise UserError(f"--judge {name}={path}: judge name {name!r} given twice")
+        out[name] = Path(path)
+    return out
+
+
+def exclusions(values: list[str]) -> dict[str, list[str]]:
+    """``--exclude NAME=KEY[,KEY...]`` values merged per judge."""
+    out: dict[str, list[str]] = {}
+    for name, keys in parse_pairs(values, "--exclude", "claude=claude"):
+        out.setdefault(name, []).extend(k.strip() for k in keys.split(",") if k.strip())
+    return out
+
+
+def print_table(result: AlignmentResult, level: str) -> None:
+    """ICC table of one level on the console."""
+    from rich.table import Table
+
+    def fmt(value: float) -> str:
+        return "-" if value != value else f"{value:.3f}"
+
+    table = Table(title=f"{level}-level agreement with human ratings ({result.n_boot} bootstrap replicates)")
+    for name in ("judge", "attribute", "n", "ICC(C,1)", "95% CI", "ICC(A,1)", "CI width", "cat.", "bias", "unparsed"):
+        table.add_column(name, justify="left" if name in ("judge", "attribute") else "right")
+    for row in result.select(level=level):
+        table.add_row(
+            row.judge, row.attribute, str(row.n), fmt(row.icc_c1),
+            f"[{fmt(row.icc_c1_ci[0])}, {fmt(row.icc_c1_ci[1])}]", fmt(row.icc_a1), fmt(row.ci_width),
+            row.category or "-", fmt(row.bias), str(row.unparsed),
+        )
+    # Piped output would be cut to 80 columns, truncating the numbers; use a wider console.
+    from rich.console import Console
+
+    (console if console.is_terminal else Console(width=130)).print(table)
+
+
+@user_errors
+def align_command(
+    human: Path = typer.Option(..., "--human", help="Human ratings (xlsx or csv) with human_response_<model> columns."),
+    judge: list[str] = typer.Option(..., "--judge", help="NAME=FILE of one LLM judge's ratings; repeat per judge."),
+    exclude: Optional[list[str]] = typer.Option(None, "--exclude", help="NAME=KEY: leave response model KEY out when measuring judge NAME (its own family); repeatable, KEY may be a comma list."),
+    level: str = typer.Option("both", "--level", help="model (per response-model means, as MentalBench), item (every response, cluster bootstrap over conversations) or both."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap replicates for the 95% percentile CIs (0 = no CIs)."),
+    seed: int = typer.Option(20240607, "--seed", help="Random seed of the bootstrap."),
+    min_score: float = typer.Option(1.0, "--min-score", help="Lowest valid score; 0 keeps the human file's all-zero cells as MentalBench did."),
+    json_out: Optional[str] = typer.Option(None, "--json", help="Write the full result as JSON to this file, or - for stdout."),
+    html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained offline HTML report (tables and figures)."),
+) -> None:
+    from trustmh.align import analyze_files
+    from trustmh.cli.common import _json_safe
+
+    if level not in ("model", "item", "both"):
+        raise UserError(f"--level {level}: expected model, item or both")
+    if not 0 <= min_score <= 5:
+        raise UserError(f"--min-score {min_score}: expected a value between 0 and 5")
+    result = analyze_files(
+        human, judge_paths(judge), exclusions(exclude or []), level=level, n_boot=bootstrap, seed=seed,  # type: ignore[arg-type]
+        score_range=(min_score, 5.0),
+    )
+    # Render everything before writing anything, so a failure leaves no half-written output.
+    outputs: list[tuple[str, str]] = []
+    if json_out:
+        import json
+
+        outputs.append((json.dumps(_json_safe(result.to_json()), indent=2, ensure_ascii=False) + "\n", json_out))
+    if html_out:
+        from trustmh.align.report import render_html
+
+        outputs.append((render_html(result), str(html_out)))
+    for text, destination in outputs:
+        write_text(text, destination)
+    if json_out != "-":
+        for shown in result.levels:
+            print_table(result, shown)
+        for _, destination in outputs:
+            console.print(f"wrote {destination}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``trustmh align`` to the main app."""
+    app.command("align", help=HELP)(align_command)
+
+
+def _standalone() -> None:
+    """``python -m trustmh.cli.align``: the command alone, without the rest of the CLI."""
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    register(app)
+    app()
+
+
+if __name__ == "__main__":
+    _standalone()

@@ -1,0 +1,265 @@
+"""MentalAlign-70k rating files: one human file and one file per LLM judge.
+
+Layout (xlsx as released, or the same table as CSV): a ``ConvID`` column, an optional
+``context`` column and one column ``<prefix>_<key>`` per response model, where ``prefix`` is
+``human_response`` or ``judge_response`` and ``key`` names the model that wrote the
+response (``original``, ``claude``, ...). Each cell is a JSON object with the seven
+attribute scores (1-5), possibly inside a ```` ```json ```` fence; judges add ``Overall``
+and ``Explanation``, which are ignored. Column names may carry stray spaces.
+
+Validation happens here, at the edge: structural problems (missing file or column,
+duplicate or mismatched ConvIDs, empty file) raise a one-line
+:class:`~trustmh.errors.DataFormatError`; a bad *cell* is not fatal but is recorded as
+``UNPARSED`` so the analysis can count and exclude it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import string
+import zipfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from trustmh.data.readers import read_text
+from trustmh.errors import DataFormatError, UserError
+
+ATTRIBUTES: tuple[str, ...] = (
+    "Guidance",
+    "Informativeness",
+    "Relevance",
+    "Safety",
+    "Empathy",
+    "Helpfulness",
+    "Understanding",
+)
+HUMAN_PREFIX = "human_response"
+JUDGE_PREFIX = "judge_response"
+ID_COLUMN = "ConvID"
+SCORE_MIN, SCORE_MAX = 1.0, 5.0
+
+# Cell status codes stored per (conversation, response model, attribute).
+OK, MISSING, UNPARSED = 0, 1, 2
+
+# The released judge files and, for each judge, the response model of its own family,
+# which MentalBench excludes when measuring that judge (self-preference bias).
+JUDGE_FILES: dict[str, str] = {
+    "claude": "claude_llm_judge.xlsx",
+    "gpt-4o": "gpt-4o_llm_judge.xlsx",
+    "gemini": "gemini_llm_judge.xlsx",
+    "o4-mini": "o4-mini_llm_judge.xlsx",
+}
+SELF_FAMILY: dict[str, str] = {"claude": "claude", "gpt-4o": "gpt4o", "gemini": "gemini", "o4-mini": "gpt4omini"}
+HUMAN_FILE = "human_judge.xlsx"
+
+_LETTERS = string.ascii_letters
+_NUMBER_TYPES = (int, float)
+_INTEGRAL_FLOAT = re.compile(r"^(-?\d+)\.0+$")
+_EMPTY = -2.0
+_UNPARSED_CELL = (-1.0,) * len(ATTRIBUTES)
+_EMPTY_CELL = (_EMPTY,) * len(ATTRIBUTES)
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    """Scores of one rater (human or a judge) for every conversation and response model.
+
+    ``scores`` and ``status`` have shape ``(conversations, keys, attributes)``; a score is NaN
+    unless its status is ``OK``. ``rows`` gives each conversation's row number in the file
+    (header = row 1) so later errors can point at it.
+    """
+
+    path: str
+    prefix: str
+    conv_ids: tuple[str, ...]
+    rows: tuple[int, ...]
+    keys: tuple[str, ...]
+    scores: np.ndarray
+    status: np.ndarray
+
+    def column(self, key: str) -> str:
+        return f"{self.prefix}_{key}"
+
+
+def parse_cell(text: object) -> tuple[float, ...]:
+    """The seven raw scores of one cell: numbers as given, -1 if not a number, -2 if empty.
+
+    Per attribute, so a cell missing one attribute still contributes the other six. The
+    range check is done on the whole array afterwards (:func:`cell_status`).
+    """
+    if text is None or (isinstance(text, float) and np.isnan(text)):
+        return _EMPTY_CELL
+    raw = str(text).strip()
+    if not raw:
+        return _EMPTY_CELL
+    if raw.startswith("```"):
+        # A Markdown fence, optionally with a language tag: ```json { ... } ```
+        raw = raw[3:].lstrip(_LETTERS)
+        if raw.endswith("```"):
+            raw = raw[:-3]
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return _UNPARSED_CELL
+    if type(obj) is not dict:
+        return _UNPARSED_CELL
+    # type() rather than isinstance(): True/False are not scores. (A hot loop: 50k cells.)
+    return tuple([v if type(v) in _NUMBER_TYPES else -1.0 for v in map(obj.get, ATTRIBUTES)])
+
+
+def cell_status(values: np.ndarray, score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX)) -> np.ndarray:
+    """``OK``, ``MISSING`` (empty cell) or ``UNPARSED`` (not a number, or outside ``score_range``).
+
+    The released human file marks some unusable responses with all-zero scores; they are
+    out of range, hence unparsed, unless ``score_range`` starts at 0.
+    """
+    low, high = score_range
+    with np.errstate(invalid="ignore"):
+        in_range = (values >= low) & (values <= high)
+    return np.where(values == _EMPTY, MISSING, np.where(in_range, OK, UNPARSED)).astype(np.int8)
+
+
+def _read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of a CSV with the stdlib reader (pandas would cost 0.25 s to import)."""
+    text = read_text(path)
+    try:
+        records = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as error:
+        raise DataFormatError(path, None, f"expected CSV ({error})") from None
+    records = [r for r in records if any(field.strip() for field in r)]
+    if not records:
+        raise DataFormatError(path, None, "the file is empty")
+    header, rows = records[0], records[1:]
+    for number, row in enumerate(rows, start=2):
+        if len(row) != len(header):
+            raise DataFormatError(path, f"row {number}", f"expected {len(header)} fields like the header, found {len(row)}")
+    return header, rows
+
+
+def _read_xlsx(path: Path) -> tuple[list[str], list[list[object]]]:
+    import pandas as pd
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    if path.stat().st_size == 0:
+        raise DataFormatError(path, None, "the file is empty")
+    try:
+        frame = pd.read_excel(path, dtype=str, engine="openpyxl")
+    except (zipfile.BadZipFile, InvalidFileException, ValueError, KeyError, OSError) as error:
+        raise DataFormatError(path, None, f"expected an .xlsx workbook ({error})") from None
+    return [str(c) for c in frame.columns], frame.to_numpy(dtype=object).tolist()
+
+
+def _read_table(path: Path) -> tuple[list[str], list[list[object]]]:
+    if not path.is_file():
+        raise UserError(f"{path}: file not found")
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        return _read_xlsx(path)
+    if suffix in (".csv", ".txt"):
+        return _read_csv(path)
+    raise UserError(f"{path}: unsupported file type {suffix or '(none)'!r}; expected .xlsx or .csv")
+
+
+def _normalise_id(value: object) -> str:
+    text = "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value).strip()
+    integral = _INTEGRAL_FLOAT.match(text)
+    return integral.group(1) if integral else text
+
+
+def read_ratings(
+    path: str | Path, prefix: str, score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX)
+) -> RatingTable:
+    """Read a human (``prefix="human_response"``) or judge rating file, xlsx or csv.
+
+    Scores outside ``score_range`` (inclusive) count as unparsed.
+    """
+    path = Path(path)
+    header, records = _read_table(path)
+    names = [c.strip() for c in header]
+    found = ", ".join(names) if names else "none"
+    if ID_COLUMN not in names:
+        raise DataFormatError(path, "row 1", f"missing column {ID_COLUMN!r} (found: {found})")
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise DataFormatError(path, "row 1", f"column {name!r} appears twice")
+        seen.add(name)
+    start = f"{prefix}_"
+    keys = tuple(name[len(start):] for name in names if name.startswith(start) and len(name) > len(start))
+    if not keys:
+        raise DataFormatError(path, "row 1", f"expected columns named {prefix}_<model> (found: {found})")
+    if not records:
+        raise DataFormatError(path, None, "no data rows after the header")
+
+    id_index = names.index(ID_COLUMN)
+    conv_ids = [_normalise_id(record[id_index]) for record in records]
+    first_row: dict[str, int] = {}
+    for index, conv_id in enumerate(conv_ids):
+        row = index + 2
+        if not conv_id:
+            raise DataFormatError(path, f"row {row}, column {ID_COLUMN!r}", "expected a conversation id, found an empty cell")
+        if conv_id in first_row:
+            raise DataFormatError(path, f"row {row}", f"duplicate {ID_COLUMN} {conv_id!r} (first at row {first_row[conv_id]})")
+        first_row[conv_id] = row
+
+    # Human cells repeat a lot (a few hundred distinct strings per column): parse each once.
+    cache: dict[object, tuple[float, ...]] = {}
+    columns = []
+    for key in keys:
+        parsed = []
+        index = names.index(f"{start}{key}")
+        for cell in (record[index] for record in records):
+            value = cache.get(cell)
+            if value is None:
+                value = cache[cell] = parse_cell(cell)
+            parsed.append(value)
+        columns.append(parsed)
+    values = np.array(columns, dtype=float).transpose(1, 0, 2)
+    status = cell_status(values, score_range)
+    scores = np.where(status == OK, values, np.nan)
+    return RatingTable(str(path), prefix, tuple(conv_ids), tuple(range(2, len(conv_ids) + 2)), keys, scores, status)
+
+
+def match_to(reference: RatingTable, other: RatingTable) -> RatingTable:
+    """``other`` reordered to ``reference``'s conversations and keys, or a one-line error.
+
+    Both files must rate exactly the same conversations; ``other`` must have a column for
+    every response model of ``reference`` (extra models in ``other`` are dropped).
+    """
+    missing_keys = [k for k in reference.keys if k not in other.keys]
+    if missing_keys:
+        raise DataFormatError(
+            other.path, "row 1",
+            f"missing column {other.column(missing_keys[0])!r} (the file {reference.path} has {reference.column(missing_keys[0])!r})",
+        )
+    position = {conv_id: i for i, conv_id in enumerate(other.conv_ids)}
+    wanted = set(reference.conv_ids)
+    for conv_id, row in zip(other.conv_ids, other.rows):
+        if conv_id not in wanted:
+            raise DataFormatError(other.path, f"row {row}", f"{ID_COLUMN} {conv_id!r} is not in {reference.path}; both files must rate the same conversations")
+    for conv_id, row in zip(reference.conv_ids, reference.rows):
+        if conv_id not in position:
+            raise DataFormatError(other.path, None, f"no row for {ID_COLUMN} {conv_id!r} (row {row} of {reference.path}); both files must rate the same conversations")
+    order = np.array([position[c] for c in reference.conv_ids])
+    key_index = np.array([other.keys.index(k) for k in reference.keys])
+    return replace(
+        other,
+        conv_ids=reference.conv_ids,
+        rows=tuple(other.rows[i] for i in order),
+        keys=reference.keys,
+        scores=other.scores[order][:, key_index],
+        status=other.status[order][:, key_index],
+    )
+
+
+def count_rows(data_dir: str | Path | None) -> int:
+    """Number of rated conversations in the released human file."""
+    from trustmh.data.registry import resolve_file
+
+    path = resolve_file("mentalalign70k", HUMAN_FILE, data_dir, allow_download=False)
+    return len(read_ratings(path, HUMAN_PREFIX).conv_ids)

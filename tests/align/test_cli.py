@@ -1,0 +1,90 @@
+"""``trustmh align`` through typer: outputs, help, and exit 2 with one line on bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from trustmh.cli.align import register
+
+
+@pytest.fixture(scope="module")
+def app() -> typer.Typer:
+    # The command alone, as registered on the main app (main.py imports other slices).
+    application = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    register(application)
+
+    @application.callback()
+    def _root() -> None:  # keep "align" a subcommand, as under `trustmh`
+        pass
+
+    return application
+
+
+def _args(fixtures: Path, *extra: str) -> list[str]:
+    return ["align", "--human", str(fixtures / "human.csv"), "--judge", f"a={fixtures / 'judge_a.csv'}",
+            "--judge", f"b={fixtures / 'judge_b.csv'}", "--bootstrap", "100", *extra]
+
+
+def test_help_has_example(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["align", "--help"])
+    assert result.exit_code == 0
+    assert "Example" in result.output and "--judge" in result.output
+
+
+def test_json_and_html(app: typer.Typer, fixtures: Path, tmp_path: Path) -> None:
+    out, html = tmp_path / "out.json", tmp_path / "out.html"
+    result = CliRunner().invoke(app, _args(fixtures, "--exclude", "a=gamma", "--json", str(out), "--html", str(html)))
+    assert result.exit_code == 0, result.output
+    payload = json.loads(out.read_text())
+    assert payload["n_conversations"] == 6
+    row = payload["rows"][0]
+    for key in ("judge", "attribute", "level", "n", "human_mean", "judge_mean", "bias", "mse", "icc_c1", "icc_c1_ci",
+                "icc_a1", "icc_a1_ci", "ci_width", "category", "pearson_r", "ccc", "ba_mean_diff", "ba_loa", "unparsed"):
+        assert key in row
+    assert set(payload["krippendorff_alpha"]) >= {"Guidance", "CSS", "ARS"}
+    page = html.read_text()
+    assert "ICC(C,1)" in page and "Bland" in page and "Plotly" in page
+    # Offline: plotly.js inlined, no script loaded from anywhere.
+    assert not re.search(r"<script[^>]*\bsrc=", page)
+    assert "plotly.js v" in page or "plotly.js" in page
+
+
+def test_json_to_stdout_is_pure_json(app: typer.Typer, fixtures: Path) -> None:
+    result = CliRunner().invoke(app, _args(fixtures, "--json", "-", "--level", "model"))
+    assert result.exit_code == 0
+    assert {r["level"] for r in json.loads(result.stdout)["rows"]} == {"model"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--judge", "broken"], "--judge 'broken': expected NAME=VALUE"),
+        (["--judge", "a=x.csv"], "judge name 'a' given twice"),
+        (["--exclude", "zzz=alpha"], "no judge named 'zzz'"),
+        (["--exclude", "a"], "--exclude 'a': expected NAME=VALUE"),
+        (["--level", "conversation"], "--level conversation"),
+        (["--judge", "c=/nonexistent/c.csv"], "/nonexistent/c.csv: file not found"),
+    ],
+)
+def test_bad_arguments_exit_2_and_write_nothing(app: typer.Typer, fixtures: Path, tmp_path: Path, extra: list[str], fragment: str) -> None:
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(app, _args(fixtures, "--json", str(out), *extra))
+    assert result.exit_code == 2
+    assert fragment in result.output
+    assert len([line for line in result.output.splitlines() if line.strip()]) == 1
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_mismatched_conversations_exit_2(app: typer.Typer, fixtures: Path, tmp_path: Path) -> None:
+    lines = (fixtures / "judge_b.csv").read_text().splitlines(keepends=True)
+    (tmp_path / "short.csv").write_text("".join(lines[:-1]))
+    out = tmp_path / "o.json"
+    result = CliRunner().invoke(app, _args(fixtures, "--judge", f"c={tmp_path / 'short.csv'}", "--json", str(out)))
+    assert result.exit_code == 2 and "short.csv" in result.output and "ConvID '106'" in result.output
+    assert not out.exists()
