@@ -150,10 +150,10 @@ HUMAN = _lines("ConvID,human_response_gpt4", '1,"{""Guidance"": 4}"', '2,"{""Gui
 
 CASES += [
     Case("align-judge-without-equals", [*ALIGN, "--judge", "judge.csv"], {"human.csv": HUMAN, "judge.csv": HUMAN}, ["--judge", "NAME=VALUE"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-empty-file", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": ""}, ["judge.csv"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-no-convid-column", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": _lines("Conversation,judge_response_gpt4", "1,4")}, ["judge.csv", "ConvID"], ["out.json"], marks=(ALIGN_MARK,)),
+    Case("align-judge-empty-file", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": ""}, ["judge.csv", "empty"], ["out.json"], marks=(ALIGN_MARK,)),
+    Case("align-judge-no-convid-column", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": _lines("Conversation,judge_response_gpt4", "1,4")}, ["judge.csv:row 1", "missing column 'ConvID'"], ["out.json"], marks=(ALIGN_MARK,)),
     Case("align-judge-truncated", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": 'ConvID,judge_response_gpt4\n1,"{""Guid'}, ["judge.csv"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-ids-do-not-match", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": _lines("ConvID,judge_response_gpt4", '7,"{""Guidance"": 4}"', '8,"{""Guidance"": 3}"')}, ["judge.csv"], ["out.json"], marks=(ALIGN_MARK,)),
+    Case("align-judge-ids-do-not-match", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": _lines("ConvID,judge_response_gpt4", '7,"{""Guidance"": 4}"', '8,"{""Guidance"": 3}"')}, ["judge.csv:row 2", "ConvID '7' is not in human.csv"], ["out.json"], marks=(ALIGN_MARK,)),
     Case("align-judge-file-missing", [*ALIGN, "--judge", "claude=nowhere.csv"], {"human.csv": HUMAN}, ["nowhere.csv"], ["out.json"], marks=(ALIGN_MARK,)),
 ]
 

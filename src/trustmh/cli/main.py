@@ -56,7 +56,7 @@ def main() -> None:
         where = f"{context.command_path}: " if context is not None else ""
         fail(f"{where}{error.format_message()} (see --help)", error.exit_code)
         code = error.exit_code
-    except click.exceptions.Abort:
+    except getattr(click.exceptions, "Abort", KeyboardInterrupt):  # absent from typer's vendored click
         code = 130
     except UserError as error:  # raised outside a command body (e.g. while parsing)
         fail(str(error), error.exit_code)
