@@ -58,7 +58,7 @@ def _cell(text: str) -> dict[str, float] | None:
     out = {}
     for a in ATTRS:
         v = obj.get(a)
-        if type(v) in (int, float) and 1 <= v <= 5:
+        if type(v) in (int, float) and 0 <= v <= 5:  # as trustmh align by default (--min-score 0)
             out[a] = float(v)
     for name, parts in COMPOSITES.items():
         if all(p in out for p in parts):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hardening_cli import TEST_KEY, isolated_env, run_cli
+from tests.hardening.hardening_cli import TEST_KEY, isolated_env, run_cli
 
 Files = dict[str, bytes | str]
 

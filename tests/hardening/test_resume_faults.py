@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
-from double import Faults, normalise, running_double
+from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
+from tests.hardening.double import Faults, normalise, running_double
 from trustmh.testing.openai_double import choose_fault, messages_key
 
 N = 20  # PsyLeak starter: 5 scenarios x 4 questions

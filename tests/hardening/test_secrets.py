@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
-from double import Faults, running_double
+from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
+from tests.hardening.double import Faults, running_double
 from trustmh.errors import REDACTED, redact
 
 ARG_KEY = "sk-arg-0c41d7e9b2a85f36aa17"

@@ -17,9 +17,10 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import openai
+if TYPE_CHECKING:  # the SDK costs ~0.4 s to import; only calls need it
+    import openai
 
 from trustmh.bulk.request import ChatRequest, Completion
 from trustmh.bulk.retry import PermanentError, RetryableError, parse_retry_after
@@ -81,6 +82,8 @@ class OpenAIBackend:
     """The official SDK over its aiohttp transport, its own retries off (the engine retries)."""
 
     def __init__(self, base_url: str | None, api_key: str, timeout: float, max_connections: int) -> None:
+        import openai
+
         self._secret = api_key
         self._client = openai.AsyncOpenAI(
             base_url=base_url,
@@ -91,6 +94,8 @@ class OpenAIBackend:
         )
 
     async def complete(self, request: ChatRequest) -> Completion:
+        import openai  # already loaded by __init__; a module lookup, not an import cost
+
         body = {"model": request.model.partition("/")[2], "messages": list(request.messages), **request.params.as_dict()}
         try:
             # The SDK's generic POST (auth, base URL, headers, error classes) returning the raw
@@ -124,6 +129,8 @@ class OpenAIBackend:
 
 def _aiohttp_client(max_connections: int, timeout: float) -> openai.DefaultAioHttpClient:
     """The SDK's aiohttp client with a connection pool as large as our concurrency."""
+    import openai
+
     # The SDK's own Limits class: openai 2.x builds on httpx, 3.x on httpx2.
     limits_class = type(openai.DEFAULT_CONNECTION_LIMITS)
     limits = limits_class(max_connections=max_connections, max_keepalive_connections=max_connections)

@@ -22,14 +22,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from inspect_ai.model import (
-    ChatMessage,
-    ChatMessageAssistant,
-    ChatMessageUser,
-    GenerateConfig,
-    Model,
-    model_roles,
-)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # inspect is imported lazily: the bulk CLI uses this module without it
+    from inspect_ai.model import ChatMessage, Model
 
 JUDGE_ROLE = "judge"
 DEFAULT_MAX_ATTEMPTS = 3
@@ -102,6 +98,8 @@ class VerdictError(ValueError):
 
 def judge_model() -> Model | None:
     """The model bound to the ``judge`` role, or ``None`` when no judge is configured."""
+    from inspect_ai.model import model_roles
+
     bound = model_roles().get(JUDGE_ROLE)
     if isinstance(bound, list):
         return bound[0] if bound else None
@@ -189,6 +187,8 @@ async def run_judge(
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> JudgeResult:
     """Ask ``model`` for a verdict, re-asking with the validation error on a bad reply."""
+    from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, GenerateConfig
+
     messages: list[ChatMessage] = [ChatMessageUser(content=judge_prompt(rubric, context, response))]
     replies: list[str] = []
     error: str | None = None
