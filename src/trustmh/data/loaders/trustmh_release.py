@@ -6,7 +6,7 @@ import importlib
 from pathlib import Path
 
 # (module, function) per file family; each returns the records of that file. Loaders are
-# imported lazily: each pillar owns the loader of its own files.
+# imported lazily so counting one dataset does not import every loader.
 PARTS = (
     ("trustmh.data.loaders.psyleak", "load_psyleak"),
     ("trustmh.data.loaders.psyharm", "load_psyharm"),
@@ -18,9 +18,5 @@ PARTS = (
 def count_rows(data_dir: str | Path | None) -> int:
     total = 0
     for module_name, function_name in PARTS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            continue
-        total += len(getattr(module, function_name)(data_dir))
+        total += len(getattr(importlib.import_module(module_name), function_name)(data_dir))
     return total
