@@ -12,7 +12,7 @@ ICC), so it also cross-checks the model-level point estimates.
 
 Usage::
 
-    PYTHONPATH=src /work/venv/bin/python benchmarks/align_bench.py [--data DIR] [--runs 5]
+    python benchmarks/align_bench.py [--data DIR] [--runs 5]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The OpenAI double runs in a separate process (the machine has 2 cores: the serve
 not share the client's). Each contender is timed from its first request to its last
 response; startup (imports, client and cache creation) is reported separately.
 
-    PYTHONPATH=src /work/venv/bin/python benchmarks/bulk_bench.py [--requests 1000] [--repeats 3]
+    python benchmarks/bulk_bench.py [--requests 1000] [--repeats 3]
 
 The ideal is ceil(requests / connections) x latency = 16 x 0.1 s = 1.6 s.
 """

@@ -201,16 +201,13 @@ def test_xlsx_responses_are_read_and_judged(tmp_path: Path, tiny_csv: Path, fake
     assert [row["ConvID"] for row in read_csv(tmp_path / "judge.csv")] == ["10", "11", "12"]
 
 
-RELEASED = Path("/work/shared/data/mentalalign70k")
-
-
-@pytest.mark.skipif(not (RELEASED / "human_judge.xlsx").exists(), reason="MentalAlign-70k not available")
-def test_our_judge_files_have_the_shape_of_the_released_ones(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+def test_our_judge_files_have_the_shape_of_the_released_ones(tmp_path: Path, tiny_csv: Path, fake_key: str, shared_data: Path) -> None:
     """Only headers and score keys of the released files are read; none of their text is kept."""
-    released = openpyxl.load_workbook(RELEASED / "gpt-4o_llm_judge.xlsx", read_only=True)
+    released_dir = shared_data / "mentalalign70k"
+    released = openpyxl.load_workbook(released_dir / "gpt-4o_llm_judge.xlsx", read_only=True)
     header = [str(v).strip() for v in next(released.active.iter_rows(max_row=1, values_only=True))]
     released.close()
-    human = openpyxl.load_workbook(RELEASED / "human_judge.xlsx", read_only=True)
+    human = openpyxl.load_workbook(released_dir / "human_judge.xlsx", read_only=True)
     first_scores = json.loads(next(human.active.iter_rows(min_row=2, max_row=2, values_only=True))[2])
     human.close()
     assert header[:2] == ["ConvID", "context"] and all(h.startswith("judge_response_") for h in header[2:])
