@@ -10,7 +10,6 @@ import signal
 import time
 from pathlib import Path
 
-import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli

@@ -102,7 +102,7 @@ def test_oeq_duplicate_id(tmp_path: Path) -> None:
 
 
 def test_pas_accepted_format(tmp_path: Path) -> None:
-    path = write_csv(tmp_path / "pas" / "PAS.csv", "statement,category,extra\nI lied to my friend.,honesty,x\nI skipped my meds.,,y\n")
+    write_csv(tmp_path / "pas" / "PAS.csv", "statement,category,extra\nI lied to my friend.,honesty,x\nI skipped my meds.,,y\n")
     items = pas.load_pas(tmp_path)
     assert [(i.id, i.statement, i.category) for i in items] == [("0", "I lied to my friend.", "honesty"), ("1", "I skipped my meds.", None)]
     assert pas.count_rows(tmp_path) == 2 == get_dataset("pas").count_rows(tmp_path)
