@@ -20,7 +20,7 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from trustmh.stats import Estimate, proportion_estimate
-from trustmh.stats.classification import confusion_matrix, macro_f1, quadratic_weighted_kappa
+from trustmh.stats.classification import confusion_matrix, macro_f1_estimate, quadratic_weighted_kappa
 from trustmh.stats.intervals import bootstrap_statistic_ci
 
 
@@ -62,7 +62,8 @@ def _common(pairs: np.ndarray, unparsed: np.ndarray, labels: Sequence[str]) -> d
     total_unparsed = int(unparsed.size)
     out: dict[str, float] = {"unparsed": float(total_unparsed)}
     _with_unparsed(out, "accuracy", proportion_estimate((gold == pred).astype(float)), total_unparsed)
-    _with_unparsed(out, "macro_f1", _bootstrap_estimate(pairs, lambda g, p: macro_f1(g, p, indices)), total_unparsed)
+    # The shared estimator bootstraps through count matrices (vectorised), not a loop of F1s.
+    _with_unparsed(out, "macro_f1", macro_f1_estimate(gold.tolist(), pred.tolist(), indices), total_unparsed)
     for k, label in enumerate(labels):
         recall = proportion_estimate((pred[gold == k] == k).astype(float))
         _with_unparsed(out, f"recall[gold={label}]", recall, int(np.sum(unparsed == k)))
