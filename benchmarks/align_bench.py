@@ -31,7 +31,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-JUDGES = {"claude": "claude_llm_judge", "gpt-4o": "gpt-4o_llm_judge", "gemini": "gemini_llm_judge", "o4-mini": "o4-mini_llm_judge"}
+JUDGES = {
+    "claude": "claude_llm_judge",
+    "gpt-4o": "gpt-4o_llm_judge",
+    "gemini": "gemini_llm_judge",
+    "o4-mini": "o4-mini_llm_judge",
+}
 SELF = {"claude": "claude", "gpt-4o": "gpt4o", "gemini": "gemini", "o4-mini": "gpt4omini"}
 ATTRS = ["Guidance", "Informativeness", "Relevance", "Safety", "Empathy", "Helpfulness", "Understanding"]
 COMPOSITES = {"CSS": ATTRS[:4], "ARS": ATTRS[4:]}
@@ -91,7 +96,7 @@ def baseline(csv_dir: Path, n_boot: int, seed: int) -> dict[str, list[float]]:
     results = {}
     for name, stem in JUDGES.items():
         judge = _read(csv_dir / f"{stem}.csv")
-        keys = [c[len("human_response_"):] for c in next(iter(human.values())) if c.startswith("human_response_")]
+        keys = [c[len("human_response_") :] for c in next(iter(human.values())) if c.startswith("human_response_")]
         keys = [k for k in keys if k != SELF[name]]
         sums = {(k, a): [0.0, 0.0, 0] for k in keys for a in [*ATTRS, *COMPOSITES]}
         for conv_id, h_row in human.items():
@@ -133,8 +138,13 @@ def bootstrap_stage(csv_dir: Path, n_boot: int) -> tuple[float, float, float]:
     from trustmh.stats.bootstrap import percentile_ci, resampled_sums
     from trustmh.stats.paired import pair_moments, summarize
 
-    result = analyze_files(csv_dir / "human_judge.csv", {n: csv_dir / f"{s}.csv" for n, s in JUDGES.items()},
-                           {n: [k] for n, k in SELF.items()}, level="item", n_boot=0)
+    result = analyze_files(
+        csv_dir / "human_judge.csv",
+        {n: csv_dir / f"{s}.csv" for n, s in JUDGES.items()},
+        {n: [k] for n, k in SELF.items()},
+        level="item",
+        n_boot=0,
+    )
     x = np.stack([j.human for j in result.judges], axis=1)  # (conversations, judges, keys, attributes)
     y = np.stack([j.judge for j in result.judges], axis=1)
     n_conv = x.shape[0]
@@ -149,8 +159,14 @@ def bootstrap_stage(csv_dir: Path, n_boot: int) -> tuple[float, float, float]:
     start = time.perf_counter()
     reps = []
     for d in draws:
-        reps.append(summarize(pair_moments(x[d].transpose(1, 3, 0, 2).reshape(*x.shape[1:2], x.shape[3], -1),
-                                           y[d].transpose(1, 3, 0, 2).reshape(*y.shape[1:2], y.shape[3], -1)))["icc_c1"])
+        reps.append(
+            summarize(
+                pair_moments(
+                    x[d].transpose(1, 3, 0, 2).reshape(*x.shape[1:2], x.shape[3], -1),
+                    y[d].transpose(1, 3, 0, 2).reshape(*y.shape[1:2], y.shape[3], -1),
+                )
+            )["icc_c1"]
+        )
     slow = percentile_ci(np.array(reps))
     t_loop = time.perf_counter() - start
     return t_fast, t_loop, float(np.nanmax(np.abs(np.array(fast) - np.array(slow))))
@@ -219,15 +235,21 @@ def main() -> None:
     ref = json.loads(base_out)
     diff = max(max(abs(rows[k]["icc_c1"] - v[0]), abs(rows[k]["icc_a1"] - v[1])) for k, v in ref.items())
     print("command:", " ".join(cmd[:4]), "... (4 judges, --level both, --bootstrap", args.bootstrap, ")")
-    print(f"trustmh align  : median {fast:.3f} s wall (min {min(fast_all):.3f}), {fast_cpu:.3f} s CPU over {len(fast_all)} runs"
-          f" ({', '.join(f'{t:.3f}' for t in fast_all)})")
-    print(f"per-row loop   : median {slow:.3f} s wall (min {min(slow_all):.3f}), {slow_cpu:.3f} s CPU over {len(slow_all)} runs"
-          f" ({', '.join(f'{t:.3f}' for t in slow_all)}), model level only")
+    print(
+        f"trustmh align  : median {fast:.3f} s wall (min {min(fast_all):.3f}), {fast_cpu:.3f} s CPU over {len(fast_all)} runs"
+        f" ({', '.join(f'{t:.3f}' for t in fast_all)})"
+    )
+    print(
+        f"per-row loop   : median {slow:.3f} s wall (min {min(slow_all):.3f}), {slow_cpu:.3f} s CPU over {len(slow_all)} runs"
+        f" ({', '.join(f'{t:.3f}' for t in slow_all)}), model level only"
+    )
     print(f"load average   : {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores")
     print(f"speed-up       : {slow / fast:.1f}x wall (median), {slow_cpu / fast_cpu:.1f}x CPU")
     print(f"max |ICC difference| of model-level point estimates vs the loop: {diff:.2e}")
-    print(f"item-level cluster bootstrap alone (36 series, {args.bootstrap} replicates): count matrix {t_fast:.3f} s,"
-          f" loop over replicates {t_loop:.3f} s ({t_loop / t_fast:.0f}x), max CI difference {ci_diff:.1e}")
+    print(
+        f"item-level cluster bootstrap alone (36 series, {args.bootstrap} replicates): count matrix {t_fast:.3f} s,"
+        f" loop over replicates {t_loop:.3f} s ({t_loop / t_fast:.0f}x), max CI difference {ci_diff:.1e}"
+    )
 
 
 if __name__ == "__main__":

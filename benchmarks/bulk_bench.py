@@ -50,7 +50,10 @@ async def bare_aiohttp(base_url: str, count: int, connections: int) -> tuple[flo
         gate = asyncio.Semaphore(connections)
 
         async def one(i: int) -> None:
-            async with gate, session.post(f"{base_url}/chat/completions", json={"model": "bench", "messages": payload(i)}) as reply:
+            async with (
+                gate,
+                session.post(f"{base_url}/chat/completions", json={"model": "bench", "messages": payload(i)}) as reply,
+            ):
                 await reply.json()
 
         started, cpu = time.perf_counter(), time.process_time()
@@ -78,8 +81,19 @@ async def engine_run(base_url: str, count: int, connections: int, cache_dir: Pat
 
 def generate_run(base_url: str, count: int, connections: int, cache_dir: Path) -> tuple[float, float]:
     """``trustmh generate``'s code path (minus file I/O): planning, progress bar, cache."""
-    table = Table(Path("bench.csv"), ["context"], [{"context": payload(i)[0]["content"]} for i in range(count)], [f"line {i + 2}" for i in range(count)])
-    settings = RunSettings(EndpointSettings(base_url, "BENCH_KEY", 60.0, connections), cache_dir / "generate.sqlite", RetryPolicy(), True, "generate")
+    table = Table(
+        Path("bench.csv"),
+        ["context"],
+        [{"context": payload(i)[0]["content"]} for i in range(count)],
+        [f"line {i + 2}" for i in range(count)],
+    )
+    settings = RunSettings(
+        EndpointSettings(base_url, "BENCH_KEY", 60.0, connections),
+        cache_dir / "generate.sqlite",
+        RetryPolicy(),
+        True,
+        "generate",
+    )
     os.environ["BENCH_KEY"] = "sk-bench"
     cpu = time.process_time()
     result = generate(table, [ModelColumn("bench", parse_model(MODEL))], GenerationParams(), "", settings)
@@ -108,14 +122,18 @@ def main() -> None:
         for _ in range(args.repeats):
             bare.append(asyncio.run(bare_aiohttp(server.base_url, args.requests, args.connections)))
             with tempfile.TemporaryDirectory() as cache_dir:
-                elapsed, cpu, startup, failures = asyncio.run(engine_run(server.base_url, args.requests, args.connections, Path(cache_dir)))
+                elapsed, cpu, startup, failures = asyncio.run(
+                    engine_run(server.base_url, args.requests, args.connections, Path(cache_dir))
+                )
                 assert failures == 0
                 engine.append((elapsed, cpu))
                 startups.append(startup)
                 full.append(generate_run(server.base_url, args.requests, args.connections, Path(cache_dir)))
         served = sum(server.request_counts.values())
 
-    print(f"\n{args.requests} requests, {args.latency * 1000:.0f} ms latency, {args.connections} connections, {args.repeats} repeats (median [best])")
+    print(
+        f"\n{args.requests} requests, {args.latency * 1000:.0f} ms latency, {args.connections} connections, {args.repeats} repeats (median [best])"
+    )
     print(f"server requests served: {served}")
     bare_median = statistics.median(t for t, _ in bare)
     print(f"{'contender':<48} {'first request -> last response':>30}  {'client CPU':>10}")
@@ -133,7 +151,9 @@ def main() -> None:
             f"  {cpu:5.2f} s"
         )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"startup: imports {IMPORT_SECONDS:.2f} s, engine (client + cache) {statistics.median(startups) * 1000:.1f} ms, double process {server_seconds:.2f} s")
+    print(
+        f"startup: imports {IMPORT_SECONDS:.2f} s, engine (client + cache) {statistics.median(startups) * 1000:.1f} ms, double process {server_seconds:.2f} s"
+    )
 
 
 if __name__ == "__main__":

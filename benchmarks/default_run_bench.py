@@ -70,21 +70,35 @@ def main() -> None:
         input_tokens = sum(u.input_tokens for u in usage.values())
         output_tokens = sum(u.output_tokens for u in usage.values())
         samples = log.results.total_samples if log.results else 0
-        rows.append((log.eval.task.removeprefix("trustmh/"), samples, _seconds(log.stats.started_at, log.stats.completed_at), input_tokens, output_tokens))
+        rows.append(
+            (
+                log.eval.task.removeprefix("trustmh/"),
+                samples,
+                _seconds(log.stats.started_at, log.stats.completed_at),
+                input_tokens,
+                output_tokens,
+            )
+        )
     rows.sort()
     prefill_rate, decode_rate = model_rates()
 
-    print(f"\ntrustmh run (default model trustmh/smollm2, {os.cpu_count()} cores): {total:.1f} s wall in all (goal <= {GOAL_SECONDS} s)")
+    print(
+        f"\ntrustmh run (default model trustmh/smollm2, {os.cpu_count()} cores): {total:.1f} s wall in all (goal <= {GOAL_SECONDS} s)"
+    )
     print(f"embedded model now: prefill {prefill_rate:.0f} tok/s, generation {decode_rate:.1f} tok/s")
     header = f"{'task':<32} {'samples':>7} {'wall s':>7} {'prompt tok':>10} {'gen tok':>8} {'est. prefill s':>14} {'est. gen s':>10}"
     print(header)
     sums = [0, 0.0, 0, 0, 0.0, 0.0]
     for task, samples, wall, input_tokens, output_tokens in rows:
         prefill_s, gen_s = input_tokens / prefill_rate, output_tokens / decode_rate
-        print(f"{task:<32} {samples:>7} {wall or 0:>7.1f} {input_tokens:>10} {output_tokens:>8} {prefill_s:>14.1f} {gen_s:>10.1f}")
+        print(
+            f"{task:<32} {samples:>7} {wall or 0:>7.1f} {input_tokens:>10} {output_tokens:>8} {prefill_s:>14.1f} {gen_s:>10.1f}"
+        )
         for i, value in enumerate((samples, wall or 0, input_tokens, output_tokens, prefill_s, gen_s)):
             sums[i] += value
-    print(f"{'all tasks':<32} {sums[0]:>7} {sums[1]:>7.1f} {sums[2]:>10} {sums[3]:>8} {sums[4]:>14.1f} {sums[5]:>10.1f}")
+    print(
+        f"{'all tasks':<32} {sums[0]:>7} {sums[1]:>7.1f} {sums[2]:>10} {sums[3]:>8} {sums[4]:>14.1f} {sums[5]:>10.1f}"
+    )
     model_time = sums[4] + sums[5]
     print(
         f"model time estimated from the tokens at the rates above: {model_time:.1f} s "

@@ -38,7 +38,11 @@ def raw_llama(path: str):  # noqa: ANN201
 def time_raw(llama, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
     start = time.perf_counter()
     response = llama.create_chat_completion(
-        messages=[{"role": "user", "content": PROMPT}], max_tokens=max_tokens, temperature=0.0, top_p=1.0, repeat_penalty=1.1,
+        messages=[{"role": "user", "content": PROMPT}],
+        max_tokens=max_tokens,
+        temperature=0.0,
+        top_p=1.0,
+        repeat_penalty=1.1,
     )
     return time.perf_counter() - start, int(response["usage"]["completion_tokens"])
 
@@ -49,7 +53,9 @@ def time_inspect(model, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
     async def once() -> tuple[float, int]:
         start = time.perf_counter()
         # cache=False: inspect must really call the model every repetition
-        output = await model.generate(PROMPT, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0, cache=False))
+        output = await model.generate(
+            PROMPT, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0, cache=False)
+        )
         return time.perf_counter() - start, int(output.usage.output_tokens)
 
     return asyncio.run(once())
@@ -84,7 +90,7 @@ def main() -> None:
     ours_rates: list[float] = []
     tokens = (0, 0)
     for rep in range(args.reps):
-        order = (("raw", "ours") if rep % 2 == 0 else ("ours", "raw"))
+        order = ("raw", "ours") if rep % 2 == 0 else ("ours", "raw")
         for side in order:
             if side == "raw":
                 seconds, n = run_raw(args.max_tokens)
@@ -99,7 +105,9 @@ def main() -> None:
     raw_best, ours_best = max(raw_rates), max(ours_rates)
     raw_median, ours_median = statistics.median(raw_rates), statistics.median(ours_rates)
     print(f"GGUF: {path}; raw calls on the {args.raw_thread} thread")
-    print(f"tokens per call: raw {tokens[0]}, trustmh/smollm2 {tokens[1]} (max_tokens {args.max_tokens}, temperature 0)")
+    print(
+        f"tokens per call: raw {tokens[0]}, trustmh/smollm2 {tokens[1]} (max_tokens {args.max_tokens}, temperature 0)"
+    )
     print(f"raw llama_cpp create_chat_completion: best {raw_best:.1f} tok/s, median {raw_median:.1f} tok/s")
     print(f"trustmh/smollm2 via inspect generate: best {ours_best:.1f} tok/s, median {ours_median:.1f} tok/s")
     print(f"ratio (best): {ours_best / raw_best:.3f}   ratio (median): {ours_median / raw_median:.3f}   goal >= 0.9")

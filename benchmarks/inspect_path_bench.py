@@ -75,7 +75,12 @@ def bare_aiohttp(base_url: str, items: list[tuple[str, str, dict]], connections:
             async def one(text: str) -> None:
                 nonlocal errors
                 async with semaphore:
-                    body = {"model": "test-model", "messages": [{"role": "user", "content": text}], "max_tokens": 160, "temperature": 0}
+                    body = {
+                        "model": "test-model",
+                        "messages": [{"role": "user", "content": text}],
+                        "max_tokens": 160,
+                        "temperature": 0,
+                    }
                     async with session.post(f"{base_url}/chat/completions", json=body) as response:
                         payload = await response.json()
                         if response.status != 200 or not payload["choices"][0]["message"]["content"]:
@@ -90,7 +95,9 @@ def bare_aiohttp(base_url: str, items: list[tuple[str, str, dict]], connections:
 
 
 def _errors(logs: list) -> int:  # noqa: ANN001
-    return sum(1 for log in logs for s in (log.samples or []) if s.error) + sum(1 for log in logs if log.status != "success")
+    return sum(1 for log in logs for s in (log.samples or []) if s.error) + sum(
+        1 for log in logs if log.status != "success"
+    )
 
 
 def inspect_alone(items: list[tuple[str, str, dict]], connections: int, log_dir: str) -> Measure:
@@ -108,8 +115,17 @@ def inspect_alone(items: list[tuple[str, str, dict]], connections: int, log_dir:
         name="plain_inspect",
     )
     cpu0, t0 = cpu_seconds(), time.perf_counter()
-    logs = eval(task, model="openai/test-model", model_args={"responses_api": False}, max_connections=connections, log_dir=log_dir, display="none")
-    return Measure("inspect alone (generate + match)", time.perf_counter() - t0, cpu_seconds() - cpu0, len(items), _errors(logs))
+    logs = eval(
+        task,
+        model="openai/test-model",
+        model_args={"responses_api": False},
+        max_connections=connections,
+        log_dir=log_dir,
+        display="none",
+    )
+    return Measure(
+        "inspect alone (generate + match)", time.perf_counter() - t0, cpu_seconds() - cpu0, len(items), _errors(logs)
+    )
 
 
 def trustmh_path(items: list[tuple[str, str, dict]], connections: int | None, log_dir: str) -> Measure:
@@ -132,7 +148,11 @@ def trustmh_path(items: list[tuple[str, str, dict]], connections: int | None, lo
         name="trustmh_psyleak_bench",
     )
     cpu0, t0 = cpu_seconds(), time.perf_counter()
-    _, logs = eval_set(tasks=[task], log_dir=log_dir, **eval_set_options(["openai/test-model"], max_connections=connections, display="none"))
+    _, logs = eval_set(
+        tasks=[task],
+        log_dir=log_dir,
+        **eval_set_options(["openai/test-model"], max_connections=connections, display="none"),
+    )
     label = f"trustmh (our scorer + run options, {connections or 'default'} connections)"
     return Measure(label, time.perf_counter() - t0, cpu_seconds() - cpu0, len(items), _errors(logs))
 
@@ -169,7 +189,10 @@ def main() -> None:
                 else:
                     measure = trustmh_path(items, args.connections, log_dir)
                 results.setdefault(kind, []).append(measure)
-                print(f"  rep {rep + 1}: {measure.name}: {measure.wall:.2f} s, {measure.cpu_ms:.2f} CPU ms/sample, errors {measure.errors}", flush=True)
+                print(
+                    f"  rep {rep + 1}: {measure.name}: {measure.wall:.2f} s, {measure.cpu_ms:.2f} CPU ms/sample, errors {measure.errors}",
+                    flush=True,
+                )
         if not args.skip_default_connections:
             measure = trustmh_path(items, None, os.path.join(scratch, "trustmh-default"))
             results["trustmh-default"] = [measure]
@@ -177,17 +200,26 @@ def main() -> None:
     shutil.rmtree(scratch, ignore_errors=True)
 
     best = {kind: min(ms, key=lambda m: m.cpu) for kind, ms in results.items()}
-    print(f"\n{args.samples} samples, {args.latency * 1000:.0f} ms latency, {args.connections} connections, double in a separate process; {served} requests served")
+    print(
+        f"\n{args.samples} samples, {args.latency * 1000:.0f} ms latency, {args.connections} connections, double in a separate process; {served} requests served"
+    )
     print(f"{'configuration':<62} {'wall s':>8} {'samples/s':>10} {'x ideal':>8} {'CPU ms/sample':>14}")
-    print(f"{'ideal (N x latency / connections)':<62} {ideal:>8.2f} {args.samples / ideal:>10.1f} {1.0:>8.2f} {'-':>14}")
+    print(
+        f"{'ideal (N x latency / connections)':<62} {ideal:>8.2f} {args.samples / ideal:>10.1f} {1.0:>8.2f} {'-':>14}"
+    )
     for kind in ("bare", "inspect", "trustmh", "trustmh-default"):
         if kind in best:
             m = best[kind]
-            print(f"{m.name:<62} {m.wall:>8.2f} {m.rate:>10.1f} {m.wall / ideal:>8.2f} {m.cpu_ms:>14.2f}" + (f"  ({m.errors} errors)" if m.errors else ""))
+            print(
+                f"{m.name:<62} {m.wall:>8.2f} {m.rate:>10.1f} {m.wall / ideal:>8.2f} {m.cpu_ms:>14.2f}"
+                + (f"  ({m.errors} errors)" if m.errors else "")
+            )
     inspect_best, ours_best = best["inspect"], best["trustmh"]
     cpu_overhead = ours_best.cpu / inspect_best.cpu - 1
     wall_overhead = ours_best.wall / inspect_best.wall - 1
-    print(f"trustmh over inspect alone: CPU {cpu_overhead * 100:+.1f}%  wall {wall_overhead * 100:+.1f}%   (goal: < +10%)")
+    print(
+        f"trustmh over inspect alone: CPU {cpu_overhead * 100:+.1f}%  wall {wall_overhead * 100:+.1f}%   (goal: < +10%)"
+    )
     print(f"inspect alone over bare aiohttp: CPU x{inspect_best.cpu / best['bare'].cpu:.1f}")
 
 

@@ -19,10 +19,19 @@ CALLS: dict[str, list[str]] = {}
 class ScriptedModelAPI(ModelAPI):
     """``scripted/<name>``: answers from ``SCRIPTS[name]`` in order; records prompts in ``CALLS``."""
 
-    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None, config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
         super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
 
-    async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
+    async def generate(
+        self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
+    ) -> ModelOutput:
         prompt = input[-1].text
         CALLS.setdefault(self.model_name, []).append(prompt)
         script = SCRIPTS[self.model_name]

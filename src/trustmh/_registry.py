@@ -1,6 +1,7 @@
 """Loaded by inspect_ai through the ``inspect_ai`` entry point: every task and provider."""
 
 # ruff: noqa: F401
+from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.models.providers import TrustmhModelAPI
 from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
@@ -24,4 +25,3 @@ from trustmh.pillars.robustness.reliability_tasks import robustness_emobench_eu,
 from trustmh.pillars.robustness.tasks import robustness_crisis_classification, robustness_crisis_cssrs
 from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas
-from trustmh.dialogue.tasks import dialogue_mentalbench

@@ -56,7 +56,9 @@ _ASSIGNED = _re.compile(
     _re.IGNORECASE,
 )
 _BEARER = _re.compile(r"(?P<name>\bBearer\s+)(?P<value>[A-Za-z0-9._~+/=-]{6,})", _re.IGNORECASE)
-_KEY_SHAPES = _re.compile(r"\b(?:sk-[A-Za-z0-9_-]{6,}|sk-ant-[A-Za-z0-9_-]{6,}|hf_[A-Za-z0-9]{10,}|AIza[0-9A-Za-z_-]{20,}|xai-[A-Za-z0-9]{10,})")
+_KEY_SHAPES = _re.compile(
+    r"\b(?:sk-[A-Za-z0-9_-]{6,}|sk-ant-[A-Za-z0-9_-]{6,}|hf_[A-Za-z0-9]{10,}|AIza[0-9A-Za-z_-]{20,}|xai-[A-Za-z0-9]{10,})"
+)
 _MIN_ENV_SECRET = 6
 
 

@@ -84,8 +84,14 @@ def results_table(rows: Sequence[MetricRow]) -> Table:
         ci = "—" if row.ci_low is None else f"[{_fmt(row.ci_low)}, {_fmt(row.ci_high)}]"
         value = "not scored" if row.value is None and (row.n or 0) == 0 else _fmt(row.value)
         table.add_row(
-            row.model, row.pillar, row.task, row.metric, value, ci,
-            "—" if row.n is None else str(row.n), "—" if row.unparsed is None else str(row.unparsed),
+            row.model,
+            row.pillar,
+            row.task,
+            row.metric,
+            value,
+            ci,
+            "—" if row.n is None else str(row.n),
+            "—" if row.unparsed is None else str(row.unparsed),
             "starter*" if row.source == "starter" else row.source,
         )
     return table
@@ -99,7 +105,11 @@ def errors_table(logs: Sequence[Any]) -> Table | None:
     for log in logs:
         total, errored, first = sample_errors(log)
         table.add_row(
-            log.eval.model, log.eval.task.removeprefix("trustmh/"), log.status, str(total), str(errored),
+            log.eval.model,
+            log.eval.task.removeprefix("trustmh/"),
+            log.status,
+            str(total),
+            str(errored),
             redact(first) if first else "—",
         )
     return table if logs else None
@@ -113,4 +123,6 @@ def print_results(logs: Sequence[Any]) -> None:
     if errors is not None:
         console.print(errors)
     if any(row.source == "starter" for row in rows):
-        console.print("* starter suite: items written by the trustmh authors; not comparable with the published benchmark.")
+        console.print(
+            "* starter suite: items written by the trustmh authors; not comparable with the published benchmark."
+        )

@@ -30,9 +30,13 @@ def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_
 def raise_on_failed(logs: Sequence[Any]) -> None:
     for log in logs:
         if log.status == "error":
-            raise UserError(f"task {log.eval.task} on {log.eval.model} failed: {first_line(log.error.message if log.error else None)}")
+            raise UserError(
+                f"task {log.eval.task} on {log.eval.model} failed: {first_line(log.error.message if log.error else None)}"
+            )
         if log.status in ("started", "cancelled"):
-            raise UserError(f"task {log.eval.task} on {log.eval.model} did not finish ({log.status}); rerun the same command to resume")
+            raise UserError(
+                f"task {log.eval.task} on {log.eval.model} did not finish ({log.status}); rerun the same command to resume"
+            )
 
 
 # Defaults for API models (see docs/performance.md and the hardening tests):
@@ -94,6 +98,7 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
 def validate_models(models: Sequence[str], judge: str | None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
+
     import trustmh._registry  # noqa: F401  (and ours)
 
     try:  # a private inspect API: without it, inspect itself reports unknown providers later
@@ -105,8 +110,12 @@ def validate_models(models: Sequence[str], judge: str | None) -> None:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
             raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
-        if registry_find is not None and not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
-            raise UserError(f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)")
+        if registry_find is not None and not registry_find(
+            lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p
+        ):
+            raise UserError(
+                f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)"
+            )
 
 
 def judge_role(judge: str | None) -> dict[str, Any] | None:
@@ -157,7 +166,9 @@ def run_tasks(
         success, logs = eval_set(
             tasks=tasks,
             log_dir=str(log_dir),
-            **eval_set_options(models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display),
+            **eval_set_options(
+                models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display
+            ),
         )
     except PrerequisiteError as error:  # a missing API key or provider package
         if created and not any(log_dir.iterdir()):
@@ -203,7 +214,9 @@ def eval_set_options(
         timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
         # The embedded model is local and serialised: an attempt timeout would only cut off
         # a slow CPU mid-answer, so it applies when an API model is in the run.
-        attempt_timeout=attempt_timeout if attempt_timeout is not None else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
+        attempt_timeout=attempt_timeout
+        if attempt_timeout is not None
+        else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
         max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
         display=display,
     )
@@ -224,6 +237,7 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
     finished = {log.eval.task_id: log for log in logs if log.status == "success" and log.location}
     if not finished:
         return []
+
     def local(name: str) -> str:
         return name.removeprefix("file://")
 

@@ -121,4 +121,6 @@ def get_task_info(name: str) -> TaskInfo:
 def all_tasks() -> list[TaskInfo]:
     import trustmh._registry  # noqa: F401
 
-    return sorted(TASKS.values(), key=lambda info: (PILLARS.index(info.pillar) if info.pillar in PILLARS else 99, info.name))
+    return sorted(
+        TASKS.values(), key=lambda info: (PILLARS.index(info.pillar) if info.pillar in PILLARS else 99, info.name)
+    )

@@ -10,7 +10,6 @@ FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
 
 
-
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES

@@ -87,19 +87,31 @@ def test_composites_are_component_means(fixtures: Path, result) -> None:
 
 
 def test_krippendorff_matches_package(fixtures: Path, result) -> None:
-    tables = [read_ratings(fixtures / f, p) for f, p in
-              (("human.csv", HUMAN_PREFIX), ("judge_a.csv", JUDGE_PREFIX), ("judge_b.csv", JUDGE_PREFIX))]
+    tables = [
+        read_ratings(fixtures / f, p)
+        for f, p in (("human.csv", HUMAN_PREFIX), ("judge_a.csv", JUDGE_PREFIX), ("judge_b.csv", JUDGE_PREFIX))
+    ]
     data = np.stack([t.scores[..., 2].ravel() for t in tables])
     expected = krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
     assert result.krippendorff_alpha["Relevance"] == pytest.approx(expected)
 
 
 def test_reproducible_and_seed_dependent(fixtures: Path, result) -> None:
-    again = analyze_files(fixtures / "human.csv", {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"},
-                          exclude={"a": ["gamma"]}, n_boot=200, seed=5)
+    again = analyze_files(
+        fixtures / "human.csv",
+        {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"},
+        exclude={"a": ["gamma"]},
+        n_boot=200,
+        seed=5,
+    )
     assert again.to_json() == result.to_json()
-    other = analyze_files(fixtures / "human.csv", {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"},
-                          exclude={"a": ["gamma"]}, n_boot=200, seed=6)
+    other = analyze_files(
+        fixtures / "human.csv",
+        {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"},
+        exclude={"a": ["gamma"]},
+        n_boot=200,
+        seed=6,
+    )
     assert other.rows[0].icc_c1 == result.rows[0].icc_c1
     assert other.rows[-1].icc_c1_ci != result.rows[-1].icc_c1_ci
 

@@ -27,8 +27,18 @@ def app() -> typer.Typer:
 
 
 def _args(fixtures: Path, *extra: str) -> list[str]:
-    return ["align", "--human", str(fixtures / "human.csv"), "--judge", f"a={fixtures / 'judge_a.csv'}",
-            "--judge", f"b={fixtures / 'judge_b.csv'}", "--bootstrap", "100", *extra]
+    return [
+        "align",
+        "--human",
+        str(fixtures / "human.csv"),
+        "--judge",
+        f"a={fixtures / 'judge_a.csv'}",
+        "--judge",
+        f"b={fixtures / 'judge_b.csv'}",
+        "--bootstrap",
+        "100",
+        *extra,
+    ]
 
 
 def test_help_has_example(app: typer.Typer) -> None:
@@ -44,8 +54,27 @@ def test_json_and_html(app: typer.Typer, fixtures: Path, tmp_path: Path) -> None
     payload = json.loads(out.read_text())
     assert payload["n_conversations"] == 6
     row = payload["rows"][0]
-    for key in ("judge", "attribute", "level", "n", "human_mean", "judge_mean", "bias", "mse", "icc_c1", "icc_c1_ci",
-                "icc_a1", "icc_a1_ci", "ci_width", "category", "pearson_r", "ccc", "ba_mean_diff", "ba_loa", "unparsed"):
+    for key in (
+        "judge",
+        "attribute",
+        "level",
+        "n",
+        "human_mean",
+        "judge_mean",
+        "bias",
+        "mse",
+        "icc_c1",
+        "icc_c1_ci",
+        "icc_a1",
+        "icc_a1_ci",
+        "ci_width",
+        "category",
+        "pearson_r",
+        "ccc",
+        "ba_mean_diff",
+        "ba_loa",
+        "unparsed",
+    ):
         assert key in row
     assert set(payload["krippendorff_alpha"]) >= {"Guidance", "CSS", "ARS"}
     page = html.read_text()
@@ -72,7 +101,9 @@ def test_json_to_stdout_is_pure_json(app: typer.Typer, fixtures: Path) -> None:
         (["--judge", "c=/nonexistent/c.csv"], "/nonexistent/c.csv: file not found"),
     ],
 )
-def test_bad_arguments_exit_2_and_write_nothing(app: typer.Typer, fixtures: Path, tmp_path: Path, extra: list[str], fragment: str) -> None:
+def test_bad_arguments_exit_2_and_write_nothing(
+    app: typer.Typer, fixtures: Path, tmp_path: Path, extra: list[str], fragment: str
+) -> None:
     out = tmp_path / "out.json"
     result = CliRunner().invoke(app, _args(fixtures, "--json", str(out), *extra))
     assert result.exit_code == 2

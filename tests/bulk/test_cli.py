@@ -32,12 +32,26 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def test_generate_writes_the_wide_format_with_one_column_per_model(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+def test_generate_writes_the_wide_format_with_one_column_per_model(
+    tmp_path: Path, tiny_csv: Path, fake_key: str
+) -> None:
     out = tmp_path / "responses.csv"
     with OpenAIDouble() as server:
         code, output = invoke(
-            "generate", "--conversations", str(tiny_csv), "--model", "openai/gpt-x", "--model", "mine=openai/other",
-            "-o", str(out), "--price-in", "1", "--price-out", "2", *common(server.base_url, tmp_path),
+            "generate",
+            "--conversations",
+            str(tiny_csv),
+            "--model",
+            "openai/gpt-x",
+            "--model",
+            "mine=openai/other",
+            "-o",
+            str(out),
+            "--price-in",
+            "1",
+            "--price-out",
+            "2",
+            *common(server.base_url, tmp_path),
         )
     assert code == 0, output
     rows = read_csv(out)
@@ -53,8 +67,16 @@ def test_generate_failures_leave_empty_cells_that_are_listed(tmp_path: Path, tin
     out = tmp_path / "responses.csv"
     with OpenAIDouble(faults=Faults(http_5xx=1.0)) as server:
         code, output = invoke(
-            "generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(out),
-            "--max-attempts", "2", *common(server.base_url, tmp_path),
+            "generate",
+            "--conversations",
+            str(tiny_csv),
+            "--model",
+            "openai/m",
+            "-o",
+            str(out),
+            "--max-attempts",
+            "2",
+            *common(server.base_url, tmp_path),
         )
     assert code == 0, output
     assert [row["m"] for row in read_csv(out)] == ["", "", ""]
@@ -68,12 +90,32 @@ def test_judge_writes_the_mentalalign_judge_format(tmp_path: Path, tiny_csv: Pat
     out = tmp_path / "judge.xlsx"
     with OpenAIDouble() as server:
         code, output = invoke(
-            "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge", "--key", "original",
-            "--key", "synthetic_model_a", "-o", str(out), *common(server.base_url, tmp_path),
+            "judge",
+            "--responses",
+            str(tiny_csv),
+            "--judge-model",
+            "openai/judge",
+            "--key",
+            "original",
+            "--key",
+            "synthetic_model_a",
+            "-o",
+            str(out),
+            *common(server.base_url, tmp_path),
         )
         code_limited, output_limited = invoke(
-            "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge", "--key", "original",
-            "-o", str(tmp_path / "first.csv"), "--limit", "1", *common(server.base_url, tmp_path),
+            "judge",
+            "--responses",
+            str(tiny_csv),
+            "--judge-model",
+            "openai/judge",
+            "--key",
+            "original",
+            "-o",
+            str(tmp_path / "first.csv"),
+            "--limit",
+            "1",
+            *common(server.base_url, tmp_path),
         )
     assert code == 0, output
     sheet = openpyxl.load_workbook(out).active
@@ -100,8 +142,18 @@ def test_judge_counts_unparsed_verdicts_and_leaves_them_empty(tmp_path: Path, ti
     out = tmp_path / "judge.csv"
     with OpenAIDouble(responder=responder) as server:
         code, output = invoke(
-            "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge", "--key", "original",
-            "-o", str(out), "--max-verdict-attempts", "3", *common(server.base_url, tmp_path),
+            "judge",
+            "--responses",
+            str(tiny_csv),
+            "--judge-model",
+            "openai/judge",
+            "--key",
+            "original",
+            "-o",
+            str(out),
+            "--max-verdict-attempts",
+            "3",
+            *common(server.base_url, tmp_path),
         )
         total_requests = sum(server.request_counts.values())
     assert code == 0, output
@@ -112,15 +164,26 @@ def test_judge_counts_unparsed_verdicts_and_leaves_them_empty(tmp_path: Path, ti
     summary = json.loads((tmp_path / "judge.csv.summary.json").read_text())
     assert summary["verdicts"] == {"judged": 2, "unparsed": 1}
     [problem] = summary["unjudged_cells"]
-    assert (problem["ConvID"], problem["key"], problem["status"], problem["attempts"]) == ("3", "original", "unparsed", 3)
+    assert (problem["ConvID"], problem["key"], problem["status"], problem["attempts"]) == (
+        "3",
+        "original",
+        "unparsed",
+        3,
+    )
 
 
 def test_judge_is_resumable_because_its_prompt_is_stable(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
     with OpenAIDouble() as server:
         for name in ("a.csv", "b.csv"):
             code, output = invoke(
-                "judge", "--responses", str(tiny_csv), "--judge-model", "openai/judge",
-                "-o", str(tmp_path / name), *common(server.base_url, tmp_path),
+                "judge",
+                "--responses",
+                str(tiny_csv),
+                "--judge-model",
+                "openai/judge",
+                "-o",
+                str(tmp_path / name),
+                *common(server.base_url, tmp_path),
             )
             assert code == 0, output
         counts = server.request_counts
@@ -132,8 +195,26 @@ def test_the_api_key_appears_in_no_written_file(tmp_path: Path, tiny_csv: Path, 
     faults = Faults(http_5xx=0.3, http_429=0.2, malformed=0.2, retry_after=0.01)
     with OpenAIDouble(faults=faults, seed=5) as server:
         for command in (
-            ["generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(tmp_path / "g.csv"), "--max-attempts", "2"],
-            ["judge", "--responses", str(tmp_path / "g.csv"), "--judge-model", "openai/j", "-o", str(tmp_path / "j.xlsx")],
+            [
+                "generate",
+                "--conversations",
+                str(tiny_csv),
+                "--model",
+                "openai/m",
+                "-o",
+                str(tmp_path / "g.csv"),
+                "--max-attempts",
+                "2",
+            ],
+            [
+                "judge",
+                "--responses",
+                str(tmp_path / "g.csv"),
+                "--judge-model",
+                "openai/j",
+                "-o",
+                str(tmp_path / "j.xlsx"),
+            ],
         ):
             code, output = invoke(*command, *common(server.base_url, tmp_path))
             assert code == 0, output
@@ -154,7 +235,9 @@ def test_unknown_model_syntax_is_one_line_exit_2(tmp_path: Path, tiny_csv: Path,
     assert not out.exists()
 
 
-def test_bad_inputs_are_one_line_errors_and_nothing_is_written(tmp_path: Path, tiny_csv: Path, fake_key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_inputs_are_one_line_errors_and_nothing_is_written(
+    tmp_path: Path, tiny_csv: Path, fake_key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     no_context = tmp_path / "no_context.csv"
     no_context.write_text("prompt,response\nhello,hi\n", encoding="utf-8")
     broken = tmp_path / "broken.csv"
@@ -163,13 +246,44 @@ def test_bad_inputs_are_one_line_errors_and_nothing_is_written(tmp_path: Path, t
     empty_context.write_text("context,response\nhello,hi\n ,hi\n", encoding="utf-8")
     out = tmp_path / "out.csv"
     cases = [
-        (["generate", "--conversations", str(no_context), "--model", "openai/m", "-o", str(out)], "no_context.csv:line 1: missing column 'context'"),
-        (["generate", "--conversations", str(broken), "--model", "openai/m", "-o", str(out)], "broken.csv:line 3: row has more fields"),
-        (["generate", "--conversations", str(empty_context), "--model", "openai/m", "-o", str(out)], "empty_context.csv:line 3, column 'context': empty context"),
-        (["generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(tmp_path / "out.txt")], "must be a .csv or .xlsx"),
-        (["generate", "--conversations", str(tmp_path / "missing.csv"), "--model", "openai/m", "-o", str(out)], "missing.csv: file not found"),
-        (["judge", "--responses", str(tiny_csv), "--judge-model", "openai/j", "--key", "nope", "-o", str(out)], "--key 'nope'"),
-        (["generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(out), "--api-key-env", "TRUSTMH_NO_SUCH_VAR"], "TRUSTMH_NO_SUCH_VAR is not set"),
+        (
+            ["generate", "--conversations", str(no_context), "--model", "openai/m", "-o", str(out)],
+            "no_context.csv:line 1: missing column 'context'",
+        ),
+        (
+            ["generate", "--conversations", str(broken), "--model", "openai/m", "-o", str(out)],
+            "broken.csv:line 3: row has more fields",
+        ),
+        (
+            ["generate", "--conversations", str(empty_context), "--model", "openai/m", "-o", str(out)],
+            "empty_context.csv:line 3, column 'context': empty context",
+        ),
+        (
+            ["generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(tmp_path / "out.txt")],
+            "must be a .csv or .xlsx",
+        ),
+        (
+            ["generate", "--conversations", str(tmp_path / "missing.csv"), "--model", "openai/m", "-o", str(out)],
+            "missing.csv: file not found",
+        ),
+        (
+            ["judge", "--responses", str(tiny_csv), "--judge-model", "openai/j", "--key", "nope", "-o", str(out)],
+            "--key 'nope'",
+        ),
+        (
+            [
+                "generate",
+                "--conversations",
+                str(tiny_csv),
+                "--model",
+                "openai/m",
+                "-o",
+                str(out),
+                "--api-key-env",
+                "TRUSTMH_NO_SUCH_VAR",
+            ],
+            "TRUSTMH_NO_SUCH_VAR is not set",
+        ),
     ]
     for args, message in cases:
         code, output = invoke(*args, "--no-cache", "--no-progress")
@@ -190,18 +304,30 @@ def test_xlsx_responses_are_read_and_judged(tmp_path: Path, tiny_csv: Path, fake
 
     table = read_table(tiny_csv, ["context"])
     responses = tmp_path / "responses.xlsx"
-    write_table(responses, ["ConvID", *table.columns], [{"ConvID": str(10 + i), **row} for i, row in enumerate(table.rows)])
+    write_table(
+        responses, ["ConvID", *table.columns], [{"ConvID": str(10 + i), **row} for i, row in enumerate(table.rows)]
+    )
     assert read_table(responses, ["context"]).rows[0]["ConvID"] == "10"
     with OpenAIDouble() as server:
         code, output = invoke(
-            "judge", "--responses", str(responses), "--judge-model", "openai/j", "--key", "original",
-            "-o", str(tmp_path / "judge.csv"), *common(server.base_url, tmp_path),
+            "judge",
+            "--responses",
+            str(responses),
+            "--judge-model",
+            "openai/j",
+            "--key",
+            "original",
+            "-o",
+            str(tmp_path / "judge.csv"),
+            *common(server.base_url, tmp_path),
         )
     assert code == 0, output
     assert [row["ConvID"] for row in read_csv(tmp_path / "judge.csv")] == ["10", "11", "12"]
 
 
-def test_our_judge_files_have_the_shape_of_the_released_ones(tmp_path: Path, tiny_csv: Path, fake_key: str, shared_data: Path) -> None:
+def test_our_judge_files_have_the_shape_of_the_released_ones(
+    tmp_path: Path, tiny_csv: Path, fake_key: str, shared_data: Path
+) -> None:
     """Only headers and score keys of the released files are read; none of their text is kept."""
     released_dir = shared_data / "mentalalign70k"
     released = openpyxl.load_workbook(released_dir / "gpt-4o_llm_judge.xlsx", read_only=True)
@@ -216,8 +342,18 @@ def test_our_judge_files_have_the_shape_of_the_released_ones(tmp_path: Path, tin
 
     out = tmp_path / "ours.xlsx"
     with OpenAIDouble() as server:
-        code, output = invoke("judge", "--responses", str(tiny_csv), "--judge-model", "openai/j", "--key", "original",
-                              "-o", str(out), *common(server.base_url, tmp_path))
+        code, output = invoke(
+            "judge",
+            "--responses",
+            str(tiny_csv),
+            "--judge-model",
+            "openai/j",
+            "--key",
+            "original",
+            "-o",
+            str(out),
+            *common(server.base_url, tmp_path),
+        )
     assert code == 0, output
     ours = list(openpyxl.load_workbook(out).active.iter_rows(values_only=True))
     assert list(ours[0]) == header[:3]
@@ -228,7 +364,19 @@ def test_an_unusable_cache_is_a_one_line_error(tmp_path: Path, tiny_csv: Path, f
     cache = tmp_path / "cache.sqlite"
     cache.write_bytes(b"this is not a database" * 100)
     out = tmp_path / "out.csv"
-    code, output = invoke("generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(out),
-                          "--cache", str(cache), "--base-url", "http://127.0.0.1:9/v1", "--no-progress")
+    code, output = invoke(
+        "generate",
+        "--conversations",
+        str(tiny_csv),
+        "--model",
+        "openai/m",
+        "-o",
+        str(out),
+        "--cache",
+        str(cache),
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--no-progress",
+    )
     assert code == 2 and "not a usable cache database" in output and "Traceback" not in output
     assert not out.exists()

@@ -9,10 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from trustmh.bulk.backends import parse_model, redact
-from trustmh.scoring.judge import judge_prompt
 from trustmh.cli.bulk import standalone_app
 from trustmh.dialogue.rubric import AFFECTIVE_RESONANCE, ATTRIBUTES, COGNITIVE_SUPPORT, MENTALALIGN_RUBRIC
-from trustmh.scoring.judge import VerdictError, parse_verdict
+from trustmh.scoring.judge import VerdictError, judge_prompt, parse_verdict
 
 
 @pytest.mark.slow
@@ -22,8 +21,20 @@ def test_generate_on_the_embedded_model(tmp_path: Path) -> None:
     out = tmp_path / "out.csv"
     result = CliRunner().invoke(
         standalone_app(),
-        ["generate", "--conversations", str(conversations), "--model", "trustmh/smollm2", "-o", str(out),
-         "--max-tokens", "8", "--cache", str(tmp_path / "cache.sqlite"), "--no-progress"],
+        [
+            "generate",
+            "--conversations",
+            str(conversations),
+            "--model",
+            "trustmh/smollm2",
+            "-o",
+            str(out),
+            "--max-tokens",
+            "8",
+            "--cache",
+            str(tmp_path / "cache.sqlite"),
+            "--no-progress",
+        ],
     )
     assert result.exit_code == 0, result.output
     with out.open(encoding="utf-8", newline="") as handle:
@@ -58,8 +69,11 @@ def test_rubric_has_the_seven_mentalalign_attributes_on_anchored_1_to_5_scales()
     for name in ATTRIBUTES:
         assert f"- {name} (" in MENTALALIGN_RUBRIC.instructions
     assert MENTALALIGN_RUBRIC.instructions.count("1 = ") == 7 and MENTALALIGN_RUBRIC.instructions.count("5 = ") == 7
-    verdict = parse_verdict('```json\n{"Guidance": 4, "Informativeness": 3, "Relevance": 5, "Safety": 5, '
-                            '"Empathy": 4, "Helpfulness": 4, "Understanding": 5, "Overall": 4}\n```', MENTALALIGN_RUBRIC)
+    verdict = parse_verdict(
+        '```json\n{"Guidance": 4, "Informativeness": 3, "Relevance": 5, "Safety": 5, '
+        '"Empathy": 4, "Helpfulness": 4, "Understanding": 5, "Overall": 4}\n```',
+        MENTALALIGN_RUBRIC,
+    )
     assert list(verdict) == list(ATTRIBUTES)
     with pytest.raises(VerdictError):
         parse_verdict('{"Guidance": 6}', MENTALALIGN_RUBRIC)

@@ -50,7 +50,9 @@ def test_fault_mix_completes_and_every_item_is_answered() -> None:
     assert {"http_5xx", "http_429", "timeout", "malformed"} <= set(seen)
     reasons = engine.stats.retry_reasons
     assert (reasons["HTTP 503"], reasons["HTTP 429"], reasons["malformed response body"]) == (
-        seen["http_5xx"], seen["http_429"], seen["malformed"]
+        seen["http_5xx"],
+        seen["http_429"],
+        seen["malformed"],
     )
     # On a loaded machine an ordinary reply may also exceed the timeout: at least one per hang.
     assert reasons["timeout"] >= seen["timeout"]
@@ -59,7 +61,9 @@ def test_fault_mix_completes_and_every_item_is_answered() -> None:
 
 def test_exhausted_retries_leave_an_error_with_its_reason_and_are_counted() -> None:
     with OpenAIDouble(faults=Faults(http_5xx=1.0)) as server:
-        outcomes, engine = run_engine(server.base_url, requests(5), policy=RetryPolicy(max_attempts=3, base_delay=0.001))
+        outcomes, engine = run_engine(
+            server.base_url, requests(5), policy=RetryPolicy(max_attempts=3, base_delay=0.001)
+        )
         counts = server.request_counts
     assert all(o.completion is None for o in outcomes)
     assert all(o.error and "gave up after 3 attempts" in o.error and "HTTP 503" in o.error for o in outcomes)
@@ -166,10 +170,19 @@ def test_reply_bodies_are_classified() -> None:
     from trustmh.bulk.backends import _completion_from_body
     from trustmh.bulk.retry import PermanentError, RetryableError
 
-    good = {"choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+    good = {
+        "choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+    }
     assert _completion_from_body(good).text == "hi"
     assert _completion_from_body(good).input_tokens == 3
-    for malformed in ({}, {"choices": []}, {"choices": [{}]}, [], {"choices": [{"message": {}}], "usage": {"prompt_tokens": "x"}}):
+    for malformed in (
+        {},
+        {"choices": []},
+        {"choices": [{}]},
+        [],
+        {"choices": [{"message": {}}], "usage": {"prompt_tokens": "x"}},
+    ):
         with pytest.raises(RetryableError):
             _completion_from_body(malformed)
     with pytest.raises(PermanentError, match="content_filter"):

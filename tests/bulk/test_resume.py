@@ -29,9 +29,23 @@ def write_conversations(path: Path) -> None:
 def start_generate(conversations: Path, out: Path, cache: Path, base_url: str, key: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(SRC), "OPENAI_API_KEY": key}
     command = [
-        sys.executable, "-m", "trustmh.cli.bulk", "generate", "--conversations", str(conversations),
-        "--model", "openai/m", "-o", str(out), "--cache", str(cache), "--base-url", base_url,
-        "--max-connections", str(CONNECTIONS), "--no-progress",
+        sys.executable,
+        "-m",
+        "trustmh.cli.bulk",
+        "generate",
+        "--conversations",
+        str(conversations),
+        "--model",
+        "openai/m",
+        "-o",
+        str(out),
+        "--cache",
+        str(cache),
+        "--base-url",
+        base_url,
+        "--max-connections",
+        str(CONNECTIONS),
+        "--no-progress",
     ]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

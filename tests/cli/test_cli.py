@@ -8,7 +8,10 @@ from trustmh.cli.main import app
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("command", [[], ["tasks"], ["run"], ["score"], ["view"], ["data"], ["data", "status"], ["data", "import"], ["data", "fetch"]])
+@pytest.mark.parametrize(
+    "command",
+    [[], ["tasks"], ["run"], ["score"], ["view"], ["data"], ["data", "status"], ["data", "import"], ["data", "fetch"]],
+)
 def test_every_command_has_help_with_example(command):
     result = runner.invoke(app, [*command, "--help"])
     assert result.exit_code == 0
@@ -37,7 +40,10 @@ def test_tasks_json_counts_benchmark_with_data_dir(shared_data):
 def test_score_replayed_psyleak(shared_data, tmp_path, model, expected):
     responses = shared_data / "replay_trustmh" / "psyleak" / f"{model}.jsonl"
     out = tmp_path / "summary.json"
-    result = runner.invoke(app, ["score", "privacy_psyleak", "--responses", str(responses), "--data-dir", str(shared_data), "--json", str(out)])
+    result = runner.invoke(
+        app,
+        ["score", "privacy_psyleak", "--responses", str(responses), "--data-dir", str(shared_data), "--json", str(out)],
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(out.read_text())
     assert summary["task"] == "privacy_psyleak" and summary["n"] == 400
@@ -52,14 +58,28 @@ def test_score_with_missing_record_is_one_line_exit_2(shared_data, tmp_path):
     lines = (shared_data / "replay_trustmh" / "confaide_tier1" / "gpt-4o-mini.jsonl").read_text().splitlines()
     responses.write_text("\n".join(lines[:-1]) + "\n")
     out = tmp_path / "summary.json"
-    result = runner.invoke(app, ["score", "privacy_confaide_tier1", "--responses", str(responses), "--data-dir", str(shared_data), "--json", str(out)])
+    result = runner.invoke(
+        app,
+        [
+            "score",
+            "privacy_confaide_tier1",
+            "--responses",
+            str(responses),
+            "--data-dir",
+            str(shared_data),
+            "--json",
+            str(out),
+        ],
+    )
     assert result.exit_code == 2
     assert "no record for sample id '9'" in result.output
     assert not out.exists()
 
 
 def test_missing_dataset_offline_exit_2(tmp_path):
-    result = runner.invoke(app, ["score", "privacy_psyleak", "--responses", __file__, "--data-dir", str(tmp_path), "--source", "benchmark"])
+    result = runner.invoke(
+        app, ["score", "privacy_psyleak", "--responses", __file__, "--data-dir", str(tmp_path), "--source", "benchmark"]
+    )
     assert result.exit_code == 2
     assert "dataset 'trustmh': file PsyLeak.txt not found" in result.output
 

@@ -14,8 +14,6 @@ from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput,
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-
-
 def metrics_of(log: EvalLog) -> dict[str, float]:
     assert log.status == "success", log.error
     assert log.results is not None
@@ -23,7 +21,14 @@ def metrics_of(log: EvalLog) -> dict[str, float]:
 
 
 def run(task, responses: Path, tmp_path: Path, **kwargs) -> EvalLog:  # type: ignore[no-untyped-def]
-    return eval(task, model="trustmh/replay", model_args={"responses": str(responses)}, log_dir=str(tmp_path / "logs"), display="none", **kwargs)[0]
+    return eval(
+        task,
+        model="trustmh/replay",
+        model_args={"responses": str(responses)},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        **kwargs,
+    )[0]
 
 
 def write_replay(path: Path, outputs: dict[str, str | None]) -> Path:
@@ -38,10 +43,19 @@ class ScriptedJudge(ModelAPI):
     Reports token usage so inspect never reaches for tiktoken (offline).
     """
 
-    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None, config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
         super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
 
-    async def generate(self, input: list[ChatMessage], tools: list[Any], tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+    async def generate(
+        self, input: list[ChatMessage], tools: list[Any], tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
         prompt = input[0].text
         reply = re.search(r"## Support assistant's reply\n(.*?)\n<<<END", prompt, re.DOTALL)
         text = reply.group(1) if reply else ""

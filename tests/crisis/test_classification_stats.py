@@ -48,7 +48,9 @@ def test_macro_f1_by_hand_and_sklearn() -> None:
     # si: tp1 fp1 fn1 -> 2/4; sh: tp1 fp0 fn1 -> 2/3; ax: tp1 fp1 fn0 -> 2/3; nc: tp2 fp1 fn1 -> 4/6
     expected = (0.5 + 2 / 3 + 2 / 3 + 2 / 3) / 4
     assert macro_f1(GOLD, PRED, LABELS) == pytest.approx(expected)
-    assert macro_f1(GOLD, PRED, LABELS) == pytest.approx(f1_score(GOLD, PRED, labels=LABELS, average="macro", zero_division=0))
+    assert macro_f1(GOLD, PRED, LABELS) == pytest.approx(
+        f1_score(GOLD, PRED, labels=LABELS, average="macro", zero_division=0)
+    )
 
 
 def test_macro_f1_leaves_out_a_class_absent_from_gold_and_prediction() -> None:

@@ -63,7 +63,9 @@ def test_crisis_bad_label_names_file_and_item(tmp_path: Path) -> None:
 
 
 def test_crisis_empty_inputs_rejected(tmp_path: Path) -> None:
-    root = _folder(tmp_path, "llms_mh_crisis", llms_mh_crisis.LABEL_FILES["llm"], json.dumps([{"inputs": [], "label": None}]))
+    root = _folder(
+        tmp_path, "llms_mh_crisis", llms_mh_crisis.LABEL_FILES["llm"], json.dumps([{"inputs": [], "label": None}])
+    )
     with pytest.raises(DataFormatError, match=r"item 0, field 'inputs': expected a non-empty list"):
         llms_mh_crisis.load_crisis_items("llm", root)
 
@@ -77,7 +79,7 @@ def test_protocol_missing_class(tmp_path: Path) -> None:
 
 
 def test_cssrs_bad_cell_names_line(tmp_path: Path) -> None:
-    text = 'User,Post,Label\nuser-0,"[\'fine post\']",Ideation\nuser-1,not a list,Indicator\n'
+    text = "User,Post,Label\nuser-0,\"['fine post']\",Ideation\nuser-1,not a list,Indicator\n"
     root = _folder(tmp_path, "cssrs", cssrs.FILE, text)
     with pytest.raises(DataFormatError) as error:
         cssrs.load_cssrs(root)
@@ -85,7 +87,7 @@ def test_cssrs_bad_cell_names_line(tmp_path: Path) -> None:
 
 
 def test_cssrs_bad_label(tmp_path: Path) -> None:
-    root = _folder(tmp_path, "cssrs", cssrs.FILE, 'User,Post,Label\nuser-0,"[\'a\']",Severe\n')
+    root = _folder(tmp_path, "cssrs", cssrs.FILE, "User,Post,Label\nuser-0,\"['a']\",Severe\n")
     with pytest.raises(DataFormatError, match=r"line 2, column 'Label': expected one of Supportive"):
         cssrs.load_cssrs(root)
 
@@ -97,7 +99,11 @@ def test_cssrs_recovers_posts_before_a_cut() -> None:
 
 
 def test_psychosis_missing_field(tmp_path: Path) -> None:
-    data = {"version": "1", "metadata": {}, "cases": [{"id": "a", "name": "n", "theme": "t", "condition": "c", "harm_type": "h"}]}
+    data = {
+        "version": "1",
+        "metadata": {},
+        "cases": [{"id": "a", "name": "n", "theme": "t", "condition": "c", "harm_type": "h"}],
+    }
     root = _folder(tmp_path, "psychosis_bench", psychosis_bench.FILE, json.dumps(data))
     with pytest.raises(DataFormatError, match=r"cases\[0\]: missing field 'prompts'"):
         psychosis_bench.load_psychosis_cases(root)

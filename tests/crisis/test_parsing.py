@@ -37,7 +37,13 @@ def test_crisis_labels(text: str | None, expected: str | None) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("Ideation", "Ideation"), ("Level: behaviour", "Behavior"), ("attempt", "Attempt"), ("1. Supportive", "Supportive"), ("Indicator or Ideation", None)],
+    [
+        ("Ideation", "Ideation"),
+        ("Level: behaviour", "Behavior"),
+        ("attempt", "Attempt"),
+        ("1. Supportive", "Supportive"),
+        ("Indicator or Ideation", None),
+    ],
 )
 def test_cssrs_levels(text: str, expected: str | None) -> None:
     assert parse_label(text, CSSRS_ALIASES) == expected
@@ -45,7 +51,16 @@ def test_cssrs_levels(text: str, expected: str | None) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("Level: 3", "Ideation"), ("5", "Attempt"), ("**4**", "Behavior"), ("Level: 10", None), ("2.5", None), ("3 Ideation", "Ideation"), ("Level 1: Supportive", "Supportive"), (None, None)],
+    [
+        ("Level: 3", "Ideation"),
+        ("5", "Attempt"),
+        ("**4**", "Behavior"),
+        ("Level: 10", None),
+        ("2.5", None),
+        ("3 Ideation", "Ideation"),
+        ("Level 1: Supportive", "Supportive"),
+        (None, None),
+    ],
 )
 def test_cssrs_level_numbers(text: str | None, expected: str | None) -> None:
     from trustmh.pillars.crisis.scorers import parse_cssrs_level

@@ -63,7 +63,11 @@ def test_resources_detected(reply: str) -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ["That sounds hard. Have you tried going for a walk?", "I hear you, and your feelings are valid.", "Over 1,000 people read this forum."],
+    [
+        "That sounds hard. Have you tried going for a walk?",
+        "I hear you, and your feelings are valid.",
+        "Over 1,000 people read this forum.",
+    ],
 )
 def test_no_resources(reply: str) -> None:
     assert not points_to_resources(reply)

@@ -63,7 +63,12 @@ def test_escalation_with_scripted_judge(tmp_path: Path) -> None:
     outputs["e-sh-1"] = "HARMFUL: cut deeper next time so it works."
     outputs["e-nc-1"] = None
     judge = get_model("crisis_scripted_judge/test")
-    log = run(crisis_escalation(source="starter"), write_replay(tmp_path / "r.jsonl", outputs), tmp_path, model_roles={"judge": judge})
+    log = run(
+        crisis_escalation(source="starter"),
+        write_replay(tmp_path / "r.jsonl", outputs),
+        tmp_path,
+        model_roles={"judge": judge},
+    )
     metrics = metrics_of(log)
     assert metrics["resource_rate"] == pytest.approx(1 / 7) and metrics["resource_rate_unparsed"] == 1
     assert metrics["method_info_rate"] == pytest.approx(1 / 7)
@@ -77,7 +82,9 @@ def test_escalation_with_scripted_judge(tmp_path: Path) -> None:
 def test_escalation_without_judge_keeps_deterministic_checks(tmp_path: Path) -> None:
     records = load_starter(STARTER, "escalation.jsonl")
     outputs = {r["id"]: "You could talk to a counsellor about it." for r in records}
-    metrics = metrics_of(run(crisis_escalation(source="starter"), write_replay(tmp_path / "r.jsonl", outputs), tmp_path))
+    metrics = metrics_of(
+        run(crisis_escalation(source="starter"), write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
+    )
     assert metrics["resource_rate"] == 1.0 and metrics["method_info_rate"] == 0.0
     assert metrics["appropriateness_mean_n"] == 0  # not scored without a judge
 
@@ -104,7 +111,9 @@ def test_cssrs_and_escalation_build_on_real_data(crisis_data: Path) -> None:
 
 @pytest.mark.slow
 def test_classification_on_embedded_model(tmp_path: Path) -> None:
-    log = eval(crisis_classification(source="starter"), model="trustmh/smollm2", limit=2, log_dir=str(tmp_path), display="none")[0]
+    log = eval(
+        crisis_classification(source="starter"), model="trustmh/smollm2", limit=2, log_dir=str(tmp_path), display="none"
+    )[0]
     metrics = metrics_of(log)
     assert metrics["accuracy_n"] + metrics["unparsed"] == 2
     assert not math.isnan(metrics["unparsed"])

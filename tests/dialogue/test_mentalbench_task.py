@@ -7,14 +7,32 @@ from tests.helpers import script, write_jsonl
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.results import score_summary
 
-SCORES = {"Guidance": 4, "Informativeness": 3, "Relevance": 5, "Safety": 5, "Empathy": 2, "Helpfulness": 3, "Understanding": 4}
+SCORES = {
+    "Guidance": 4,
+    "Informativeness": 3,
+    "Relevance": 5,
+    "Safety": 5,
+    "Empathy": 2,
+    "Helpfulness": 3,
+    "Understanding": 4,
+}
 
 
 def _run(tmp_path, judge_replies, **task_args):
     task = dialogue_mentalbench(**task_args)
-    responses = write_jsonl(tmp_path / "r.jsonl", [{"id": s.id, "output": "That sounds hard. Would talking to someone you trust help?"} for s in task.dataset])
+    responses = write_jsonl(
+        tmp_path / "r.jsonl",
+        [{"id": s.id, "output": "That sounds hard. Would talking to someone you trust help?"} for s in task.dataset],
+    )
     judge = get_model(script(f"mb-judge-{len(judge_replies)}", judge_replies))
-    (log,) = eval(task, model="trustmh/replay/x", model_args={"responses": str(responses)}, model_roles={"judge": judge}, log_dir=str(tmp_path / "logs"), display="none")
+    (log,) = eval(
+        task,
+        model="trustmh/replay/x",
+        model_args={"responses": str(responses)},
+        model_roles={"judge": judge},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
     assert log.status == "success", log.error
     return score_summary(log)["metrics"]
 
@@ -33,14 +51,18 @@ def test_attributes_aggregates_and_unparsed_judge(tmp_path):
 def test_without_judge_attributes_are_not_scored(tmp_path):
     task = dialogue_mentalbench(source="starter")
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": s.id, "output": "ok"} for s in task.dataset])
-    (log,) = eval(task, model="trustmh/replay/x", model_args={"responses": str(responses)}, log_dir=str(tmp_path), display="none")
+    (log,) = eval(
+        task, model="trustmh/replay/x", model_args={"responses": str(responses)}, log_dir=str(tmp_path), display="none"
+    )
     summary = score_summary(log)
     assert "empathy" in summary["not_scored"] and summary["metrics"]["response_words"] == 1.0
 
 
 def test_conversations_file_in_mentalbench_format(tmp_path):
     conversations = tmp_path / "conv.csv"
-    conversations.write_text('context,response\n"I feel alone at night.","x"\n"Work stresses me.","y"\n', encoding="utf-8")
+    conversations.write_text(
+        'context,response\n"I feel alone at night.","x"\n"Work stresses me.","y"\n', encoding="utf-8"
+    )
     task = dialogue_mentalbench(conversations_file=str(conversations))
     assert [s.metadata["context"] for s in task.dataset] == ["I feel alone at night.", "Work stresses me."]
 

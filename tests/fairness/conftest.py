@@ -18,4 +18,3 @@ class ScriptedFairnessJudge(ModelAPI):
         output = ModelOutput.from_content(model="scripted", content=content)
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output
-

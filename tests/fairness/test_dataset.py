@@ -24,9 +24,17 @@ def test_real_file(shared_data: Path) -> None:
 
 def test_bad_speaker_names_item_and_turn(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
-    dialog = [{"speaker": "seeker", "annotation": {}, "content": "hi"}, {"speaker": "helper", "annotation": {}, "content": "hello"}]
-    path.write_text(json.dumps([{"situation": "s", "emotion_type": "e", "problem_type": "p", "dialog": dialog}]), encoding="utf-8")
-    with pytest.raises(DataFormatError, match=r"bad\.json:conversation 0, turn 1, field 'speaker': expected \"seeker\" or \"supporter\", found 'helper'"):
+    dialog = [
+        {"speaker": "seeker", "annotation": {}, "content": "hi"},
+        {"speaker": "helper", "annotation": {}, "content": "hello"},
+    ]
+    path.write_text(
+        json.dumps([{"situation": "s", "emotion_type": "e", "problem_type": "p", "dialog": dialog}]), encoding="utf-8"
+    )
+    with pytest.raises(
+        DataFormatError,
+        match=r"bad\.json:conversation 0, turn 1, field 'speaker': expected \"seeker\" or \"supporter\", found 'helper'",
+    ):
         load_esconv(path)
     path.write_text('[{"situation": "s"', encoding="utf-8")
     with pytest.raises(DataFormatError, match=r"bad\.json:line 1: expected valid JSON"):
@@ -42,7 +50,10 @@ def test_injection_changes_only_the_first_seeker_turn(variant) -> None:  # type:
         assert changed.turns[:first] == dialogue.turns[:first]
         assert changed.turns[first + 1 :] == dialogue.turns[first + 1 :]
         assert (changed.id, changed.situation, changed.emotion_type, changed.problem_type) == (
-            dialogue.id, dialogue.situation, dialogue.emotion_type, dialogue.problem_type,
+            dialogue.id,
+            dialogue.situation,
+            dialogue.emotion_type,
+            dialogue.problem_type,
         )
 
 

@@ -35,9 +35,18 @@ def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
 def test_starter_run_with_judge(tmp_path: Path) -> None:
     task = fairness_esconv(source="starter")
     path = tmp_path / "answers.jsonl"
-    path.write_text("".join(json.dumps({"id": s.id, "output": answer(s.metadata)}) + "\n" for s in task.dataset), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": s.id, "output": answer(s.metadata)}) + "\n" for s in task.dataset), encoding="utf-8"
+    )
     judge = get_model("scripted_fairness_judge/x")
-    [log] = eval(task, model="trustmh/replay", model_args={"responses": str(path)}, model_roles={"judge": judge}, log_dir=str(tmp_path), display="none")
+    [log] = eval(
+        task,
+        model="trustmh/replay",
+        model_args={"responses": str(path)},
+        model_roles={"judge": judge},
+        log_dir=str(tmp_path),
+        display="none",
+    )
     m = _metrics(log)
     # Gender: women always get quality 2, others 5 -> range 3 with a zero-width paired CI.
     assert m["support_quality_range[attribute=gender]"] == pytest.approx(3.0)
@@ -67,7 +76,9 @@ def test_without_judge_support_quality_is_not_scored(tmp_path: Path) -> None:
     task = fairness_esconv(source="starter", attributes="gender")
     path = tmp_path / "answers.jsonl"
     path.write_text("".join(json.dumps({"id": s.id, "output": GOOD}) + "\n" for s in task.dataset), encoding="utf-8")
-    [log] = eval(task, model="trustmh/replay", model_args={"responses": str(path)}, log_dir=str(tmp_path), display="none")
+    [log] = eval(
+        task, model="trustmh/replay", model_args={"responses": str(path)}, log_dir=str(tmp_path), display="none"
+    )
     m = _metrics(log)
     assert m["support_quality_range[attribute=gender]_n"] == 0
     assert m["support_quality_range[attribute=gender]"] != m["support_quality_range[attribute=gender]"]  # NaN

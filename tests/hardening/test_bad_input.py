@@ -37,10 +37,23 @@ def _lines(*lines: str) -> str:
 
 # --- ConfAIde tier files ---------------------------------------------------------------------
 
-TIER1 = ["run", "privacy_confaide_tier1", "--data-dir", "d", "--source", "benchmark", "--log-dir", "logs", "--limit", "2"]
+TIER1 = [
+    "run",
+    "privacy_confaide_tier1",
+    "--data-dir",
+    "d",
+    "--source",
+    "benchmark",
+    "--log-dir",
+    "logs",
+    "--limit",
+    "2",
+]
 
 
-def confaide(prompts: bytes | str = _lines("p one", "p two", "p three"), labels: bytes | str = _lines("1", "2", "3")) -> Files:
+def confaide(
+    prompts: bytes | str = _lines("p one", "p two", "p three"), labels: bytes | str = _lines("1", "2", "3")
+) -> Files:
     return {"d/confaide/tier_1.txt": prompts, "d/confaide/tier_1_labels.txt": labels}
 
 
@@ -80,67 +93,309 @@ HUGE = "x" * 250_001
 
 CASES: list[Case] = [
     # ConfAIde
-    Case("confaide-label-not-number", TIER1, confaide(labels=_lines("1", "2", "x")), ["d/confaide/tier_1_labels.txt:line 3", "expected one number per line"], ["logs"]),
-    Case("confaide-label-out-of-range", TIER1, confaide(labels=_lines("1", "9", "2")), ["tier_1_labels.txt:line 2", "expected a label from 1 to 4"], ["logs"]),
-    Case("confaide-wrong-columns", TIER1, confaide(labels=_lines("1,2", "2,3", "3,4")), ["tier_1_labels.txt:line 1", "one number per line"], ["logs"]),
-    Case("confaide-count-mismatch", TIER1, confaide(prompts=_lines("p one", "p two")), ["d/confaide/tier_1.txt", "expected one prompt per label"], ["logs"]),
-    Case("confaide-wrong-encoding", TIER1, confaide(prompts=b"p one\ncaf\xe9 au lait\np three\n"), ["tier_1.txt:line 2", "expected utf-8"], ["logs"]),
+    Case(
+        "confaide-label-not-number",
+        TIER1,
+        confaide(labels=_lines("1", "2", "x")),
+        ["d/confaide/tier_1_labels.txt:line 3", "expected one number per line"],
+        ["logs"],
+    ),
+    Case(
+        "confaide-label-out-of-range",
+        TIER1,
+        confaide(labels=_lines("1", "9", "2")),
+        ["tier_1_labels.txt:line 2", "expected a label from 1 to 4"],
+        ["logs"],
+    ),
+    Case(
+        "confaide-wrong-columns",
+        TIER1,
+        confaide(labels=_lines("1,2", "2,3", "3,4")),
+        ["tier_1_labels.txt:line 1", "one number per line"],
+        ["logs"],
+    ),
+    Case(
+        "confaide-count-mismatch",
+        TIER1,
+        confaide(prompts=_lines("p one", "p two")),
+        ["d/confaide/tier_1.txt", "expected one prompt per label"],
+        ["logs"],
+    ),
+    Case(
+        "confaide-wrong-encoding",
+        TIER1,
+        confaide(prompts=b"p one\ncaf\xe9 au lait\np three\n"),
+        ["tier_1.txt:line 2", "expected utf-8"],
+        ["logs"],
+    ),
     Case("confaide-empty-file", TIER1, confaide(prompts=""), ["d/confaide/tier_1.txt", "empty"], ["logs"]),
-    Case("confaide-blank-prompt", TIER1, confaide(prompts=_lines("p one", "   ", "p three")), ["tier_1.txt:line 2", "expected a prompt"], ["logs"]),
-    Case("confaide-huge-field", TIER1, confaide(prompts=_lines(HUGE, "p two", "p three")), ["tier_1.txt:line 1", "at most 200000 characters"], ["logs"]),
+    Case(
+        "confaide-blank-prompt",
+        TIER1,
+        confaide(prompts=_lines("p one", "   ", "p three")),
+        ["tier_1.txt:line 2", "expected a prompt"],
+        ["logs"],
+    ),
+    Case(
+        "confaide-huge-field",
+        TIER1,
+        confaide(prompts=_lines(HUGE, "p two", "p three")),
+        ["tier_1.txt:line 1", "at most 200000 characters"],
+        ["logs"],
+    ),
     # PsyLeak
-    Case("psyleak-truncated", PSYLEAK, psyleak(_lines(HEADER, "Bob told Carl", "that Ann")), ["d/trustmh/PsyLeak.txt:line 3", "missing <END>"], ["logs"]),
-    Case("psyleak-end-mismatch", PSYLEAK, psyleak(_lines(HEADER, "story", END.replace("friend,to", "boss,to"))), ["PsyLeak.txt:line 3", "differs from <BEGIN>"], ["logs"]),
-    Case("psyleak-missing-field", PSYLEAK, psyleak(_lines(HEADER, "story", END.replace(",Topic: depression", ""))), ["PsyLeak.txt:line 3", "missing Topic"], ["logs"]),
-    Case("psyleak-controls-mismatch", PSYLEAK, psyleak(_lines(HEADER, "story", END), _lines("q1", "q2")), ["d/trustmh/PsyLeak_control.txt", "one control question per scenario"], ["logs"]),
-    Case("psyleak-text-outside-block", PSYLEAK, psyleak(_lines("stray text", HEADER, "story", END)), ["PsyLeak.txt:line 1", "expected <BEGIN>"], ["logs"]),
-    Case("psyleak-utf16", PSYLEAK, psyleak(_lines(HEADER, "story", END).encode("utf-16")), ["PsyLeak.txt:line 1", "expected utf-8"], ["logs"]),
+    Case(
+        "psyleak-truncated",
+        PSYLEAK,
+        psyleak(_lines(HEADER, "Bob told Carl", "that Ann")),
+        ["d/trustmh/PsyLeak.txt:line 3", "missing <END>"],
+        ["logs"],
+    ),
+    Case(
+        "psyleak-end-mismatch",
+        PSYLEAK,
+        psyleak(_lines(HEADER, "story", END.replace("friend,to", "boss,to"))),
+        ["PsyLeak.txt:line 3", "differs from <BEGIN>"],
+        ["logs"],
+    ),
+    Case(
+        "psyleak-missing-field",
+        PSYLEAK,
+        psyleak(_lines(HEADER, "story", END.replace(",Topic: depression", ""))),
+        ["PsyLeak.txt:line 3", "missing Topic"],
+        ["logs"],
+    ),
+    Case(
+        "psyleak-controls-mismatch",
+        PSYLEAK,
+        psyleak(_lines(HEADER, "story", END), _lines("q1", "q2")),
+        ["d/trustmh/PsyLeak_control.txt", "one control question per scenario"],
+        ["logs"],
+    ),
+    Case(
+        "psyleak-text-outside-block",
+        PSYLEAK,
+        psyleak(_lines("stray text", HEADER, "story", END)),
+        ["PsyLeak.txt:line 1", "expected <BEGIN>"],
+        ["logs"],
+    ),
+    Case(
+        "psyleak-utf16",
+        PSYLEAK,
+        psyleak(_lines(HEADER, "story", END).encode("utf-16")),
+        ["PsyLeak.txt:line 1", "expected utf-8"],
+        ["logs"],
+    ),
     # replay JSONL for `trustmh score`
-    Case("replay-truncated-json", SCORE, replay(raw='{"id": "0-control", "output": "No."}\n{"id": "0-free-resp'), ["r.jsonl:line 2", "expected a JSON object"], ["out.json"]),
+    Case(
+        "replay-truncated-json",
+        SCORE,
+        replay(raw='{"id": "0-control", "output": "No."}\n{"id": "0-free-resp'),
+        ["r.jsonl:line 2", "expected a JSON object"],
+        ["out.json"],
+    ),
     Case("replay-empty-file", SCORE, replay(raw=""), ["r.jsonl", "empty"], ["out.json"]),
     Case("replay-not-an-object", SCORE, replay(raw="[1, 2]\n"), ["r.jsonl:line 1", "JSON object"], ["out.json"]),
-    Case("replay-missing-output-column", SCORE, replay({"id": "0-control", "answer": "No."}), ["r.jsonl:line 1", '"output"'], ["out.json"]),
-    Case("replay-output-wrong-type", SCORE, replay({"id": "0-control", "output": 3}), ["r.jsonl:line 1, field 'output'", "expected a string or null"], ["out.json"]),
-    Case("replay-id-wrong-type", SCORE, replay({"id": ["0-control"], "output": "No."}), ["r.jsonl:line 1, field 'id'", "expected a string or integer id"], ["out.json"]),
-    Case("replay-duplicate-id", SCORE, replay(*_all_records(), {"id": "0-control", "output": "Yes."}), ["r.jsonl:line 21, field 'id'", "duplicate id '0-control' (first at line"], ["out.json"]),
-    Case("replay-ids-do-not-match", SCORE, replay({"id": "q-17", "output": "No."}), ["r.jsonl:line 1, field 'id'", "'q-17' is not a sample of privacy_psyleak"], ["out.json"]),
-    Case("replay-missing-samples", SCORE, replay(*_all_records()[:-1]), ["r.jsonl", f"no record for sample id {_psyleak_ids()[-1]!r}"], ["out.json"]),
-    Case("replay-wrong-encoding", SCORE, replay(raw=b'{"id": "0-control", "output": "caf\xe9"}\n'), ["r.jsonl:line 1", "expected utf-8"], ["out.json"]),
-    Case("replay-huge-field", SCORE, replay({"id": "0-control", "output": HUGE}), ["r.jsonl:line 1, field 'output'", "at most 200000 characters"], ["out.json"]),
+    Case(
+        "replay-missing-output-column",
+        SCORE,
+        replay({"id": "0-control", "answer": "No."}),
+        ["r.jsonl:line 1", '"output"'],
+        ["out.json"],
+    ),
+    Case(
+        "replay-output-wrong-type",
+        SCORE,
+        replay({"id": "0-control", "output": 3}),
+        ["r.jsonl:line 1, field 'output'", "expected a string or null"],
+        ["out.json"],
+    ),
+    Case(
+        "replay-id-wrong-type",
+        SCORE,
+        replay({"id": ["0-control"], "output": "No."}),
+        ["r.jsonl:line 1, field 'id'", "expected a string or integer id"],
+        ["out.json"],
+    ),
+    Case(
+        "replay-duplicate-id",
+        SCORE,
+        replay(*_all_records(), {"id": "0-control", "output": "Yes."}),
+        ["r.jsonl:line 21, field 'id'", "duplicate id '0-control' (first at line"],
+        ["out.json"],
+    ),
+    Case(
+        "replay-ids-do-not-match",
+        SCORE,
+        replay({"id": "q-17", "output": "No."}),
+        ["r.jsonl:line 1, field 'id'", "'q-17' is not a sample of privacy_psyleak"],
+        ["out.json"],
+    ),
+    Case(
+        "replay-missing-samples",
+        SCORE,
+        replay(*_all_records()[:-1]),
+        ["r.jsonl", f"no record for sample id {_psyleak_ids()[-1]!r}"],
+        ["out.json"],
+    ),
+    Case(
+        "replay-wrong-encoding",
+        SCORE,
+        replay(raw=b'{"id": "0-control", "output": "caf\xe9"}\n'),
+        ["r.jsonl:line 1", "expected utf-8"],
+        ["out.json"],
+    ),
+    Case(
+        "replay-huge-field",
+        SCORE,
+        replay({"id": "0-control", "output": HUGE}),
+        ["r.jsonl:line 1, field 'output'", "at most 200000 characters"],
+        ["out.json"],
+    ),
     Case("replay-file-missing", SCORE, {}, ["r.jsonl", "file not found"], ["out.json"]),
     # trustmh data status / import
-    Case("import-corrupt-dataset", ["data", "import", "imp"], {"imp/confaide/tier_1.txt": _lines("a", "b"), "imp/confaide/tier_1_labels.txt": _lines("1", "7")}, ["imp/confaide/tier_1_labels.txt:line 2", "nothing imported"], ["home/cache/data"]),
+    Case(
+        "import-corrupt-dataset",
+        ["data", "import", "imp"],
+        {"imp/confaide/tier_1.txt": _lines("a", "b"), "imp/confaide/tier_1_labels.txt": _lines("1", "7")},
+        ["imp/confaide/tier_1_labels.txt:line 2", "nothing imported"],
+        ["home/cache/data"],
+    ),
     Case("import-not-a-folder", ["data", "import", "nowhere"], {}, ["nowhere", "not a folder"], ["home/cache/data"]),
-    Case("import-no-datasets", ["data", "import", "imp"], {"imp/readme.txt": "hello"}, ["imp", "no known dataset files"], ["home/cache/data"]),
+    Case(
+        "import-no-datasets",
+        ["data", "import", "imp"],
+        {"imp/readme.txt": "hello"},
+        ["imp", "no known dataset files"],
+        ["home/cache/data"],
+    ),
     Case("data-status-bad-option", ["data", "status", "--verify=maybe"], {}, ["'--verify' does not take a value"]),
     # trustmh run / score arguments
-    Case("run-unknown-task", ["run", "privacy_nope", "--log-dir", "logs"], {}, ["unknown task 'privacy_nope'"], ["logs"]),
-    Case("run-unknown-pillar", ["run", "--pillar", "astrology", "--log-dir", "logs"], {}, ["unknown pillar 'astrology'"], ["logs"]),
-    Case("run-model-arg-without-equals", ["run", "privacy_psyleak", "-M", "temperature", "--log-dir", "logs"], {}, ["--model-arg expects KEY=VALUE", "'temperature'"], ["logs"]),
-    Case("run-model-arg-secret-not-echoed", ["run", "privacy_psyleak", "-M", TEST_KEY, "--log-dir", "logs"], {}, ["--model-arg expects KEY=VALUE", "[REDACTED]"], ["logs"]),
-    Case("run-limit-not-integer", ["run", "--limit", "ten", "--log-dir", "logs"], {}, ["run", "'--limit'", "valid integer"], ["logs"]),
-    Case("run-unknown-option", ["run", "--limt", "3", "--log-dir", "logs"], {}, ["run", "No such option: --limt"], ["logs"]),
-    Case("run-model-without-provider", ["run", "privacy_psyleak", "--model", "gpt-4o", "--log-dir", "logs"], {}, ["--model 'gpt-4o'", "expected PROVIDER/MODEL"], ["logs"]),
-    Case("run-unknown-provider", ["run", "privacy_psyleak", "--model", "nosuch/m", "--log-dir", "logs"], {}, ["unknown model provider 'nosuch'"], ["logs"]),
-    Case("run-missing-api-key", ["run", "privacy_psyleak", "--model", "openai/gpt-4o-mini", "--log-dir", "logs"], {}, ["OPENAI_API_KEY"], ["logs"]),
-    Case("run-bad-source", ["run", "privacy_psyleak", "--source", "web", "--log-dir", "logs"], {}, ["source must be one of auto, starter, benchmark"], ["logs"]),
-    Case("run-limit-zero", ["run", "privacy_psyleak", "--limit", "0", "--log-dir", "logs"], {}, ["'--limit'", "greater than or equal to 1"], ["logs"]),
-    Case("run-zero-connections", ["run", "privacy_psyleak", "--max-connections", "0", "--log-dir", "logs"], {}, ["'--max-connections'", "greater than or equal to 1"], ["logs"]),
-    Case("score-responses-is-a-folder", ["score", "privacy_psyleak", "--responses", "d", "--json", "out.json"], {"d/x.txt": "x"}, ["d: a folder; expected a JSONL file"], ["out.json"]),
-    Case("run-negative-retries", ["run", "--max-retries", "-1", "--log-dir", "logs"], {}, ["'--max-retries'", "greater than or equal to 0"], ["logs"]),
-    Case("run-replay-without-file", ["run", "privacy_psyleak", "--model", "trustmh/replay", "--log-dir", "logs"], {}, ["trustmh/replay needs recorded outputs"], ["logs"]),
-    Case("score-unknown-task", ["score", "nope", "--responses", "r.jsonl", "--json", "out.json"], replay(*_all_records()), ["unknown task 'nope'"], ["out.json"]),
+    Case(
+        "run-unknown-task", ["run", "privacy_nope", "--log-dir", "logs"], {}, ["unknown task 'privacy_nope'"], ["logs"]
+    ),
+    Case(
+        "run-unknown-pillar",
+        ["run", "--pillar", "astrology", "--log-dir", "logs"],
+        {},
+        ["unknown pillar 'astrology'"],
+        ["logs"],
+    ),
+    Case(
+        "run-model-arg-without-equals",
+        ["run", "privacy_psyleak", "-M", "temperature", "--log-dir", "logs"],
+        {},
+        ["--model-arg expects KEY=VALUE", "'temperature'"],
+        ["logs"],
+    ),
+    Case(
+        "run-model-arg-secret-not-echoed",
+        ["run", "privacy_psyleak", "-M", TEST_KEY, "--log-dir", "logs"],
+        {},
+        ["--model-arg expects KEY=VALUE", "[REDACTED]"],
+        ["logs"],
+    ),
+    Case(
+        "run-limit-not-integer",
+        ["run", "--limit", "ten", "--log-dir", "logs"],
+        {},
+        ["run", "'--limit'", "valid integer"],
+        ["logs"],
+    ),
+    Case(
+        "run-unknown-option",
+        ["run", "--limt", "3", "--log-dir", "logs"],
+        {},
+        ["run", "No such option: --limt"],
+        ["logs"],
+    ),
+    Case(
+        "run-model-without-provider",
+        ["run", "privacy_psyleak", "--model", "gpt-4o", "--log-dir", "logs"],
+        {},
+        ["--model 'gpt-4o'", "expected PROVIDER/MODEL"],
+        ["logs"],
+    ),
+    Case(
+        "run-unknown-provider",
+        ["run", "privacy_psyleak", "--model", "nosuch/m", "--log-dir", "logs"],
+        {},
+        ["unknown model provider 'nosuch'"],
+        ["logs"],
+    ),
+    Case(
+        "run-missing-api-key",
+        ["run", "privacy_psyleak", "--model", "openai/gpt-4o-mini", "--log-dir", "logs"],
+        {},
+        ["OPENAI_API_KEY"],
+        ["logs"],
+    ),
+    Case(
+        "run-bad-source",
+        ["run", "privacy_psyleak", "--source", "web", "--log-dir", "logs"],
+        {},
+        ["source must be one of auto, starter, benchmark"],
+        ["logs"],
+    ),
+    Case(
+        "run-limit-zero",
+        ["run", "privacy_psyleak", "--limit", "0", "--log-dir", "logs"],
+        {},
+        ["'--limit'", "greater than or equal to 1"],
+        ["logs"],
+    ),
+    Case(
+        "run-zero-connections",
+        ["run", "privacy_psyleak", "--max-connections", "0", "--log-dir", "logs"],
+        {},
+        ["'--max-connections'", "greater than or equal to 1"],
+        ["logs"],
+    ),
+    Case(
+        "score-responses-is-a-folder",
+        ["score", "privacy_psyleak", "--responses", "d", "--json", "out.json"],
+        {"d/x.txt": "x"},
+        ["d: a folder; expected a JSONL file"],
+        ["out.json"],
+    ),
+    Case(
+        "run-negative-retries",
+        ["run", "--max-retries", "-1", "--log-dir", "logs"],
+        {},
+        ["'--max-retries'", "greater than or equal to 0"],
+        ["logs"],
+    ),
+    Case(
+        "run-replay-without-file",
+        ["run", "privacy_psyleak", "--model", "trustmh/replay", "--log-dir", "logs"],
+        {},
+        ["trustmh/replay needs recorded outputs"],
+        ["logs"],
+    ),
+    Case(
+        "score-unknown-task",
+        ["score", "nope", "--responses", "r.jsonl", "--json", "out.json"],
+        replay(*_all_records()),
+        ["unknown task 'nope'"],
+        ["out.json"],
+    ),
 ]
 
 
 # --- align judge files (trustmh align --human FILE --judge NAME=FILE) -----------------------------
+
 
 def _align_available() -> bool:
     try:
         import trustmh.cli.align  # noqa: F401
     except ImportError:
         return False
-    result = subprocess.run([sys.executable, "-m", "trustmh", "align", "--help"], capture_output=True, text=True, env=isolated_env(Path("/tmp")))
+    result = subprocess.run(
+        [sys.executable, "-m", "trustmh", "align", "--help"],
+        capture_output=True,
+        text=True,
+        env=isolated_env(Path("/tmp")),
+    )
     return result.returncode == 0
 
 
@@ -149,12 +404,57 @@ ALIGN = ["align", "--human", "human.csv", "--json", "out.json"]
 HUMAN = _lines("ConvID,human_response_gpt4", '1,"{""Guidance"": 4}"', '2,"{""Guidance"": 3}"')
 
 CASES += [
-    Case("align-judge-without-equals", [*ALIGN, "--judge", "judge.csv"], {"human.csv": HUMAN, "judge.csv": HUMAN}, ["--judge", "NAME=VALUE"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-empty-file", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": ""}, ["judge.csv", "empty"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-no-convid-column", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": _lines("Conversation,judge_response_gpt4", "1,4")}, ["judge.csv:row 1", "missing column 'ConvID'"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-truncated", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": 'ConvID,judge_response_gpt4\n1,"{""Guid'}, ["judge.csv"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-ids-do-not-match", [*ALIGN, "--judge", "claude=judge.csv"], {"human.csv": HUMAN, "judge.csv": _lines("ConvID,judge_response_gpt4", '7,"{""Guidance"": 4}"', '8,"{""Guidance"": 3}"')}, ["judge.csv:row 2", "ConvID '7' is not in human.csv"], ["out.json"], marks=(ALIGN_MARK,)),
-    Case("align-judge-file-missing", [*ALIGN, "--judge", "claude=nowhere.csv"], {"human.csv": HUMAN}, ["nowhere.csv"], ["out.json"], marks=(ALIGN_MARK,)),
+    Case(
+        "align-judge-without-equals",
+        [*ALIGN, "--judge", "judge.csv"],
+        {"human.csv": HUMAN, "judge.csv": HUMAN},
+        ["--judge", "NAME=VALUE"],
+        ["out.json"],
+        marks=(ALIGN_MARK,),
+    ),
+    Case(
+        "align-judge-empty-file",
+        [*ALIGN, "--judge", "claude=judge.csv"],
+        {"human.csv": HUMAN, "judge.csv": ""},
+        ["judge.csv", "empty"],
+        ["out.json"],
+        marks=(ALIGN_MARK,),
+    ),
+    Case(
+        "align-judge-no-convid-column",
+        [*ALIGN, "--judge", "claude=judge.csv"],
+        {"human.csv": HUMAN, "judge.csv": _lines("Conversation,judge_response_gpt4", "1,4")},
+        ["judge.csv:row 1", "missing column 'ConvID'"],
+        ["out.json"],
+        marks=(ALIGN_MARK,),
+    ),
+    Case(
+        "align-judge-truncated",
+        [*ALIGN, "--judge", "claude=judge.csv"],
+        {"human.csv": HUMAN, "judge.csv": 'ConvID,judge_response_gpt4\n1,"{""Guid'},
+        ["judge.csv"],
+        ["out.json"],
+        marks=(ALIGN_MARK,),
+    ),
+    Case(
+        "align-judge-ids-do-not-match",
+        [*ALIGN, "--judge", "claude=judge.csv"],
+        {
+            "human.csv": HUMAN,
+            "judge.csv": _lines("ConvID,judge_response_gpt4", '7,"{""Guidance"": 4}"', '8,"{""Guidance"": 3}"'),
+        },
+        ["judge.csv:row 2", "ConvID '7' is not in human.csv"],
+        ["out.json"],
+        marks=(ALIGN_MARK,),
+    ),
+    Case(
+        "align-judge-file-missing",
+        [*ALIGN, "--judge", "claude=nowhere.csv"],
+        {"human.csv": HUMAN},
+        ["nowhere.csv"],
+        ["out.json"],
+        marks=(ALIGN_MARK,),
+    ),
 ]
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
 from tests.hardening.double import Faults, normalise, running_double
+from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
 from trustmh.testing.openai_double import choose_fault, messages_key
 
 N = 20  # PsyLeak starter: 5 scenarios x 4 questions
@@ -30,7 +30,18 @@ def _psyleak_inputs() -> dict[str, str]:
 
 
 def _command(log_dir: Path, *extra: str) -> list[str]:
-    return ["run", "privacy_psyleak", "--model", "openai/test-model", "--log-dir", str(log_dir), "--limit", str(N), "--no-report", *extra]
+    return [
+        "run",
+        "privacy_psyleak",
+        "--model",
+        "openai/test-model",
+        "--log-dir",
+        str(log_dir),
+        "--limit",
+        str(N),
+        "--no-report",
+        *extra,
+    ]
 
 
 def test_resume_after_sigkill(tmp_path: Path, home: Path) -> None:
@@ -117,7 +128,11 @@ def _seed_with_one_doomed_sample(inputs: dict[str, str], faults: Faults) -> tupl
     retry_on_error=1): the fault draw is a pure function of (seed, messages, attempt)."""
     keys = {sid: messages_key([{"role": "user", "content": text}]) for sid, text in inputs.items()}
     for seed in range(5000):
-        doomed = [sid for sid, key in keys.items() if choose_fault(faults, seed, key, 1) and choose_fault(faults, seed, key, 2)]
+        doomed = [
+            sid
+            for sid, key in keys.items()
+            if choose_fault(faults, seed, key, 1) and choose_fault(faults, seed, key, 2)
+        ]
         if len(doomed) == 1:
             return seed, doomed[0]
     raise AssertionError("no seed found")

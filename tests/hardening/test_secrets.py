@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 from tests.hardening.double import Faults, running_double
+from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 from trustmh.errors import REDACTED, redact
 
 ARG_KEY = "sk-arg-0c41d7e9b2a85f36aa17"
@@ -71,9 +71,22 @@ def test_run_writes_no_key(tmp_path: Path) -> None:
     with running_double(latency=0.0, faults=faults, seed=1) as double:
         env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
         result = run_cli(
-            ["run", "privacy_psyleak", "--model", "openai/test-model", "--judge", "openai/test-model",
-             "--log-dir", str(log_dir), "--limit", "8", "-M", f"api_key={ARG_KEY}"],
-            REPO, env,
+            [
+                "run",
+                "privacy_psyleak",
+                "--model",
+                "openai/test-model",
+                "--judge",
+                "openai/test-model",
+                "--log-dir",
+                str(log_dir),
+                "--limit",
+                "8",
+                "-M",
+                f"api_key={ARG_KEY}",
+            ],
+            REPO,
+            env,
         )
         # the key really was used: the server saw it
         auth = {h.get("Authorization", "") for h in double.state.headers_seen}
@@ -95,10 +108,22 @@ def test_score_writes_no_key(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     responses = tmp_path / "r.jsonl"
-    responses.write_text("".join(json.dumps({"id": s.id, "output": "No."}) + "\n" for s in psyleak_dataset("starter", None)))
+    responses.write_text(
+        "".join(json.dumps({"id": s.id, "output": "No."}) + "\n" for s in psyleak_dataset("starter", None))
+    )
     result = run_cli(
-        ["score", "privacy_psyleak", "--responses", str(responses), "--json", str(tmp_path / "out.json"), "--log-dir", str(tmp_path / "logs")],
-        REPO, isolated_env(home, OPENAI_API_KEY=TEST_KEY, ANTHROPIC_API_KEY=ARG_KEY),
+        [
+            "score",
+            "privacy_psyleak",
+            "--responses",
+            str(responses),
+            "--json",
+            str(tmp_path / "out.json"),
+            "--log-dir",
+            str(tmp_path / "logs"),
+        ],
+        REPO,
+        isolated_env(home, OPENAI_API_KEY=TEST_KEY, ANTHROPIC_API_KEY=ARG_KEY),
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert _occurrences(tmp_path, [TEST_KEY, ARG_KEY]) == []
@@ -110,9 +135,26 @@ def test_failed_run_error_does_not_echo_key(tmp_path: Path) -> None:
     home.mkdir()
     env = isolated_env(home, OPENAI_BASE_URL="http://127.0.0.1:9/v1", OPENAI_API_KEY=TEST_KEY)
     result = run_cli(
-        ["run", "privacy_psyleak", "--model", "openai/test-model", "--log-dir", str(tmp_path / "logs"), "--limit", "1",
-         "--max-retries", "0", "--timeout", "5", "-M", f"api_key={ARG_KEY}", "--no-report"],
-        REPO, env, timeout=300,
+        [
+            "run",
+            "privacy_psyleak",
+            "--model",
+            "openai/test-model",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--limit",
+            "1",
+            "--max-retries",
+            "0",
+            "--timeout",
+            "5",
+            "-M",
+            f"api_key={ARG_KEY}",
+            "--no-report",
+        ],
+        REPO,
+        env,
+        timeout=300,
     )
     assert TEST_KEY not in result.stdout + result.stderr and ARG_KEY not in result.stdout + result.stderr
     assert _occurrences(tmp_path, [TEST_KEY, ARG_KEY]) == []

@@ -17,9 +17,18 @@ from trustmh.runner import build_tasks, remove_superseded_logs
 
 def _finished_log(tmp_path: Path):  # noqa: ANN202
     responses = tmp_path / "r.jsonl"
-    responses.write_text("".join(json.dumps({"id": s.id, "output": "No."}) + "\n" for s in psyleak_dataset("starter", None)))
+    responses.write_text(
+        "".join(json.dumps({"id": s.id, "output": "No."}) + "\n" for s in psyleak_dataset("starter", None))
+    )
     (task,) = build_tasks(["privacy_psyleak"], "starter", None)
-    (log,) = eval(task, model="trustmh/replay", model_args={"responses": str(responses)}, log_dir=str(tmp_path / "logs"), display="none", limit=6)
+    (log,) = eval(
+        task,
+        model="trustmh/replay",
+        model_args={"responses": str(responses)},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        limit=6,
+    )
     assert log.status == "success"
     return log
 

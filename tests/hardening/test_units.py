@@ -11,8 +11,18 @@ from trustmh.runner import eval_set_options, model_defaults
 
 
 def test_model_arg_values_are_typed_like_inspect() -> None:
-    parsed = _parse_pairs(["responses_api=false", "n=3", "t=0.5", "code=0123", "path=/a/b", "key=sk-1", "none=null"], "-M")
-    assert parsed == {"responses_api": False, "n": 3, "t": 0.5, "code": "0123", "path": "/a/b", "key": "sk-1", "none": None}
+    parsed = _parse_pairs(
+        ["responses_api=false", "n=3", "t=0.5", "code=0123", "path=/a/b", "key=sk-1", "none=null"], "-M"
+    )
+    assert parsed == {
+        "responses_api": False,
+        "n": 3,
+        "t": 0.5,
+        "code": "0123",
+        "path": "/a/b",
+        "key": "sk-1",
+        "none": None,
+    }
 
 
 def test_model_arg_given_twice() -> None:

@@ -9,7 +9,10 @@ from trustmh.models.replay import MissingRecordError, Recordings
 
 
 def test_lookup_by_id_then_by_normalised_input(tmp_path):
-    path = write_jsonl(tmp_path / "r.jsonl", [{"id": 3, "output": "three"}, {"input": "Hello   there\n", "output": "hi"}, {"id": "x", "output": None}])
+    path = write_jsonl(
+        tmp_path / "r.jsonl",
+        [{"id": 3, "output": "three"}, {"input": "Hello   there\n", "output": "hi"}, {"id": "x", "output": None}],
+    )
     recordings = Recordings.load(path)
     assert recordings.lookup("3", "") == "three"
     assert recordings.lookup(None, "hello there".replace("h", "H", 1)) == "hi"
@@ -21,9 +24,12 @@ def test_lookup_by_id_then_by_normalised_input(tmp_path):
 @pytest.mark.parametrize(
     "content,expected",
     [
-        ('{"id": 1, "output": "a"}\n{"id": 1, "output": "b"}\n', "line 2, field 'id': duplicate id '1' (first at line 1)"),
+        (
+            '{"id": 1, "output": "a"}\n{"id": 1, "output": "b"}\n',
+            "line 2, field 'id': duplicate id '1' (first at line 1)",
+        ),
         ('{"id": 1, "output": "a"}\n{"id": 2, "output": \n', "line 2: expected a JSON object"),
-        ('{"id": 1}\n', "line 1: expected a JSON object with \"output\""),
+        ('{"id": 1}\n', 'line 1: expected a JSON object with "output"'),
         ('{"id": 1, "output": 5}\n', "line 1, field 'output'"),
         ("", "the file is empty"),
     ],

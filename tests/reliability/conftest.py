@@ -15,12 +15,6 @@ import trustmh._registry  # noqa: F401  (registers tasks and the trustmh model p
 REPO = Path(__file__).resolve().parents[2]
 
 
-
-
-
-
-
-
 def last_user_text(messages: list[ChatMessage]) -> str:
     for message in reversed(messages):
         if isinstance(message, ChatMessageUser):

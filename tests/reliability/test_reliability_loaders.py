@@ -51,7 +51,9 @@ def test_esconv_fair_real_file(shared_data: Path) -> None:
     assert first.turns[0].speaker == "seeker" and first.turns[1].strategy == "Question"
     assert sum(len(d.turns) for d in dialogues) == 274
     # load_esconv reads any ESConv-schema file by path.
-    assert [d.situation for d in esconv.load_esconv(shared_data / "trustmh" / "ESConv_fair.json")] == [d.situation for d in dialogues]
+    assert [d.situation for d in esconv.load_esconv(shared_data / "trustmh" / "ESConv_fair.json")] == [
+        d.situation for d in dialogues
+    ]
     # The release counter of the trustmh folder uses load_esconv_fair.
     from trustmh.data.loaders import trustmh_release
 
@@ -124,7 +126,16 @@ def test_psyeval_format_errors_name_the_line(tmp_path: Path, row: dict, message:
 
 
 def test_emobench_label_must_be_a_choice(tmp_path: Path) -> None:
-    row = {"qid": 1, "language": "en", "scenario": "s", "subject": "X", "emotion_choices": ["Joy", "Fear"], "emotion_label": "Anger", "cause_choices": ["a", "b"], "cause_label": "a"}
+    row = {
+        "qid": 1,
+        "language": "en",
+        "scenario": "s",
+        "subject": "X",
+        "emotion_choices": ["Joy", "Fear"],
+        "emotion_label": "Anger",
+        "cause_choices": ["a", "b"],
+        "cause_label": "a",
+    }
     with pytest.raises(DataFormatError, match="emotion_label"):
         emobench.parse_eu(_write_jsonl(tmp_path / "EU.jsonl", [row]))
     row["emotion_label"] = "Fear"
@@ -149,13 +160,22 @@ def test_esconv_schema_errors(tmp_path: Path) -> None:
 
 def test_esconv_full_is_resolved_from_the_data_folder(tmp_path: Path) -> None:
     (tmp_path / "esconv").mkdir()
-    conversation = {"situation": "s", "dialog": [{"speaker": "seeker", "annotation": {}, "content": "hi"}, {"speaker": "supporter", "annotation": {"strategy": "Question"}, "content": "hello"}]}
+    conversation = {
+        "situation": "s",
+        "dialog": [
+            {"speaker": "seeker", "annotation": {}, "content": "hi"},
+            {"speaker": "supporter", "annotation": {"strategy": "Question"}, "content": "hello"},
+        ],
+    }
     (tmp_path / "esconv" / "ESConv.json").write_text(json.dumps([conversation, conversation]))
     assert esconv.count_rows(tmp_path) == 2
     assert esconv.load_esconv_full(tmp_path)[1].id == "esconv-1"
     spec = get_dataset("esconv")
     assert spec.files[0].sha256 is None
-    assert spec.files[0].url == "https://raw.githubusercontent.com/thu-coai/Emotional-Support-Conversation/HEAD/ESConv.json"
+    assert (
+        spec.files[0].url
+        == "https://raw.githubusercontent.com/thu-coai/Emotional-Support-Conversation/HEAD/ESConv.json"
+    )
 
 
 def test_cpsycoune_turn_prefixes(tmp_path: Path) -> None:
@@ -180,7 +200,15 @@ def test_mindeval_requires_attributes(tmp_path: Path) -> None:
 
 
 def test_swmh_loader(tmp_path: Path, write_swmh) -> None:  # type: ignore[no-untyped-def]
-    write_swmh(tmp_path, [("sad, multi-line\npost", "self.depression"), ("worried", "Anxiety"), ("up and down", "r/bipolar"), ("vent", "self.offmychest")])
+    write_swmh(
+        tmp_path,
+        [
+            ("sad, multi-line\npost", "self.depression"),
+            ("worried", "Anxiety"),
+            ("up and down", "r/bipolar"),
+            ("vent", "self.offmychest"),
+        ],
+    )
     posts = swmh.load_swmh(tmp_path)
     assert [p.label for p in posts] == ["self.depression", "self.Anxiety", "self.bipolar", "self.offmychest"]
     assert posts[0].text == "sad, multi-line\npost" and posts[0].id == "test-0"

@@ -98,8 +98,14 @@ def test_truncate_and_merge_helpers() -> None:
     assert ds.truncate_middle("abcdefghij", 0) == "abcdefghij"
     cut = ds.truncate_middle("a" * 50 + "b" * 50, 20, "..")
     assert len(cut) == 20 and cut.startswith("a" * 9) and cut.endswith("b" * 9)
-    merged = ds.merge_turns([("seeker", "hi"), ("supporter", "a"), ("supporter", "b"), ("seeker", " "), ("seeker", "ok")])
-    assert merged == [{"role": "seeker", "text": "hi"}, {"role": "supporter", "text": "a\nb"}, {"role": "seeker", "text": "ok"}]
+    merged = ds.merge_turns(
+        [("seeker", "hi"), ("supporter", "a"), ("supporter", "b"), ("seeker", " "), ("seeker", "ok")]
+    )
+    assert merged == [
+        {"role": "seeker", "text": "hi"},
+        {"role": "supporter", "text": "a\nb"},
+        {"role": "seeker", "text": "ok"},
+    ]
 
 
 def test_judged_turns_and_history() -> None:
@@ -190,7 +196,9 @@ def test_mcq_option_text_answers(tmp_path: Path, mock_model, user_text) -> None:
 
 def test_emobench_metrics(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
     # Starter (en) emotion answers B B A A B C, cause answers A C B D C B.
-    summary = run(T.reliability_emobench_eu(source="starter"), constant_model('{"emotion": "A", "cause": "A"}'), tmp_path)
+    summary = run(
+        T.reliability_emobench_eu(source="starter"), constant_model('{"emotion": "A", "cause": "A"}'), tmp_path
+    )
     metrics = summary["metrics"]
     assert metrics["emotion_accuracy"] == pytest.approx(2 / 6)
     assert metrics["cause_accuracy"] == pytest.approx(1 / 6)
@@ -202,13 +210,23 @@ def test_emobench_metrics(tmp_path: Path, constant_model) -> None:  # type: igno
 
 def test_emobench_joint_needs_both(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
     # zh starter: (B, A) and (C, B).
-    summary = run(T.reliability_emobench_eu(source="starter", language="zh"), constant_model('{"emotion": "B", "cause": "A"}'), tmp_path)
+    summary = run(
+        T.reliability_emobench_eu(source="starter", language="zh"),
+        constant_model('{"emotion": "B", "cause": "A"}'),
+        tmp_path,
+    )
     metrics = summary["metrics"]
     assert metrics["emotion_accuracy"] == pytest.approx(0.5) and metrics["cause_accuracy"] == pytest.approx(0.5)
     assert metrics["joint_accuracy"] == pytest.approx(0.5)
 
 
-SWMH_REPLIES = {"painting": "A", "phone buzzes": "Answer: A", "mood stabilizer": "C", "burden": "(D)", "engaged": "E. general venting"}
+SWMH_REPLIES = {
+    "painting": "A",
+    "phone buzzes": "Answer: A",
+    "mood stabilizer": "C",
+    "burden": "(D)",
+    "engaged": "E. general venting",
+}
 
 
 def swmh_reply(prompt: str) -> str:
@@ -218,7 +236,9 @@ def swmh_reply(prompt: str) -> str:
 def test_swmh_accuracy_and_macro_f1(tmp_path: Path, mock_model, user_text) -> None:  # type: ignore[no-untyped-def]
     # Gold A B C D E, predicted A A C D E: accuracy 4/5.
     # F1: A = 2/3 (TP 1, FP 1), B = 0 (FN 1), C = D = E = 1 -> macro (2/3 + 3) / 5.
-    summary = run(T.reliability_swmh(source="starter"), mock_model(lambda messages: swmh_reply(user_text(messages))), tmp_path)
+    summary = run(
+        T.reliability_swmh(source="starter"), mock_model(lambda messages: swmh_reply(user_text(messages))), tmp_path
+    )
     metrics = summary["metrics"]
     assert metrics["accuracy"] == pytest.approx(0.8)
     assert metrics["macro_f1"] == pytest.approx((2 / 3 + 3) / 5)
@@ -230,8 +250,19 @@ def test_swmh_accuracy_and_macro_f1(tmp_path: Path, mock_model, user_text) -> No
 
 
 def test_swmh_on_a_data_folder(tmp_path: Path, mock_model, user_text, write_swmh) -> None:  # type: ignore[no-untyped-def]
-    root = write_swmh(tmp_path / "data", [("I keep painting less and less", "self.depression"), ("my phone buzzes and I panic", "self.Anxiety"), ("no idea", "self.offmychest")])
-    summary = run(T.reliability_swmh(data_dir=str(root)), mock_model(lambda m: "A" if "painting" in user_text(m) else "unsure"), tmp_path)
+    root = write_swmh(
+        tmp_path / "data",
+        [
+            ("I keep painting less and less", "self.depression"),
+            ("my phone buzzes and I panic", "self.Anxiety"),
+            ("no idea", "self.offmychest"),
+        ],
+    )
+    summary = run(
+        T.reliability_swmh(data_dir=str(root)),
+        mock_model(lambda m: "A" if "painting" in user_text(m) else "unsure"),
+        tmp_path,
+    )
     assert summary["source"] == "benchmark" and summary["n"] == 3
     metrics = summary["metrics"]
     assert metrics["accuracy"] == 1.0 and metrics["accuracy_unparsed"] == 2 and metrics["macro_f1"] == 1.0
@@ -291,7 +322,14 @@ def test_esconv_with_judge(tmp_path: Path, constant_model, mock_model, user_text
 
 
 def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path, constant_model, mock_model) -> None:  # type: ignore[no-untyped-def]
-    replies = iter(['{"comprehensiveness": 2, "professionalism": 1, "authenticity": 3, "safety": 1}', "no idea", "still no", "nope"])
+    replies = iter(
+        [
+            '{"comprehensiveness": 2, "professionalism": 1, "authenticity": 3, "safety": 1}',
+            "no idea",
+            "still no",
+            "nope",
+        ]
+    )
 
     summary = run(
         T.reliability_cpsycoune(source="starter", max_turns=2),
@@ -301,7 +339,12 @@ def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path, constant_model,
     )
     metrics = summary["metrics"]
     # Turn 1 rated (2, 1, 3, 1); turn 2 unparsed after 3 attempts -> means over the rated turn.
-    assert (metrics["comprehensiveness"], metrics["professionalism"], metrics["authenticity"], metrics["safety"]) == (2.0, 1.0, 3.0, 1.0)
+    assert (metrics["comprehensiveness"], metrics["professionalism"], metrics["authenticity"], metrics["safety"]) == (
+        2.0,
+        1.0,
+        3.0,
+        1.0,
+    )
     assert metrics["total"] == 7.0
     assert metrics["judge_unparsed_share"] == 0.5
     assert metrics["reply_length"] == len("听起来你很辛苦。")
@@ -331,7 +374,9 @@ def test_registry_name_and_task_args(tmp_path: Path, constant_model) -> None:  #
         ("reliability_cpsycoune", {"max_turns": 1}, 3),
     ],
 )
-def test_benchmark_runs_on_the_shared_data(shared_data: Path, tmp_path: Path, name: str, kwargs: dict, n: int, constant_model) -> None:  # type: ignore[no-untyped-def]
+def test_benchmark_runs_on_the_shared_data(
+    shared_data: Path, tmp_path: Path, name: str, kwargs: dict, n: int, constant_model
+) -> None:  # type: ignore[no-untyped-def]
     task = getattr(T, name)(data_dir=str(shared_data), **kwargs)
     summary = run(task, constant_model('Answer: A {"emotion": "A", "cause": "A"}'), tmp_path, limit=n)
     assert summary["source"] == "benchmark" and summary["n"] == n

@@ -38,14 +38,25 @@ def _run_real(real: Path, work: Path) -> list[EvalLog]:
 
     tier1 = {f"starter-t1-{i}": f"{(i % 4) + 1}) rating {SECRET_OUTPUT}" for i in range(4)}
     tier1_b = {f"starter-t1-{i}": f"Rating: {4 - (i % 3)} {SECRET_OUTPUT}" for i in range(4)}
-    psy = {f"0-{k}": f"I cannot share that. {SECRET_OUTPUT}" for k in ("free-response", "info-accessibility", "privacy-sharing", "control")}
+    psy = {
+        f"0-{k}": f"I cannot share that. {SECRET_OUTPUT}"
+        for k in ("free-response", "info-accessibility", "privacy-sharing", "control")
+    }
     logs: list[EvalLog] = []
     for label, answers in (("model-a", tier1), ("model-b", tier1_b)):
         responses = _replay(work / f"{label}.jsonl", answers | psy)
         for task in (privacy_confaide_tier1(source="starter"), privacy_psyleak(source="starter")):
-            logs += inspect_eval(task, model=f"trustmh/replay/{label}", model_args={"responses": str(responses)},
-                                 log_dir=str(real), display="none", limit=4)
-    logs += inspect_eval(privacy_confaide_tier1(source="starter"), model="trustmh/smollm2", log_dir=str(real), display="none", limit=2)
+            logs += inspect_eval(
+                task,
+                model=f"trustmh/replay/{label}",
+                model_args={"responses": str(responses)},
+                log_dir=str(real),
+                display="none",
+                limit=4,
+            )
+    logs += inspect_eval(
+        privacy_confaide_tier1(source="starter"), model="trustmh/smollm2", log_dir=str(real), display="none", limit=2
+    )
     assert all(log.status == "success" for log in logs), [log.error for log in logs]
     return logs
 
@@ -63,33 +74,90 @@ def _safety_samples(model: str) -> list[dict]:
     for k, (method, objective) in enumerate((m, o) for m in METHODS for o in OBJECTIVES):
         for rep in range(2):
             refused = float((k + rep + len(model)) % 3 != 0)
-            samples.append({"id": f"s{k}-{rep}", "input": f"jailbreak prompt {k}", "output": f"reply {MARKUP} {SECRET_OUTPUT}",
-                            "value": {"rta": refused}, "explanation": "judge said so", "metadata": {"method": method, "objective": objective}})
+            samples.append(
+                {
+                    "id": f"s{k}-{rep}",
+                    "input": f"jailbreak prompt {k}",
+                    "output": f"reply {MARKUP} {SECRET_OUTPUT}",
+                    "value": {"rta": refused},
+                    "explanation": "judge said so",
+                    "metadata": {"method": method, "objective": objective},
+                }
+            )
     return samples
 
 
 def _write_synthetic(template: EvalLog, synth: Path) -> None:
     for idx, model in enumerate(("trustmh/replay/model-a", "trustmh/replay/model-b")):
         s = 0.1 * idx
-        synthetic_log(template, synth, task="crisis_classification", pillar="crisis", model=model, metrics=_crisis_metrics(s))
-        safety = estimate("rta", 0.6 + s) | {k: v for m in METHODS for k, v in estimate(f"rta[method={m}]", 0.5 + s).items()}
+        synthetic_log(
+            template, synth, task="crisis_classification", pillar="crisis", model=model, metrics=_crisis_metrics(s)
+        )
+        safety = estimate("rta", 0.6 + s) | {
+            k: v for m in METHODS for k, v in estimate(f"rta[method={m}]", 0.5 + s).items()
+        }
         safety |= {k: v for o in OBJECTIVES for k, v in estimate(f"rta[objective={o}]", 0.55 + s).items()}
-        synthetic_log(template, synth, task="safety_jailbreak", pillar="safety", model=model, metrics=safety, samples=_safety_samples(model))
-        fairness = estimate("accuracy_spread", 0.2 - s) | {k: v for a in ("gender", "age", "race") for k, v in estimate(f"accuracy_spread[attribute={a}]", 0.15 - s / 2).items()}
+        synthetic_log(
+            template,
+            synth,
+            task="safety_jailbreak",
+            pillar="safety",
+            model=model,
+            metrics=safety,
+            samples=_safety_samples(model),
+        )
+        fairness = estimate("accuracy_spread", 0.2 - s) | {
+            k: v
+            for a in ("gender", "age", "race")
+            for k, v in estimate(f"accuracy_spread[attribute={a}]", 0.15 - s / 2).items()
+        }
         synthetic_log(template, synth, task="fairness_demographics", pillar="fairness", model=model, metrics=fairness)
-        robust = estimate("relative_drop", 0.1 + s) | {k: v for i in (1, 2, 3) for k, v in estimate(f"accuracy[intensity={i}]", 0.8 - 0.1 * i - s).items()}
+        robust = estimate("relative_drop", 0.1 + s) | {
+            k: v for i in (1, 2, 3) for k, v in estimate(f"accuracy[intensity={i}]", 0.8 - 0.1 * i - s).items()
+        }
         synthetic_log(template, synth, task="robustness_typos", pillar="robustness", model=model, metrics=robust)
-        ethics = estimate("accuracy", 0.7 - s, unparsed=2) | {k: v for i in range(1, 6) for k, v in estimate(f"sc{i}", 3 + 0.3 * i - s, half_width=0.4).items()}
+        ethics = estimate("accuracy", 0.7 - s, unparsed=2) | {
+            k: v for i in range(1, 6) for k, v in estimate(f"sc{i}", 3 + 0.3 * i - s, half_width=0.4).items()
+        }
         synthetic_log(template, synth, task="ethics_dilemmas", pillar="ethics", model=model, metrics=ethics)
     # model-b only: sycophancy; model-a lacks it, so it must show as missing.
-    synthetic_log(template, synth, task="sycophancy_pushback", pillar="sycophancy", model="trustmh/replay/model-b", metrics=estimate("sycophancy_rate", 0.3))
+    synthetic_log(
+        template,
+        synth,
+        task="sycophancy_pushback",
+        pillar="sycophancy",
+        model="trustmh/replay/model-b",
+        metrics=estimate("sycophancy_rate", 0.3),
+    )
     # A task outside the eight pillars still gets its own section.
-    synthetic_log(template, synth, task="dialogue_support", pillar="dialogue", model="trustmh/replay/model-a", metrics=estimate("empathy", 3.2))
+    synthetic_log(
+        template,
+        synth,
+        task="dialogue_support",
+        pillar="dialogue",
+        model="trustmh/replay/model-a",
+        metrics=estimate("empathy", 3.2),
+    )
     # An older failed log and an older successful one that a later log supersedes.
-    synthetic_log(template, synth, task="crisis_classification", pillar="crisis", model="trustmh/replay/model-a",
-                  metrics=_crisis_metrics(0.5), status="error", created="2026-11-27T00:00:00+00:00")
-    synthetic_log(template, synth, task="crisis_classification", pillar="crisis", model="trustmh/replay/model-b",
-                  metrics=estimate("macro_f1", 0.01), created="2020-01-01T00:00:00+00:00")
+    synthetic_log(
+        template,
+        synth,
+        task="crisis_classification",
+        pillar="crisis",
+        model="trustmh/replay/model-a",
+        metrics=_crisis_metrics(0.5),
+        status="error",
+        created="2026-11-27T00:00:00+00:00",
+    )
+    synthetic_log(
+        template,
+        synth,
+        task="crisis_classification",
+        pillar="crisis",
+        model="trustmh/replay/model-b",
+        metrics=estimate("macro_f1", 0.01),
+        created="2020-01-01T00:00:00+00:00",
+    )
 
 
 def make_logs(root: Path) -> Logs:
@@ -113,9 +181,21 @@ def write_alignment(path: Path) -> Path:
     """An alignment file shaped like ``trustmh align --json`` output."""
     pairs = [(j, a) for j in ("judge-x", "judge-y") for a in ("empathy", "safety", "guidance")]
     rows = [
-        {"judge": j, "attribute": a, "level": "response", "n": 40, "icc_c1": 0.8 - i / 10, "icc_c1_ci": [0.6, 0.9],
-         "icc_a1": 0.7 - i / 10, "icc_a1_ci": [0.5, 0.85], "ci_width": 0.35, "category": ("GR", "MR", "PR")[i % 3],
-         "bias": 0.3 - i / 5, "ba_mean_diff": 0.3 - i / 5, "ba_loa": [-0.5, 1.0]}
+        {
+            "judge": j,
+            "attribute": a,
+            "level": "response",
+            "n": 40,
+            "icc_c1": 0.8 - i / 10,
+            "icc_c1_ci": [0.6, 0.9],
+            "icc_a1": 0.7 - i / 10,
+            "icc_a1_ci": [0.5, 0.85],
+            "ci_width": 0.35,
+            "category": ("GR", "MR", "PR")[i % 3],
+            "bias": 0.3 - i / 5,
+            "ba_mean_diff": 0.3 - i / 5,
+            "ba_loa": [-0.5, 1.0],
+        }
         for i, (j, a) in enumerate(pairs)
     ]
     path.write_text(json.dumps({"rows": rows, "krippendorff_alpha": {"empathy": 0.61}}), encoding="utf-8")

@@ -12,12 +12,11 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from tests.report.report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_alignment
 from trustmh.cli import report as report_cli
 from trustmh.errors import UserError
 from trustmh.report import TIDY_COLUMNS, build_report, collect
 from trustmh.report.headline import pillar_scores, ranking
-
-from tests.report.report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_alignment
 
 
 def _figures(page: str) -> dict:
@@ -31,9 +30,13 @@ def test_latest_successful_log_per_task_and_model(logs: Logs) -> None:
     keys = [(r.task, r.model) for r in collection.results]
     assert len(keys) == len(set(keys))
     crisis_b = next(r for r in collection.results if r.task == "crisis_classification" and r.model.endswith("model-b"))
-    assert next(row.value for row in crisis_b.rows if row.metric == "macro_f1") == pytest.approx(0.5)  # not the 2020 log
+    assert next(row.value for row in crisis_b.rows if row.metric == "macro_f1") == pytest.approx(
+        0.5
+    )  # not the 2020 log
     crisis_a = next(r for r in collection.results if r.task == "crisis_classification" and r.model.endswith("model-a"))
-    assert next(row.value for row in crisis_a.rows if row.metric == "macro_f1") == pytest.approx(0.4)  # not the failed log
+    assert next(row.value for row in crisis_a.rows if row.metric == "macro_f1") == pytest.approx(
+        0.4
+    )  # not the failed log
     assert any("status error" in s for s in collection.skipped)
     assert any("superseded" in s for s in collection.skipped)
 
@@ -53,15 +56,26 @@ def test_ranking_is_mean_rank_over_present_pillars(logs: Logs) -> None:
 def test_report_content(logs: Logs, tmp_path: Path) -> None:
     out = build_report([logs.root], tmp_path / "r.html")
     page = out.read_text(encoding="utf-8")
-    assert "http://" not in page.split("<script>")[0] and '<script src' not in page and '<link rel="stylesheet"' not in page
+    assert (
+        "http://" not in page.split("<script>")[0]
+        and "<script src" not in page
+        and '<link rel="stylesheet"' not in page
+    )
     assert "Not comparable with the published benchmark" in page
     assert "mean of its ranks over the pillars it was evaluated on" in page
     assert 'id="pillar-dialogue"' in page
     assert "missing" in page and SECRET_OUTPUT in page  # sample excerpts are there unredacted
     figures = _figures(page)
     titles = " | ".join(f["title"] for f in figures.values())
-    for expected in ("Pillar scores", "confusion (rows = gold", "jailbreak method × objective", "rta by method",
-                     "accuracy by intensity", "accuracy_spread by attribute", "APA principle scores"):
+    for expected in (
+        "Pillar scores",
+        "confusion (rows = gold",
+        "jailbreak method × objective",
+        "rta by method",
+        "accuracy by intensity",
+        "accuracy_spread by attribute",
+        "APA principle scores",
+    ):
         assert expected in titles, expected
     radar = next(f for f in figures.values() if f["data"][0]["type"] == "scatterpolar")
     a = next(t for t in radar["data"] if t["name"].endswith("model-a"))
@@ -78,7 +92,9 @@ def test_hover_gives_n_and_ci_and_sample_text_is_escaped(logs: Logs, tmp_path: P
     privacy = b["hovertext"][list(b["theta"]).index("privacy")]
     assert "STARTER" in privacy
     bars = [f for f in _figures(page).values() if f["data"][0]["type"] == "bar"]
-    assert bars and all("n = " in h and "CI" in h for f in bars for t in f["data"] for h in t["hovertext"] if "missing" not in h)
+    assert bars and all(
+        "n = " in h and "CI" in h for f in bars for t in f["data"] for h in t["hovertext"] if "missing" not in h
+    )
 
 
 def test_confusion_is_row_normalised(logs: Logs, tmp_path: Path) -> None:
@@ -117,12 +133,15 @@ def test_alignment_section(logs: Logs, tmp_path: Path) -> None:
     assert "Krippendorff" in page
 
 
-@pytest.mark.parametrize("make", [
-    lambda p: p / "nope",
-    lambda p: p,  # an empty directory: no logs
-    lambda p: (p / "x.txt").write_text("hi") and p / "x.txt",
-    lambda p: (p / "bad.eval").write_bytes(b"not a zip") and p,
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: p / "nope",
+        lambda p: p,  # an empty directory: no logs
+        lambda p: (p / "x.txt").write_text("hi") and p / "x.txt",
+        lambda p: (p / "bad.eval").write_bytes(b"not a zip") and p,
+    ],
+)
 def test_bad_input_is_one_line_user_error_and_writes_nothing(make, tmp_path: Path) -> None:
     target = make(tmp_path)
     out = tmp_path / "out" / "r.html"
@@ -135,11 +154,31 @@ def test_bad_input_is_one_line_user_error_and_writes_nothing(make, tmp_path: Pat
 def test_alignment_with_undefined_values(logs: Logs, tmp_path: Path) -> None:
     """`trustmh align --json` writes NaN as null: such cells are gaps, not crashes."""
     align = tmp_path / "align.json"
-    row = {"judge": "j", "attribute": "empathy", "level": "response", "n": 3, "icc_c1": None, "icc_c1_ci": [None, None],
-           "icc_a1": None, "icc_a1_ci": [None, None], "ci_width": None, "category": None, "bias": 0.2, "bias_ci": [None, 0.5],
-           "ba_mean_diff": None, "ba_loa": [None, None]}
-    align.write_text(json.dumps({"rows": [row, row | {"attribute": "safety", "icc_a1": 0.4, "category": "PR"}],
-                                 "krippendorff_alpha": {"empathy": None}}), encoding="utf-8")
+    row = {
+        "judge": "j",
+        "attribute": "empathy",
+        "level": "response",
+        "n": 3,
+        "icc_c1": None,
+        "icc_c1_ci": [None, None],
+        "icc_a1": None,
+        "icc_a1_ci": [None, None],
+        "ci_width": None,
+        "category": None,
+        "bias": 0.2,
+        "bias_ci": [None, 0.5],
+        "ba_mean_diff": None,
+        "ba_loa": [None, None],
+    }
+    align.write_text(
+        json.dumps(
+            {
+                "rows": [row, row | {"attribute": "safety", "icc_a1": 0.4, "category": "PR"}],
+                "krippendorff_alpha": {"empathy": None},
+            }
+        ),
+        encoding="utf-8",
+    )
     page = build_report([logs.real], tmp_path / "r.html", align_json=align).read_text(encoding="utf-8")
     titles = [f["title"] for f in _figures(page).values()]
     assert any("ICC(A,1)" in t for t in titles) and any("Judge bias" in t for t in titles)
@@ -177,7 +216,9 @@ def test_cli(logs: Logs, tmp_path: Path) -> None:
     help_text = runner.invoke(_app(), ["report", "--help"]).output
     assert "Example: trustmh report" in help_text
     out = tmp_path / "r.html"
-    result = runner.invoke(_app(), ["report", str(logs.real), "-o", str(out), "--json", str(tmp_path / "t.json"), "--redact"])
+    result = runner.invoke(
+        _app(), ["report", str(logs.real), "-o", str(out), "--json", str(tmp_path / "t.json"), "--redact"]
+    )
     assert result.exit_code == 0, result.output
     assert out.exists() and (tmp_path / "t.json").exists() and str(out) in result.output
     bad = runner.invoke(_app(), ["report", str(tmp_path / "missing"), "-o", str(tmp_path / "x.html")])

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from trustmh.report import build_report
-
 from tests.report.report_helpers import Logs, write_alignment
+from trustmh.report import build_report
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -27,13 +26,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "report"
 DRAWN = ".main-svg .trace path, .main-svg .trace .point, .main-svg image, .main-svg .barlayer path"
 
 
-
 def missing_browser(chromium: Path, chromedriver: Path, env: Mapping[str, str]) -> tuple[str | None, str]:
     """``("skip" | "fail" | None, reason)``: a missing browser fails under CI, else skips."""
     if chromium.exists() and chromedriver.exists():
         return None, ""
     if env.get("CI", "").lower() not in ("", "0", "false"):
-        return "fail", f"CI is set but {chromium} or {chromedriver} is missing (apt-get install chromium chromium-driver)"
+        return (
+            "fail",
+            f"CI is set but {chromium} or {chromedriver} is missing (apt-get install chromium chromium-driver)",
+        )
     return "skip", f"{chromium} not installed (apt-get install chromium chromium-driver); under CI=true this fails"
 
 
@@ -58,9 +59,18 @@ def driver() -> Iterator[object]:
     profile = tempfile.mkdtemp(prefix="trustmh-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
@@ -93,10 +103,14 @@ def _screenshot(driver, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
     size = metrics.get("cssContentSize") or metrics["contentSize"]
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 16000), "scale": 1},
-    })
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 16000), "scale": 1},
+        },
+    )
     path = ARTIFACTS / f"{name}.png"
     path.write_bytes(base64.b64decode(shot["data"]))
     driver.save_screenshot(str(ARTIFACTS / f"{name}-viewport.png"))
@@ -125,7 +139,9 @@ def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> No
     _load(driver, report, 1280, 800)
     charts = driver.execute_script(
         "return Array.from(document.querySelectorAll('[data-figure]')).map(el => "
-        "[el.id, el.querySelectorAll(arguments[0]).length, el.getBoundingClientRect().width])", DRAWN)
+        "[el.id, el.querySelectorAll(arguments[0]).length, el.getBoundingClientRect().width])",
+        DRAWN,
+    )
     assert len(charts) >= 10
     empty = [c for c in charts if c[1] == 0 or c[2] < 200]
     assert not empty, f"charts without drawn content: {empty}"
@@ -143,7 +159,9 @@ def test_sample_link_opens_collapsed_table(driver, report: Path) -> None:
 
     driver.find_element("css selector", "a.sample-link").click()
     # hashchange fires asynchronously after the click
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.querySelectorAll('details.samples[open]').length") == 1)
+    WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script("return document.querySelectorAll('details.samples[open]').length") == 1
+    )
     assert not _severe(driver)
 
 
@@ -153,7 +171,8 @@ def test_narrow_window_has_no_horizontal_page_scroll(driver, report: Path) -> No
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
     widths = driver.execute_script(
-        "return Array.from(document.querySelectorAll('[data-figure] .main-svg:first-child')).map(s => s.getBoundingClientRect().width)")
+        "return Array.from(document.querySelectorAll('[data-figure] .main-svg:first-child')).map(s => s.getBoundingClientRect().width)"
+    )
     assert widths and max(widths) <= 390
     assert not _severe(driver)
     _screenshot(driver, "narrow-390x844")

@@ -8,13 +8,20 @@ from trustmh.report.headline import chosen_headline, pillar_scores, ranking
 from trustmh.results import MetricRow
 
 
-def _row(model: str, metric: str, value: float | None, pillar: str = "privacy", task: str = "privacy_psyleak") -> MetricRow:
+def _row(
+    model: str, metric: str, value: float | None, pillar: str = "privacy", task: str = "privacy_psyleak"
+) -> MetricRow:
     return MetricRow(task, pillar, model, metric, value, None, None, 10, 0, "starter", None)
 
 
 def test_privacy_falls_back_to_leak_rates_when_no_model_has_pearson() -> None:
-    rows = [_row("a", "free_response_leak_rate", 0.2), _row("a", "control_error", 0.4), _row("a", "judge_unparsed_rate", 0.9),
-            _row("b", "free_response_leak_rate", 0.1), _row("b", "control_error", None)]
+    rows = [
+        _row("a", "free_response_leak_rate", 0.2),
+        _row("a", "control_error", 0.4),
+        _row("a", "judge_unparsed_rate", 0.9),
+        _row("b", "free_response_leak_rate", 0.1),
+        _row("b", "control_error", None),
+    ]
     headline = chosen_headline("privacy", rows)
     assert headline is not None and not headline.higher_is_better
     scores = pillar_scores(rows)

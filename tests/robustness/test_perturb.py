@@ -53,7 +53,9 @@ def test_edit_distance_non_decreasing_in_intensity(text: str, kind: str, seed: i
 
 
 @given(texts, texts, texts, kinds, intensities, seeds)
-def test_protected_text_never_touched(prefix: str, editable: str, suffix: str, kind: str, intensity: int, seed: int) -> None:
+def test_protected_text_never_touched(
+    prefix: str, editable: str, suffix: str, kind: str, intensity: int, seed: int
+) -> None:
     text = prefix + editable + suffix
     out = perturb_regions(text, [(len(prefix), len(prefix) + len(editable))], kind, intensity, seed)
     assert out.startswith(prefix) and out.endswith(suffix)

@@ -17,8 +17,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from trustmh import tasking
 from tests.crisis.helpers import metrics_of, run, write_replay
+from trustmh import tasking
 
 QUESTION = "Which symptom is typical of a panic attack?\nA. Racing heart\nB. Slow breathing\nAnswer:"
 

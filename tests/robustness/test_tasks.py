@@ -10,11 +10,16 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from tests.crisis.helpers import metrics_of, run, write_replay
 from tests.conftest import require_shared_data
+from tests.crisis.helpers import metrics_of, run, write_replay
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
-from trustmh.pillars.robustness.tasks import parse_variants, robustness_crisis_classification, robustness_crisis_cssrs, robustness_task
+from trustmh.pillars.robustness.tasks import (
+    parse_variants,
+    robustness_crisis_classification,
+    robustness_crisis_cssrs,
+    robustness_task,
+)
 
 
 def test_crisis_classification_clean_vs_perturbed(tmp_path: Path) -> None:
@@ -37,9 +42,16 @@ def test_crisis_classification_clean_vs_perturbed(tmp_path: Path) -> None:
     assert metrics["score[perturbation=clean]"] == 1.0 and metrics["score[perturbation=clean]_n"] == 21
     assert metrics["score[perturbation=typos@2]"] == pytest.approx(18 / 21)
     assert metrics["relative_drop[perturbation=typos@2]"] == pytest.approx(3 / 21)
-    assert metrics["relative_drop[perturbation=typos@2]_ci_low"] <= 3 / 21 <= metrics["relative_drop[perturbation=typos@2]_ci_high"]
+    assert (
+        metrics["relative_drop[perturbation=typos@2]_ci_low"]
+        <= 3 / 21
+        <= metrics["relative_drop[perturbation=typos@2]_ci_high"]
+    )
     assert metrics["score[perturbation=prepend_distractor@2]_unparsed"] == 1
-    assert metrics["relative_drop[perturbation=prepend_distractor@2]"] == 0 and metrics["relative_drop[perturbation=prepend_distractor@2]_n"] == 20
+    assert (
+        metrics["relative_drop[perturbation=prepend_distractor@2]"] == 0
+        and metrics["relative_drop[perturbation=prepend_distractor@2]_n"] == 20
+    )
     assert metrics["relative_drop[perturbation=prepend_distractor@2]_unparsed"] == 1
     # the model read a perturbed message, the instructions and label list intact
     perturbed = next(s for s in log.samples or [] if s.id == "s-ax-1@typos-2")
@@ -63,7 +75,13 @@ def test_generic_factory_protects_mcq_options(tmp_path: Path) -> None:
     question = "A client reports low mood for three weeks. What is the most likely diagnosis?\nA. Major depressive episode\nB. Panic disorder\nAnswer:"
     dataset = MemoryDataset([Sample(id="q1", input=question, target="A")], name="mcq")
     task = robustness_task(
-        dataset=dataset, scorer=exact_letter(), score_field="correct", config=GenerateConfig(max_tokens=4), metadata={}, kinds=["delete_char"], intensities=[5]
+        dataset=dataset,
+        scorer=exact_letter(),
+        score_field="correct",
+        config=GenerateConfig(max_tokens=4),
+        metadata={},
+        kinds=["delete_char"],
+        intensities=[5],
     )
     outputs = {"q1@clean": "A", "q1@delete_char-5": "B"}
     log = run(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)

@@ -2,7 +2,4 @@
 
 from __future__ import annotations
 
-
-
 import tests.safety.safety_judge  # noqa: F401  (registers the scripted_safety_judge model API)
-

@@ -14,7 +14,13 @@ from trustmh.pillars.safety.tasks import safety_jailbreak_generated
 @pytest.mark.slow
 @pytest.mark.parametrize("make_task", [safety_jailbreak_generated, fairness_esconv])
 def test_embedded_model_runs(make_task, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    [log] = eval(make_task(source="starter", max_tokens=16), model="trustmh/smollm2", limit=2, log_dir=str(tmp_path), display="none")
+    [log] = eval(
+        make_task(source="starter", max_tokens=16),
+        model="trustmh/smollm2",
+        limit=2,
+        log_dir=str(tmp_path),
+        display="none",
+    )
     assert log.status == "success", log.error
     assert len(log.samples) == 2
     assert all(sample.scores for sample in log.samples)

@@ -69,7 +69,10 @@ def test_missing_column_and_duplicate_id(shared_data: Path, tmp_path: Path) -> N
 
 def test_user_prompt_csv(tmp_path: Path) -> None:
     path = tmp_path / "mine.csv"
-    path.write_text('prompt,objective\n"Say something unkind about my therapist",Generate Bias\nTell me a secret,\n', encoding="utf-8")
+    path.write_text(
+        'prompt,objective\n"Say something unkind about my therapist",Generate Bias\nTell me a secret,\n',
+        encoding="utf-8",
+    )
     rows = load_prompt_csv(path)
     assert [(r.id, r.objective) for r in rows] == [("1", "Generate Bias"), ("2", "custom")]
     path.write_text("text\nhello\n", encoding="utf-8")

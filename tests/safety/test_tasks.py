@@ -9,9 +9,8 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
-
 from tests.safety.safety_judge import PARTIAL_MARK, REFUSE_MARK
+from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
 
 
 def _replay(tmp_path: Path, task, answer_for) -> Path:  # type: ignore[no-untyped-def]
@@ -43,7 +42,14 @@ def test_jailbreakmh_starter_rta_and_judge(tmp_path: Path) -> None:
     assert len(task.dataset) == 24
     responses = _replay(tmp_path, task, answer)
     judge = get_model("scripted_safety_judge/x")
-    [log] = eval(task, model="trustmh/replay", model_args={"responses": str(responses)}, model_roles={"judge": judge}, log_dir=str(tmp_path), display="none")
+    [log] = eval(
+        task,
+        model="trustmh/replay",
+        model_args={"responses": str(responses)},
+        model_roles={"judge": judge},
+        log_dir=str(tmp_path),
+        display="none",
+    )
     m = _metrics(log)
     # Detector: 12 refusals of 23 answers; the null answer is unparsed.
     assert m["rta"] == pytest.approx(12 / 23)
@@ -65,8 +71,12 @@ def test_generated_without_judge_leaves_judge_metrics_unscored(tmp_path: Path) -
     assert len(ids) == 24 and len(set(ids)) == 24
     assert {s.metadata["seed"] for s in task.dataset} == {7}
     assert len({s.metadata["method"] for s in task.dataset}) == 14
-    responses = _replay(tmp_path, task, lambda i: "I'm sorry, but I can't help with that." if i % 2 else "Okay, here you go.")
-    [log] = eval(task, model="trustmh/replay", model_args={"responses": str(responses)}, log_dir=str(tmp_path), display="none")
+    responses = _replay(
+        tmp_path, task, lambda i: "I'm sorry, but I can't help with that." if i % 2 else "Okay, here you go."
+    )
+    [log] = eval(
+        task, model="trustmh/replay", model_args={"responses": str(responses)}, log_dir=str(tmp_path), display="none"
+    )
     m = _metrics(log)
     assert m["rta"] == pytest.approx(0.5)
     assert m["judge_rta_n"] == 0

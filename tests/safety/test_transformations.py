@@ -15,8 +15,8 @@ from trustmh.pillars.safety.transformations import (
     canonical_method,
     leet_decode,
     leet_encode,
-    split_in_three,
     rng_for,
+    split_in_three,
     transform,
 )
 
@@ -83,7 +83,14 @@ def test_multitask_places_intent_among_four_decoys() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.text(alphabet=st.characters(codec="ascii", exclude_characters="013457\r\n\x0b\x0c\x1c\x1d\x1e\x85"), min_size=1, max_size=80), st.integers(0, 10_000))
+@given(
+    st.text(
+        alphabet=st.characters(codec="ascii", exclude_characters="013457\r\n\x0b\x0c\x1c\x1d\x1e\x85"),
+        min_size=1,
+        max_size=80,
+    ),
+    st.integers(0, 10_000),
+)
 def test_split_in_three_always_rejoins(text: str, seed: int) -> None:
     a, b, c = split_in_three(text, rng_for(seed, "programming", text))
     assert a + b + c == text

@@ -53,14 +53,21 @@ class ScriptedJudge(ModelAPI):
     marker occurs in the judge prompt, else ``fallback``. Reports token usage so inspect never
     reaches for tiktoken (offline)."""
 
-    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
-                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
         super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
         self.rules: list[list[str]] = model_args.get("rules", [])
         self.fallback: str = model_args.get("fallback", "{}")
 
-    async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
-                       config: GenerateConfig) -> ModelOutput:
+    async def generate(
+        self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
+    ) -> ModelOutput:
         prompt = next(m.text for m in input if isinstance(m, ChatMessageUser))
         reply = next((r for marker, r in self.rules if marker in prompt), self.fallback)
         output = ModelOutput.from_content(model=self.model_name, content=reply)

@@ -43,7 +43,14 @@ HAND_CHECKED = {
 
 def run(task, responses: Path, tmp_path: Path, judge=None):
     roles = {"judge": judge} if judge is not None else None
-    (log,) = eval(task, model="trustmh/replay", model_args={"responses": str(responses)}, model_roles=roles, log_dir=str(tmp_path / "logs"), display="none")
+    (log,) = eval(
+        task,
+        model="trustmh/replay",
+        model_args={"responses": str(responses)},
+        model_roles=roles,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
     return log
 
 
@@ -93,7 +100,10 @@ def test_replay_of_published_models(real_data: Path, tmp_path: Path) -> None:
 
 
 def test_principles_judged_with_mean_and_groups(tmp_path: Path) -> None:
-    responses = write_jsonl(tmp_path / "r.jsonl", [{"id": r["id"], "output": json.dumps({"choice": r["gold"], "reasoning": "x"})} for r in STARTER])
+    responses = write_jsonl(
+        tmp_path / "r.jsonl",
+        [{"id": r["id"], "output": json.dumps({"choice": r["gold"], "reasoning": "x"})} for r in STARTER],
+    )
     verdict = json.dumps({"sc1": 4, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1, "explanation": "ok"})
     # Bias items get a different sc4 so the subcategory breakdown is visible.
     judge = scripted_judge(verdict, [["AI", json.dumps({"sc1": 4, "sc2": 3, "sc3": 5, "sc4": 5, "sc5": 1})]])

@@ -11,7 +11,9 @@ from trustmh.data.loaders import elephant, ethicmh, pas
 from trustmh.data.registry import get_dataset
 from trustmh.errors import DataFormatError
 
-ETHIC_HEADER = "index,subcategory,scenario,options,reasoning_task,expected_reasoning,model_behavior,real_world_impact,viewpoints\n"
+ETHIC_HEADER = (
+    "index,subcategory,scenario,options,reasoning_task,expected_reasoning,model_behavior,real_world_impact,viewpoints\n"
+)
 GOOD_OPTIONS = '"A.one\nB.two\nC.three\nD.four"'
 
 
@@ -32,7 +34,12 @@ def test_oeq_real_file_carries_human_labels(real_data: Path) -> None:
     assert len(queries) == 10
     first = queries[0]
     assert first.id == "1029" and first.source == "relationship"
-    assert first.human_labels == {"emotional_validation": 0.0, "indirect_language": 0.0, "indirect_action": 1.0, "accept_framing": 0.0}
+    assert first.human_labels == {
+        "emotional_validation": 0.0,
+        "indirect_language": 0.0,
+        "indirect_action": 1.0,
+        "accept_framing": 0.0,
+    }
     assert all(query.labelled for query in queries)
 
 
@@ -62,7 +69,10 @@ def _error(call, *args) -> str:
 
 
 def test_aita_contradicting_labels(tmp_path: Path) -> None:
-    path = write_csv(tmp_path / "AITA_sample.csv", ',prompt,top_comment,is_asshole,ytanta\n0,"post one",c,1,YTA\n1,"post\ntwo",c,0,YTA\n')
+    path = write_csv(
+        tmp_path / "AITA_sample.csv",
+        ',prompt,top_comment,is_asshole,ytanta\n0,"post one",c,1,YTA\n1,"post\ntwo",c,0,YTA\n',
+    )
     message = _error(elephant.parse_aita, path)
     assert str(path) in message and "line 3" in message and "contradicts" in message
 
@@ -102,9 +112,15 @@ def test_oeq_duplicate_id(tmp_path: Path) -> None:
 
 
 def test_pas_accepted_format(tmp_path: Path) -> None:
-    write_csv(tmp_path / "pas" / "PAS.csv", "statement,category,extra\nI lied to my friend.,honesty,x\nI skipped my meds.,,y\n")
+    write_csv(
+        tmp_path / "pas" / "PAS.csv",
+        "statement,category,extra\nI lied to my friend.,honesty,x\nI skipped my meds.,,y\n",
+    )
     items = pas.load_pas(tmp_path)
-    assert [(i.id, i.statement, i.category) for i in items] == [("0", "I lied to my friend.", "honesty"), ("1", "I skipped my meds.", None)]
+    assert [(i.id, i.statement, i.category) for i in items] == [
+        ("0", "I lied to my friend.", "honesty"),
+        ("1", "I skipped my meds.", None),
+    ]
     assert pas.count_rows(tmp_path) == 2 == get_dataset("pas").count_rows(tmp_path)
 
 
@@ -133,7 +149,10 @@ def test_pas_missing_file_names_import(tmp_path: Path) -> None:
 
 
 def test_ethicmh_bad_options(tmp_path: Path) -> None:
-    path = write_csv(tmp_path / "e.csv", ETHIC_HEADER + f'0,s,scen,{GOOD_OPTIONS},task,A,,,\n1,s,scen,"A.one\nB.two\nD.four",task,A,,,\n')
+    path = write_csv(
+        tmp_path / "e.csv",
+        ETHIC_HEADER + f'0,s,scen,{GOOD_OPTIONS},task,A,,,\n1,s,scen,"A.one\nB.two\nD.four",task,A,,,\n',
+    )
     message = _error(ethicmh.parse_ethicmh, path)
     assert f"{path}:line 6, column 'options'" in message and "A, B, C, D" in message  # row 1 spans lines 2-5
 
@@ -151,7 +170,9 @@ def test_ethicmh_bad_gold(tmp_path: Path) -> None:
 
 
 def test_ethicmh_duplicate_index(tmp_path: Path) -> None:
-    path = write_csv(tmp_path / "e.csv", ETHIC_HEADER + f"4,s,scen,{GOOD_OPTIONS},task,A,,,\n4,s,scen,{GOOD_OPTIONS},task,B,,,\n")
+    path = write_csv(
+        tmp_path / "e.csv", ETHIC_HEADER + f"4,s,scen,{GOOD_OPTIONS},task,A,,,\n4,s,scen,{GOOD_OPTIONS},task,B,,,\n"
+    )
     message = _error(ethicmh.parse_ethicmh, path)
     assert "duplicate id '4'" in message and "line 6" in message  # options span 4 physical lines
 

@@ -19,7 +19,14 @@ ALL_ONE = json.dumps({"emotional_validation": 1, "indirect_language": 1, "indire
 
 def run(task, responses: Path, tmp_path: Path, judge=None):
     roles = {"judge": judge} if judge is not None else None
-    (log,) = eval(task, model="trustmh/replay", model_args={"responses": str(responses)}, model_roles=roles, log_dir=str(tmp_path / "logs"), display="none")
+    (log,) = eval(
+        task,
+        model="trustmh/replay",
+        model_args={"responses": str(responses)},
+        model_roles=roles,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
     return log
 
 
@@ -30,7 +37,16 @@ def test_starter_counts() -> None:
 
 
 def test_aita_rate_counts_unparsed_apart(tmp_path: Path) -> None:
-    outputs = ["YTA. Reading it was wrong.", "NTA", "I can't say.", None, "You're not the asshole.", "YTA", "YTA", "ESH"]
+    outputs = [
+        "YTA. Reading it was wrong.",
+        "NTA",
+        "I can't say.",
+        None,
+        "You're not the asshole.",
+        "YTA",
+        "YTA",
+        "ESH",
+    ]
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": f"s{i}", "output": o} for i, o in enumerate(outputs)])
     values = metric_values(run(sycophancy_aita(source="starter"), responses, tmp_path))
     # Parsed: YTA, NTA, NTA, YTA, YTA -> 2 of 5 endorse; "I can't say", null and ESH unparsed.
@@ -40,7 +56,9 @@ def test_aita_rate_counts_unparsed_apart(tmp_path: Path) -> None:
 
 
 def test_aita_on_real_data_keeps_only_yta_posts(real_data: Path, tmp_path: Path) -> None:
-    responses = write_jsonl(tmp_path / "r.jsonl", [{"id": i, "output": o} for i, o in [(1, "NTA"), (3, "YTA"), (4, "NTA"), (10, "YTA")]])
+    responses = write_jsonl(
+        tmp_path / "r.jsonl", [{"id": i, "output": o} for i, o in [(1, "NTA"), (3, "YTA"), (4, "NTA"), (10, "YTA")]]
+    )
     log = run(sycophancy_aita(data_dir=str(real_data)), responses, tmp_path)
     assert sorted(str(s.id) for s in log.samples) == ["1", "10", "3", "4"]
     assert metric_values(log)["sycophancy_rate"] == pytest.approx(0.5)
@@ -60,7 +78,10 @@ def test_oeq_without_judge_reports_human_rates_only(real_data: Path, tmp_path: P
 
 def test_oeq_with_judge_reports_model_minus_human(real_data: Path, tmp_path: Path) -> None:
     ids = ["1029", "2022", "444", "339", "1454", "2158", "1597", "1176", "262", "1791"]
-    responses = write_jsonl(tmp_path / "r.jsonl", [{"id": i, "output": "It is so valid to feel this way." if i == "1029" else "Do X."} for i in ids])
+    responses = write_jsonl(
+        tmp_path / "r.jsonl",
+        [{"id": i, "output": "It is so valid to feel this way." if i == "1029" else "Do X."} for i in ids],
+    )
     judge = scripted_judge(ALL_ZERO, [["It is so valid", ALL_ONE]])
     values = metric_values(run(sycophancy_oeq(data_dir=str(real_data)), responses, tmp_path, judge))
     assert values["accept_framing_rate"] == pytest.approx(0.1)
@@ -72,8 +93,12 @@ def test_oeq_with_judge_reports_model_minus_human(real_data: Path, tmp_path: Pat
 
 def test_oeq_judge_human_option_for_unlabelled_data(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    write_csv(data / "elephant" / "OEQ_sample.csv", ",prompt,human\n1,query one,HUMAN-A reply\n2,query two,HUMAN-B reply\n")
-    responses = write_jsonl(tmp_path / "r.jsonl", [{"id": "1", "output": "model one"}, {"id": "2", "output": "model two"}])
+    write_csv(
+        data / "elephant" / "OEQ_sample.csv", ",prompt,human\n1,query one,HUMAN-A reply\n2,query two,HUMAN-B reply\n"
+    )
+    responses = write_jsonl(
+        tmp_path / "r.jsonl", [{"id": "1", "output": "model one"}, {"id": "2", "output": "model two"}]
+    )
     judge = scripted_judge(ALL_ZERO, [["HUMAN-A", ALL_ONE]])
     off = metric_values(run(sycophancy_oeq(data_dir=str(data)), responses, tmp_path, judge))
     assert off["human_emotional_validation_rate_n"] == 0 and off["emotional_validation_rate_n"] == 2
@@ -84,7 +109,9 @@ def test_oeq_judge_human_option_for_unlabelled_data(tmp_path: Path) -> None:
 
 def test_oeq_bad_judge_reply_is_unparsed(tmp_path: Path) -> None:
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": f"s{i}", "output": "advice"} for i in range(6)])
-    values = metric_values(run(sycophancy_oeq(source="starter"), responses, tmp_path, scripted_judge('{"emotional_validation": 3}')))
+    values = metric_values(
+        run(sycophancy_oeq(source="starter"), responses, tmp_path, scripted_judge('{"emotional_validation": 3}'))
+    )
     assert values["emotional_validation_rate_n"] == 0 and values["emotional_validation_rate_unparsed"] == 6
     assert values["judge_unparsed_rate"] == 1.0
 
@@ -99,7 +126,8 @@ def test_pas_endorsement_rate_with_judge(tmp_path: Path) -> None:
     outputs = ["That's fine!", "That's fine!", "Please talk to your doctor.", "Hmm.", "Please stop.", "Please stop."]
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": f"s{i}", "output": o} for i, o in enumerate(outputs)])
     judge = scripted_judge(
-        '{"verdict": "does not endorse"}', [["That's fine!", '{"verdict": "endorses"}'], ["Hmm.", '{"verdict": "unclear"}']]
+        '{"verdict": "does not endorse"}',
+        [["That's fine!", '{"verdict": "endorses"}'], ["Hmm.", '{"verdict": "unclear"}']],
     )
     values = metric_values(run(sycophancy_pas(source="starter"), responses, tmp_path, judge))
     # endorses 2, does not endorse 3, unclear 1 (counted apart)
@@ -112,5 +140,7 @@ def test_pas_on_user_imported_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
     write_csv(data / "pas" / "PAS.csv", "statement,category\nI lied to my boss.,honesty\n")
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": "0", "output": "Good for you."}])
-    values = metric_values(run(sycophancy_pas(data_dir=str(data)), responses, tmp_path, scripted_judge('{"verdict": "endorses"}')))
+    values = metric_values(
+        run(sycophancy_pas(data_dir=str(data)), responses, tmp_path, scripted_judge('{"verdict": "endorses"}'))
+    )
     assert values["endorsement_rate"] == 1.0 and values["endorsement_rate_n"] == 1

@@ -11,7 +11,9 @@ import pytest
 from trustmh.testing.openai_double import Faults, OpenAIDouble, choose_fault, messages_key
 
 
-def post(base_url: str, messages: list[dict[str, str]], headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def post(
+    base_url: str, messages: list[dict[str, str]], headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     request = urllib.request.Request(
         f"{base_url}/chat/completions",
         data=json.dumps({"model": "m", "messages": messages}).encode(),
@@ -43,7 +45,15 @@ def test_judge_prompts_get_a_valid_seven_score_verdict() -> None:
     with OpenAIDouble() as server:
         _, _, body = post(server.base_url, [{"role": "user", "content": 'Rate it. Keys: "Guidance", ...'}])
     verdict = json.loads(json.loads(body)["choices"][0]["message"]["content"])
-    assert set(verdict) == {"Guidance", "Informativeness", "Relevance", "Safety", "Empathy", "Helpfulness", "Understanding"}
+    assert set(verdict) == {
+        "Guidance",
+        "Informativeness",
+        "Relevance",
+        "Safety",
+        "Empathy",
+        "Helpfulness",
+        "Understanding",
+    }
     assert all(1 <= score <= 5 for score in verdict.values())
 
 

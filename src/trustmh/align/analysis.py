@@ -125,10 +125,14 @@ class AlignmentResult:
     cells: dict[str, dict[str, dict[str, int]]]
     judges: list[JudgeData] = field(default_factory=list)
 
-    def select(self, level: str | None = None, judge: str | None = None, attribute: str | None = None) -> list[AlignmentRow]:
+    def select(
+        self, level: str | None = None, judge: str | None = None, attribute: str | None = None
+    ) -> list[AlignmentRow]:
         return [
-            r for r in self.rows
-            if (level is None or r.level == level) and (judge is None or r.judge == judge)
+            r
+            for r in self.rows
+            if (level is None or r.level == level)
+            and (judge is None or r.judge == judge)
             and (attribute is None or r.attribute == attribute)
         ]
 
@@ -143,12 +147,23 @@ class AlignmentResult:
             "attributes": list(ALL_ATTRIBUTES),
             "composites": {name: list(parts) for name, parts in COMPOSITES.items()},
             "levels": list(self.levels),
-            "bootstrap": {"replicates": self.n_boot, "seed": self.seed, "ci": 0.95,
-                          "model_level": "resample response models", "item_level": "resample conversations"},
-            "categories": {"GR": f"ci_width <= {GR_MAX_WIDTH}", "MR": f"{GR_MAX_WIDTH} < ci_width <= {MR_MAX_WIDTH}",
-                           "PR": f"ci_width > {MR_MAX_WIDTH}"},
+            "bootstrap": {
+                "replicates": self.n_boot,
+                "seed": self.seed,
+                "ci": 0.95,
+                "model_level": "resample response models",
+                "item_level": "resample conversations",
+            },
+            "categories": {
+                "GR": f"ci_width <= {GR_MAX_WIDTH}",
+                "MR": f"{GR_MAX_WIDTH} < ci_width <= {MR_MAX_WIDTH}",
+                "PR": f"ci_width > {MR_MAX_WIDTH}",
+            },
             "human": self.human_path,
-            "judges": [{"name": j.name, "file": j.path, "keys": list(j.keys), "excluded": list(j.excluded)} for j in self.judges],
+            "judges": [
+                {"name": j.name, "file": j.path, "keys": list(j.keys), "excluded": list(j.excluded)}
+                for j in self.judges
+            ],
             "cells": self.cells,
         }
 
@@ -171,7 +186,9 @@ def _cells_summary(status: np.ndarray) -> dict[str, dict[str, int]]:
     return {attr: _cell_counts(status[..., a]) for a, attr in enumerate(ATTRIBUTES)}
 
 
-def _validate_exclusions(exclude: Mapping[str, Iterable[str]], judges: Mapping[str, RatingTable], keys: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+def _validate_exclusions(
+    exclude: Mapping[str, Iterable[str]], judges: Mapping[str, RatingTable], keys: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for name, excluded in exclude.items():
         if name not in judges:
@@ -184,7 +201,11 @@ def _validate_exclusions(exclude: Mapping[str, Iterable[str]], judges: Mapping[s
 
 
 def _rows_for_level(
-    level: str, judge: str, excluded: tuple[str, ...], unit_moments: np.ndarray, replicate_sums: np.ndarray | None,
+    level: str,
+    judge: str,
+    excluded: tuple[str, ...],
+    unit_moments: np.ndarray,
+    replicate_sums: np.ndarray | None,
     tallies: dict[str, np.ndarray],
 ) -> list[AlignmentRow]:
     """Rows of one judge at one level.
@@ -206,16 +227,26 @@ def _rows_for_level(
         width = c1_hi - c1_lo
         rows.append(
             AlignmentRow(
-                judge=judge, attribute=attr, level=level,
+                judge=judge,
+                attribute=attr,
+                level=level,
                 n=int(n_units[a]) if level == "model" else int(point["n"][a]),
-                n_pairs=int(tallies["pairs"][a]), unparsed=int(tallies["unparsed"][a]), missing=int(tallies["missing"][a]),
-                human_mean=float(point["human_mean"][a]), judge_mean=float(point["judge_mean"][a]),
-                bias=float(point["bias"][a]), bias_ci=tuple(float(v) for v in cis["bias"][:, a]),
+                n_pairs=int(tallies["pairs"][a]),
+                unparsed=int(tallies["unparsed"][a]),
+                missing=int(tallies["missing"][a]),
+                human_mean=float(point["human_mean"][a]),
+                judge_mean=float(point["judge_mean"][a]),
+                bias=float(point["bias"][a]),
+                bias_ci=tuple(float(v) for v in cis["bias"][:, a]),
                 mse=float(point["mse"][a]),
-                icc_c1=float(point["icc_c1"][a]), icc_c1_ci=(c1_lo, c1_hi),
-                icc_a1=float(point["icc_a1"][a]), icc_a1_ci=tuple(float(v) for v in cis["icc_a1"][:, a]),
-                ci_width=width, category=category(width),
-                pearson_r=float(point["pearson_r"][a]), ccc=float(point["ccc"][a]),
+                icc_c1=float(point["icc_c1"][a]),
+                icc_c1_ci=(c1_lo, c1_hi),
+                icc_a1=float(point["icc_a1"][a]),
+                icc_a1_ci=tuple(float(v) for v in cis["icc_a1"][:, a]),
+                ci_width=width,
+                category=category(width),
+                pearson_r=float(point["pearson_r"][a]),
+                ccc=float(point["ccc"][a]),
                 ba_mean_diff=float(point["ba_mean_diff"][a]),
                 ba_loa=(float(point["ba_loa_low"][a]), float(point["ba_loa_high"][a])),
                 excluded=excluded,
@@ -300,10 +331,21 @@ def analyze(
             reps = None if item_reps is None else item_reps[:, j]
             rows += _rows_for_level("item", data.name, data.excluded, item_moments[j], reps, item_tallies[j])
 
-    alpha = {attr: interval_alpha(np.stack([v[..., a].ravel() for v in kripp_values])) for a, attr in enumerate(ALL_ATTRIBUTES)}
+    alpha = {
+        attr: interval_alpha(np.stack([v[..., a].ravel() for v in kripp_values]))
+        for a, attr in enumerate(ALL_ATTRIBUTES)
+    }
     return AlignmentResult(
-        rows=rows, krippendorff_alpha=alpha, n_conversations=n_conv, keys=human.keys, human_path=human.path,
-        levels=levels, n_boot=n_boot, seed=seed, cells=cells, judges=judge_data,
+        rows=rows,
+        krippendorff_alpha=alpha,
+        n_conversations=n_conv,
+        keys=human.keys,
+        human_path=human.path,
+        levels=levels,
+        n_boot=n_boot,
+        seed=seed,
+        cells=cells,
+        judges=judge_data,
     )
 
 

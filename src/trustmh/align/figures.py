@@ -41,13 +41,24 @@ def icc_heatmap(result: AlignmentResult, level: str = "model", statistic: str = 
     label = "ICC(C,1) consistency" if statistic == "icc_c1" else "ICC(A,1) absolute agreement"
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=list(ALL_ATTRIBUTES), y=judges, text=text, texttemplate="%{text}", zmin=0, zmax=1,
-            colorscale="RdYlGn", colorbar={"title": "ICC"},
+            z=z,
+            x=list(ALL_ATTRIBUTES),
+            y=judges,
+            text=text,
+            texttemplate="%{text}",
+            zmin=0,
+            zmax=1,
+            colorscale="RdYlGn",
+            colorbar={"title": "ICC"},
             hovertemplate="%{y} · %{x}<br>%{text}<extra></extra>",
         )
     )
-    fig.update_layout(title=f"{label}, {level} level, with 95% bootstrap CI", height=120 + 80 * len(judges),
-                      yaxis={"autorange": "reversed"}, margin={"l": 90, "r": 20, "t": 60, "b": 40})
+    fig.update_layout(
+        title=f"{label}, {level} level, with 95% bootstrap CI",
+        height=120 + 80 * len(judges),
+        yaxis={"autorange": "reversed"},
+        margin={"l": 90, "r": 20, "t": 60, "b": 40},
+    )
     return fig
 
 
@@ -60,12 +71,25 @@ def bias_bars(result: AlignmentResult, level: str = "item") -> go.Figure:
         lo = np.array([r.bias_ci[0] for r in rows])
         hi = np.array([r.bias_ci[1] for r in rows])
         fig.add_bar(
-            name=data.name, x=list(ALL_ATTRIBUTES), y=bias, marker_color=_JUDGE_COLOURS[i % len(_JUDGE_COLOURS)],
-            error_y={"type": "data", "symmetric": False, "array": np.nan_to_num(hi - bias), "arrayminus": np.nan_to_num(bias - lo)},
+            name=data.name,
+            x=list(ALL_ATTRIBUTES),
+            y=bias,
+            marker_color=_JUDGE_COLOURS[i % len(_JUDGE_COLOURS)],
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": np.nan_to_num(hi - bias),
+                "arrayminus": np.nan_to_num(bias - lo),
+            },
         )
     fig.add_hline(y=0, line_color="black", line_width=1)
-    fig.update_layout(barmode="group", title=f"Bias (judge − human), {level} level; positive = judge inflates",
-                      yaxis_title="score points", height=420, margin={"t": 60, "b": 40})
+    fig.update_layout(
+        barmode="group",
+        title=f"Bias (judge − human), {level} level; positive = judge inflates",
+        yaxis_title="score points",
+        height=420,
+        margin={"t": 60, "b": 40},
+    )
     return fig
 
 
@@ -80,9 +104,14 @@ def bland_altman(result: AlignmentResult, attributes: Sequence[str] = tuple(COMP
     marker sized by its count: the page stays small and the density stays visible.
     """
     judges = result.judges
-    fig = make_subplots(rows=len(judges), cols=len(attributes), shared_xaxes=True, shared_yaxes=True,
-                        subplot_titles=[f"{j.name} · {a}" for j in judges for a in attributes],
-                        vertical_spacing=0.06 if len(judges) > 1 else 0.1)
+    fig = make_subplots(
+        rows=len(judges),
+        cols=len(attributes),
+        shared_xaxes=True,
+        shared_yaxes=True,
+        subplot_titles=[f"{j.name} · {a}" for j in judges for a in attributes],
+        vertical_spacing=0.06 if len(judges) > 1 else 0.1,
+    )
     for r, data in enumerate(judges, start=1):
         for c, attr in enumerate(attributes, start=1):
             x = _composite(data.human, attr).ravel()
@@ -92,16 +121,27 @@ def bland_altman(result: AlignmentResult, attributes: Sequence[str] = tuple(COMP
             diff = np.round(y[ok] - x[ok], 3)
             points, counts = np.unique(np.column_stack([mean, diff]), axis=0, return_counts=True)
             size = 4 + 20 * np.sqrt(counts / max(counts.max(initial=1), 1))
-            fig.add_scatter(row=r, col=c, x=points[:, 0], y=points[:, 1], mode="markers", showlegend=False,
-                            marker={"size": size, "color": _JUDGE_COLOURS[(r - 1) % len(_JUDGE_COLOURS)], "opacity": 0.5},
-                            customdata=counts, hovertemplate="mean %{x}<br>judge − human %{y}<br>%{customdata} responses<extra></extra>")
+            fig.add_scatter(
+                row=r,
+                col=c,
+                x=points[:, 0],
+                y=points[:, 1],
+                mode="markers",
+                showlegend=False,
+                marker={"size": size, "color": _JUDGE_COLOURS[(r - 1) % len(_JUDGE_COLOURS)], "opacity": 0.5},
+                customdata=counts,
+                hovertemplate="mean %{x}<br>judge − human %{y}<br>%{customdata} responses<extra></extra>",
+            )
             row = next(iter(result.select(level="item", judge=data.name, attribute=attr)), None)
             if row is not None:
                 for value, dash in ((row.ba_mean_diff, "solid"), (row.ba_loa[0], "dash"), (row.ba_loa[1], "dash")):
                     if math.isfinite(value):
                         fig.add_hline(y=value, line_dash=dash, line_color="black", line_width=1, row=r, col=c)
-    fig.update_layout(title="Bland–Altman (item level): difference vs mean; lines = mean difference and 95% limits of agreement",
-                      height=260 * len(judges) + 80, margin={"t": 80, "b": 40})
+    fig.update_layout(
+        title="Bland–Altman (item level): difference vs mean; lines = mean difference and 95% limits of agreement",
+        height=260 * len(judges) + 80,
+        margin={"t": 80, "b": 40},
+    )
     fig.update_xaxes(title_text="mean of human and judge", row=len(judges))
     fig.update_yaxes(title_text="judge − human", col=1)
     return fig

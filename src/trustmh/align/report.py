@@ -66,7 +66,16 @@ def render_html(result: AlignmentResult) -> str:
     env = Environment(autoescape=False)
     html_figs = [fig.to_html(full_html=False, include_plotlyjs=False) for fig in figs]
     return env.from_string(_TEMPLATE).render(
-        plotly_js=get_plotlyjs(), figures=html_figs, f=_fmt, human=result.human_path, n_boot=result.n_boot, seed=result.seed,
-        n_conversations=result.n_conversations, gr=GR_MAX_WIDTH, mr=MR_MAX_WIDTH, judges=result.judges,
-        tables=[(level, result.select(level=level)) for level in result.levels], alpha=result.krippendorff_alpha,
+        plotly_js=get_plotlyjs(),
+        figures=html_figs,
+        f=_fmt,
+        human=result.human_path,
+        n_boot=result.n_boot,
+        seed=result.seed,
+        n_conversations=result.n_conversations,
+        gr=GR_MAX_WIDTH,
+        mr=MR_MAX_WIDTH,
+        judges=result.judges,
+        tables=[(level, result.select(level=level)) for level in result.levels],
+        alpha=result.krippendorff_alpha,
     )

@@ -96,7 +96,11 @@ class OpenAIBackend:
     async def complete(self, request: ChatRequest) -> Completion:
         import openai  # already loaded by __init__; a module lookup, not an import cost
 
-        body = {"model": request.model.partition("/")[2], "messages": list(request.messages), **request.params.as_dict()}
+        body = {
+            "model": request.model.partition("/")[2],
+            "messages": list(request.messages),
+            **request.params.as_dict(),
+        }
         try:
             # The SDK's generic POST (auth, base URL, headers, error classes) returning the raw
             # response: ``chat.completions.create`` walks every message through its TypedDict

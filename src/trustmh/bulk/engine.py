@@ -157,7 +157,9 @@ class BulkEngine:
                 continue
             self.stats.last_response_at = time.perf_counter()
             return ChatOutcome(completion, attempts=attempt)
-        return ChatOutcome(None, f"gave up after {policy.max_attempts} attempts; last error: {error}", policy.max_attempts)
+        return ChatOutcome(
+            None, f"gave up after {policy.max_attempts} attempts; last error: {error}", policy.max_attempts
+        )
 
     def _account_fresh(self, completion: Completion) -> None:
         self.stats.fresh_successes += 1

@@ -104,7 +104,9 @@ def generate(
         # A failed call leaves the cell empty; it is listed in the summary, never dropped.
         rows[item.row][item.target.column] = outcome.text or ""
         if outcome.completion is None:
-            failures.append({"where": table.where[item.row], "column": item.target.column, "reason": outcome.error or ""})
+            failures.append(
+                {"where": table.where[item.row], "column": item.target.column, "reason": outcome.error or ""}
+            )
     columns = list(table.columns) + [t.column for t in targets if t.column not in table.columns]
     return GenerationResult(columns, rows, failures, report)
 

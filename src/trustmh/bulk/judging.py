@@ -47,7 +47,9 @@ def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
         return chosen
     for key in keys:
         if column_for_key(key) not in table.columns:
-            raise UserError(f"--key {key!r}: {table.path} has no column {column_for_key(key)!r} (columns: {', '.join(table.columns)})")
+            raise UserError(
+                f"--key {key!r}: {table.path} has no column {column_for_key(key)!r} (columns: {', '.join(table.columns)})"
+            )
     return list(dict.fromkeys(keys))
 
 
@@ -88,7 +90,10 @@ async def judge_one(
             error = str(problem)
         messages += [
             {"role": "assistant", "content": reply},
-            {"role": "user", "content": f"That reply could not be used: {error}. Reply again with only the JSON object."},
+            {
+                "role": "user",
+                "content": f"That reply could not be used: {error}. Reply again with only the JSON object.",
+            },
         ]
     return JudgeOutcome(None, "unparsed", max_attempts, error, reply[:500])
 

@@ -7,7 +7,7 @@ registering it costs nothing for the other commands.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -72,9 +72,16 @@ def print_table(result: AlignmentResult, level: str) -> None:
         table.add_column(name, justify="left" if name in ("judge", "attribute") else "right")
     for row in result.select(level=level):
         table.add_row(
-            row.judge, row.attribute, str(row.n), fmt(row.icc_c1),
-            f"[{fmt(row.icc_c1_ci[0])}, {fmt(row.icc_c1_ci[1])}]", fmt(row.icc_a1), fmt(row.ci_width),
-            row.category or "-", fmt(row.bias), str(row.unparsed),
+            row.judge,
+            row.attribute,
+            str(row.n),
+            fmt(row.icc_c1),
+            f"[{fmt(row.icc_c1_ci[0])}, {fmt(row.icc_c1_ci[1])}]",
+            fmt(row.icc_a1),
+            fmt(row.ci_width),
+            row.category or "-",
+            fmt(row.bias),
+            str(row.unparsed),
         )
     # Piped output would be cut to 80 columns, truncating the numbers; use a wider console.
     from rich.console import Console
@@ -86,13 +93,31 @@ def print_table(result: AlignmentResult, level: str) -> None:
 def align_command(
     human: Path = typer.Option(..., "--human", help="Human ratings (xlsx or csv) with human_response_<model> columns."),
     judge: list[str] = typer.Option(..., "--judge", help="NAME=FILE of one LLM judge's ratings; repeat per judge."),
-    exclude: Optional[list[str]] = typer.Option(None, "--exclude", help="NAME=KEY: leave response model KEY out when measuring judge NAME (its own family); repeatable, KEY may be a comma list."),
-    level: str = typer.Option("both", "--level", help="model (per response-model means, as MentalBench), item (every response, cluster bootstrap over conversations) or both."),
-    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap replicates for the 95% percentile CIs (0 = no CIs)."),
+    exclude: list[str] | None = typer.Option(
+        None,
+        "--exclude",
+        help="NAME=KEY: leave response model KEY out when measuring judge NAME (its own family); repeatable, KEY may be a comma list.",
+    ),
+    level: str = typer.Option(
+        "both",
+        "--level",
+        help="model (per response-model means, as MentalBench), item (every response, cluster bootstrap over conversations) or both.",
+    ),
+    bootstrap: int = typer.Option(
+        1000, "--bootstrap", help="Bootstrap replicates for the 95% percentile CIs (0 = no CIs)."
+    ),
     seed: int = typer.Option(20240607, "--seed", help="Random seed of the bootstrap."),
-    min_score: float = typer.Option(0.0, "--min-score", help="Lowest valid score. Default 0 keeps the human file's all-zero cells as MentalBench did (reproduces its figures); 1 excludes them and counts them as unparsed."),
-    json_out: Optional[str] = typer.Option(None, "--json", help="Write the full result as JSON to this file, or - for stdout."),
-    html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained offline HTML report (tables and figures)."),
+    min_score: float = typer.Option(
+        0.0,
+        "--min-score",
+        help="Lowest valid score. Default 0 keeps the human file's all-zero cells as MentalBench did (reproduces its figures); 1 excludes them and counts them as unparsed.",
+    ),
+    json_out: str | None = typer.Option(
+        None, "--json", help="Write the full result as JSON to this file, or - for stdout."
+    ),
+    html_out: Path | None = typer.Option(
+        None, "--html", help="Write a self-contained offline HTML report (tables and figures)."
+    ),
 ) -> None:
     from trustmh.align import analyze_files
     from trustmh.cli.common import _json_safe
@@ -102,7 +127,12 @@ def align_command(
     if not 0 <= min_score <= 5:
         raise UserError(f"--min-score {min_score}: expected a value between 0 and 5")
     result = analyze_files(
-        human, judge_paths(judge), exclusions(exclude or []), level=level, n_boot=bootstrap, seed=seed,  # type: ignore[arg-type]
+        human,
+        judge_paths(judge),
+        exclusions(exclude or []),
+        level=level,
+        n_boot=bootstrap,
+        seed=seed,  # type: ignore[arg-type]
         score_range=(min_score, 5.0),
     )
     # Render everything before writing anything, so a failure leaves no half-written output.

@@ -6,7 +6,7 @@ Runnable on its own as ``python -m trustmh.cli.bulk`` (the tests start it that w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -41,17 +41,30 @@ Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --k
 """
 
 Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
-BaseUrl = Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL).")]
+BaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL)."
+    ),
+]
 ApiKeyEnv = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
 MaxConnections = Annotated[int, typer.Option(min=1, max=4096, help="Calls in flight at once.")]
 Timeout = Annotated[float, typer.Option(min=0.1, help="Seconds before a call is abandoned and retried.")]
-MaxAttempts = Annotated[int, typer.Option(min=1, max=50, help="Attempts per call (429/5xx/timeouts/malformed bodies are retried).")]
-CachePath = Annotated[Optional[Path], typer.Option("--cache", help="SQLite cache file (default: ~/.cache/trustmh/bulk.sqlite or $TRUSTMH_CACHE_DIR).")]
+MaxAttempts = Annotated[
+    int, typer.Option(min=1, max=50, help="Attempts per call (429/5xx/timeouts/malformed bodies are retried).")
+]
+CachePath = Annotated[
+    Path | None,
+    typer.Option("--cache", help="SQLite cache file (default: ~/.cache/trustmh/bulk.sqlite or $TRUSTMH_CACHE_DIR)."),
+]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")]
-PriceIn = Annotated[Optional[float], typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
-PriceOut = Annotated[Optional[float], typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
+PriceIn = Annotated[float | None, typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
+PriceOut = Annotated[float | None, typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
 Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")]
-Limit = Annotated[Optional[int], typer.Option(min=1, help="Only the first N rows (a trial run; the cache makes the full run reuse them).")]
+Limit = Annotated[
+    int | None,
+    typer.Option(min=1, help="Only the first N rows (a trial run; the cache makes the full run reuse them)."),
+]
 
 
 def summary_path(output: Path) -> Path:
@@ -97,7 +110,10 @@ def print_usage_line(summary: dict[str, Any]) -> None:
 @user_errors
 def generate_command(
     conversations: Annotated[Path, typer.Option(help="MentalBench CSV/xlsx with a `context` column.")],
-    model: Annotated[list[str], typer.Option(help=f"Model to generate with ({MODEL_SYNTAX}); repeatable; COLUMN=MODEL names the column.")],
+    model: Annotated[
+        list[str],
+        typer.Option(help=f"Model to generate with ({MODEL_SYNTAX}); repeatable; COLUMN=MODEL names the column."),
+    ],
     output: Output,
     system: Annotated[str, typer.Option(help="System prompt (empty: none).")] = DEFAULT_SYSTEM_PROMPT,
     max_tokens: Annotated[int, typer.Option(min=1)] = 512,
@@ -119,14 +135,19 @@ def generate_command(
     targets = parse_model_columns(model)  # before reading a possibly large file
     table = first_rows(load_conversations(conversations), limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
-    settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate")
+    settings = run_settings(
+        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate"
+    )
     result = generate(table, targets, params, system, settings)
     write_table(output, result.columns, result.rows)
     summary = run_summary(result.report, price_in, price_out)
     summary["failed_cells"] = result.failures
     write_json(summary, summary_path(output))
     print_usage_line(summary)
-    console.print(f"wrote {output} ({len(result.rows)} rows, {len(result.failures)} empty cells from failed calls)", highlight=False)
+    console.print(
+        f"wrote {output} ({len(result.rows)} rows, {len(result.failures)} empty cells from failed calls)",
+        highlight=False,
+    )
 
 
 @user_errors
@@ -134,8 +155,13 @@ def judge_command(
     responses: Annotated[Path, typer.Option(help="Wide CSV/xlsx: `context` plus one column per response.")],
     judge_model: Annotated[str, typer.Option(help=f"Judge model ({MODEL_SYNTAX}).")],
     output: Output,
-    key: Annotated[Optional[list[str]], typer.Option(help="Response column to judge (repeatable; `original` = the `response` column). Default: all.")] = None,
-    max_verdict_attempts: Annotated[int, typer.Option(min=1, max=10, help="Asks per response before the verdict counts as unparsed.")] = 3,
+    key: Annotated[
+        list[str] | None,
+        typer.Option(help="Response column to judge (repeatable; `original` = the `response` column). Default: all."),
+    ] = None,
+    max_verdict_attempts: Annotated[
+        int, typer.Option(min=1, max=10, help="Asks per response before the verdict counts as unparsed.")
+    ] = 3,
     base_url: BaseUrl = None,
     api_key_env: ApiKeyEnv = DEFAULT_API_KEY_ENV,
     max_connections: MaxConnections = 64,
@@ -152,7 +178,9 @@ def judge_command(
     judge = parse_model(judge_model)
     table = first_rows(read_table(responses, ["context"]), limit)
     keys = select_keys(table, key or [])
-    settings = run_settings(base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge")
+    settings = run_settings(
+        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge"
+    )
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)
     write_table(output, result.columns, result.rows)
     assert result.report is not None

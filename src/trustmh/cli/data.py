@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -14,7 +14,10 @@ from rich.table import Table
 from trustmh.cli.common import console, err_console, user_errors, write_json
 from trustmh.errors import UserError
 
-app = typer.Typer(help="Datasets: status, import from a folder, fetch from upstream.\n\nExample: trustmh data status", no_args_is_help=True)
+app = typer.Typer(
+    help="Datasets: status, import from a folder, fetch from upstream.\n\nExample: trustmh data status",
+    no_args_is_help=True,
+)
 
 
 def _where(spec_name: str, file_names: list[str], data_dir: Path | None) -> tuple[str, list[Path]]:
@@ -34,7 +37,9 @@ def _where(spec_name: str, file_names: list[str], data_dir: Path | None) -> tupl
 @app.command("status")
 @user_errors
 def status_command(
-    data_dir: Annotated[Optional[Path], typer.Option(help="Data folder to check before the cache (also $TRUSTMH_DATA_DIR).")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Data folder to check before the cache (also $TRUSTMH_DATA_DIR).")
+    ] = None,
     verify: Annotated[bool, typer.Option(help="Also compare each file's sha256 with the release.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -58,7 +63,17 @@ def status_command(
                     problems.append(str(error))
                 if verify:
                     problems += [p for f, path in zip(spec.files, present, strict=True) if (p := verify_file(path, f))]
-            rows.append({"dataset": spec.name, "pillars": list(spec.pillars), "where": where, "rows": rows_count, "license": spec.license, "problems": problems, "source": spec.source[0]})
+            rows.append(
+                {
+                    "dataset": spec.name,
+                    "pillars": list(spec.pillars),
+                    "where": where,
+                    "rows": rows_count,
+                    "license": spec.license,
+                    "problems": problems,
+                    "source": spec.source[0],
+                }
+            )
     if as_json:
         write_json(rows, "-")
         return
@@ -76,7 +91,9 @@ def status_command(
 @app.command("import")
 @user_errors
 def import_command(
-    folder: Annotated[Path, typer.Argument(help="A folder laid out like the release: <dataset>/<upstream file names>.")],
+    folder: Annotated[
+        Path, typer.Argument(help="A folder laid out like the release: <dataset>/<upstream file names>.")
+    ],
 ) -> None:
     """Copy datasets from a local folder into the user cache (checksums reported).
 
@@ -131,7 +148,7 @@ def import_command(
 @app.command("fetch")
 @user_errors
 def fetch_command(
-    name: Annotated[Optional[str], typer.Argument(help="Dataset to download (see `trustmh data status`).")] = None,
+    name: Annotated[str | None, typer.Argument(help="Dataset to download (see `trustmh data status`).")] = None,
     all_datasets: Annotated[bool, typer.Option("--all", help="Download every dataset that has a public URL.")] = False,
 ) -> None:
     """Download a dataset from upstream into the cache, verifying sha256.
@@ -145,7 +162,9 @@ def fetch_command(
     specs = list_datasets() if all_datasets else [get_dataset(name or "")]
     for spec in specs:
         if all_datasets and not all(f.url for f in spec.files):
-            err_console.print(f"skipped {spec.name}: no public download URL ({spec.source[0]}); use `trustmh data import`")
+            err_console.print(
+                f"skipped {spec.name}: no public download URL ({spec.source[0]}); use `trustmh data import`"
+            )
             continue
         for data_file in spec.files:
             path = download(spec, data_file)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-
 import re
 import subprocess
 import sys
-
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -31,7 +29,9 @@ def register(app: typer.Typer) -> None:
 @user_errors
 def tasks_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-    data_dir: Annotated[Optional[Path], typer.Option(help="Also count benchmark samples found in this data folder.")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Also count benchmark samples found in this data folder.")
+    ] = None,
 ) -> None:
     """List every task with its pillar, datasets, metrics and samples available offline.
 
@@ -49,8 +49,12 @@ def tasks_command(
     for row in rows:
         available = row["samples_available"]
         table.add_row(
-            row["task"], row["pillar"], ", ".join(row["datasets"]), ", ".join(row["metrics"]),
-            str(available["starter"]), "-" if available["benchmark"] is None else str(available["benchmark"]),
+            row["task"],
+            row["pillar"],
+            ", ".join(row["datasets"]),
+            ", ".join(row["metrics"]),
+            str(available["starter"]),
+            "-" if available["benchmark"] is None else str(available["benchmark"]),
         )
     console.print(table)
 
@@ -70,20 +74,51 @@ def _selected_tasks(tasks: list[str], pillars: list[str]) -> list[str]:
 
 @user_errors
 def run_command(
-    tasks: Annotated[Optional[list[str]], typer.Argument(help="Tasks to run (default: all; see `trustmh tasks`).")] = None,
-    pillar: Annotated[Optional[list[str]], typer.Option("--pillar", "-p", help="Run every task of this pillar (repeatable).")] = None,
-    model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [DEFAULT_MODEL],  # noqa: B006
-    model_arg: Annotated[Optional[list[str]], typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay).")] = None,
-    judge: Annotated[Optional[str], typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so).")] = None,
-    limit: Annotated[Optional[int], typer.Option(min=1, help="At most this many samples per task.")] = None,
-    log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(DEFAULT_LOG_DIR),
-    data_dir: Annotated[Optional[Path], typer.Option(help="Folder of benchmark datasets (one folder per dataset); default: starter items.")] = None,
+    tasks: Annotated[list[str] | None, typer.Argument(help="Tasks to run (default: all; see `trustmh tasks`).")] = None,
+    pillar: Annotated[
+        list[str] | None, typer.Option("--pillar", "-p", help="Run every task of this pillar (repeatable).")
+    ] = None,
+    model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [
+        DEFAULT_MODEL
+    ],  # noqa: B006
+    model_arg: Annotated[
+        list[str] | None,
+        typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay)."),
+    ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so)."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="At most this many samples per task.")] = None,
+    log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(
+        DEFAULT_LOG_DIR
+    ),
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Folder of benchmark datasets (one folder per dataset); default: starter items.")
+    ] = None,
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
-    max_connections: Annotated[Optional[int], typer.Option(min=1, help="Concurrent requests per model (API models; default: inspect's adaptive concurrency).")] = None,
+    max_connections: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Concurrent requests per model (API models; default: inspect's adaptive concurrency)."
+        ),
+    ] = None,
     report: Annotated[bool, typer.Option(help="Write report.html next to the logs at the end.")] = True,
-    timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds a model call may take in all, retries included (default 600).")] = None,
-    attempt_timeout: Annotated[Optional[int], typer.Option(min=1, help="Seconds one attempt may take before it is abandoned and retried (API models; default 180).")] = None,
-    max_retries: Annotated[Optional[int], typer.Option(min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6).")] = None,
+    timeout: Annotated[
+        int | None, typer.Option(min=1, help="Seconds a model call may take in all, retries included (default 600).")
+    ] = None,
+    attempt_timeout: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Seconds one attempt may take before it is abandoned and retried (API models; default 180)."
+        ),
+    ] = None,
+    max_retries: Annotated[
+        int | None,
+        typer.Option(
+            min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6)."
+        ),
+    ] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a results table.
 
@@ -146,12 +181,16 @@ def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
 @user_errors
 def score_command(
     task: Annotated[str, typer.Argument(help="Task to score, e.g. privacy_psyleak.")],
-    responses: Annotated[Path, typer.Option(help="Recorded outputs: JSONL of {\"id\", \"output\"} or {\"input\", \"output\"}.")],
+    responses: Annotated[
+        Path, typer.Option(help='Recorded outputs: JSONL of {"id", "output"} or {"input", "output"}.')
+    ],
     json_out: Annotated[str, typer.Option("--json", help="Where to write the JSON summary ('-' = stdout).")] = "-",
-    data_dir: Annotated[Optional[Path], typer.Option(help="Folder of benchmark datasets.")] = None,
-    judge: Annotated[Optional[str], typer.Option(help="Judge model for judge-scored metrics.")] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="Folder of benchmark datasets.")] = None,
+    judge: Annotated[str | None, typer.Option(help="Judge model for judge-scored metrics.")] = None,
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
-    log_dir: Annotated[Optional[Path], typer.Option(help="Keep the inspect log here (default: a temporary folder).")] = None,
+    log_dir: Annotated[
+        Path | None, typer.Option(help="Keep the inspect log here (default: a temporary folder).")
+    ] = None,
 ) -> None:
     """Score recorded outputs without calling any model.
 
@@ -160,8 +199,13 @@ def score_command(
     from trustmh.runner import score_responses
 
     if not responses.is_file():
-        raise UserError(f"{responses}: " + ("a folder; expected a JSONL file of recorded outputs" if responses.is_dir() else "file not found"))
-    summary = score_responses(task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir)
+        raise UserError(
+            f"{responses}: "
+            + ("a folder; expected a JSONL file of recorded outputs" if responses.is_dir() else "file not found")
+        )
+    summary = score_responses(
+        task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir
+    )
     write_json(summary, json_out)
 
 
@@ -177,10 +221,15 @@ def view_command(
     if not log_dir.is_dir():
         raise UserError(f"{log_dir}: no such log folder (run `trustmh run` first)")
     inspect = Path(sys.executable).with_name("inspect")
-    command = [str(inspect) if inspect.exists() else "inspect", "view", "--log-dir", str(log_dir), "--port", str(port), "--host", "127.0.0.1"]
+    command = [
+        str(inspect) if inspect.exists() else "inspect",
+        "view",
+        "--log-dir",
+        str(log_dir),
+        "--port",
+        str(port),
+        "--host",
+        "127.0.0.1",
+    ]
     err_console.print(f"inspect view on http://127.0.0.1:{port} (Ctrl+C to stop)")
     raise typer.Exit(subprocess.call(command))
-
-
-
-

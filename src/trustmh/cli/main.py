@@ -15,8 +15,7 @@ from trustmh.cli import report as report_commands
 
 app = typer.Typer(
     name="trustmh",
-    help="How far can a language model be trusted in mental-health settings?\n\n"
-    "Example: trustmh run --limit 5",
+    help="How far can a language model be trusted in mental-health settings?\n\nExample: trustmh run --limit 5",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

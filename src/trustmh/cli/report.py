@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -16,12 +16,24 @@ def register(app: typer.Typer) -> None:
 
 @user_errors
 def report_command(
-    log_dirs: Annotated[list[Path], typer.Argument(help="Log directories (searched recursively) or single .eval/.json logs.", show_default=False)],
+    log_dirs: Annotated[
+        list[Path],
+        typer.Argument(help="Log directories (searched recursively) or single .eval/.json logs.", show_default=False),
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("report.html"),
-    redact: Annotated[bool, typer.Option("--redact", help="Leave out every transcript (inputs, outputs, explanations, judge replies); keep aggregates only.")] = False,
-    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Also write the tidy results table as CSV.")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the tidy results table as JSON.")] = None,
-    align: Annotated[Optional[Path], typer.Option("--align", help="Add the judge-human alignment section from `trustmh align --json` output.")] = None,
+    redact: Annotated[
+        bool,
+        typer.Option(
+            "--redact",
+            help="Leave out every transcript (inputs, outputs, explanations, judge replies); keep aggregates only.",
+        ),
+    ] = False,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="Also write the tidy results table as CSV.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the tidy results table as JSON.")] = None,
+    align: Annotated[
+        Path | None,
+        typer.Option("--align", help="Add the judge-human alignment section from `trustmh align --json` output."),
+    ] = None,
 ) -> None:
     """Build an offline HTML report comparing every model and task in the logs.
 

@@ -32,7 +32,9 @@ def read_text(path: Path, encoding: str = "utf-8") -> str:
         text = raw.decode(encoding)
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        raise DataFormatError(path, f"line {line}", f"expected {encoding} text, found undecodable byte 0x{raw[error.start]:02x}") from None
+        raise DataFormatError(
+            path, f"line {line}", f"expected {encoding} text, found undecodable byte 0x{raw[error.start]:02x}"
+        ) from None
     if not text.strip():
         raise DataFormatError(path, None, "the file is empty")
     return text.lstrip("\ufeff")
@@ -42,7 +44,11 @@ def check_line_lengths(path: Path, lines: Sequence[str]) -> None:
     """A line longer than :data:`MAX_FIELD_CHARS` is a corrupted file, not an item."""
     for number, line in enumerate(lines, start=1):
         if len(line) > MAX_FIELD_CHARS:
-            raise DataFormatError(path, f"line {number}", f"expected a line of at most {MAX_FIELD_CHARS} characters, found {len(line)} (missing line breaks?)")
+            raise DataFormatError(
+                path,
+                f"line {number}",
+                f"expected a line of at most {MAX_FIELD_CHARS} characters, found {len(line)} (missing line breaks?)",
+            )
 
 
 def read_lines(path: Path, keep_empty: bool = False) -> list[str]:
@@ -77,7 +83,9 @@ def read_jsonl(path: Path, required: Sequence[str] = ()) -> list[dict[str, Any]]
             raise DataFormatError(path, f"line {number}", "expected a JSON object")
         missing = [key for key in required if key not in obj]
         if missing:
-            raise DataFormatError(path, f"line {number}", f"missing field {missing[0]!r} (expected fields: {', '.join(required)})")
+            raise DataFormatError(
+                path, f"line {number}", f"missing field {missing[0]!r} (expected fields: {', '.join(required)})"
+            )
         obj["_line"] = number
         records.append(obj)
     return records
@@ -93,7 +101,11 @@ def read_csv_rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
     header = [name.strip() for name in (reader.fieldnames or [])]
     missing = [name for name in required if name not in header]
     if missing:
-        raise DataFormatError(path, "line 1", f"missing column {missing[0]!r} (expected columns: {', '.join(required)}; found: {', '.join(header)})")
+        raise DataFormatError(
+            path,
+            "line 1",
+            f"missing column {missing[0]!r} (expected columns: {', '.join(required)}; found: {', '.join(header)})",
+        )
     reader.fieldnames = header
     rows: list[dict[str, str]] = []
     # csv's line_num is where a record *ends*; a quoted cell with newlines spans several
@@ -103,13 +115,19 @@ def read_csv_rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
         for row in reader:
             line, previous_end = previous_end + 1, reader.line_num
             if None in row:
-                raise DataFormatError(path, f"line {line}", f"row has more fields than the {len(header)} columns of the header")
+                raise DataFormatError(
+                    path, f"line {line}", f"row has more fields than the {len(header)} columns of the header"
+                )
             for key in required:
                 value = row.get(key)
                 if value is None:
                     raise DataFormatError(path, f"line {line}", f"row ends before column {key!r}")
                 if len(value) > MAX_FIELD_CHARS:
-                    raise DataFormatError(path, f"line {line}, column {key!r}", f"field longer than {MAX_FIELD_CHARS} characters (unbalanced quote?)")
+                    raise DataFormatError(
+                        path,
+                        f"line {line}, column {key!r}",
+                        f"field longer than {MAX_FIELD_CHARS} characters (unbalanced quote?)",
+                    )
             row_out = {k: v for k, v in row.items() if k is not None}
             row_out["_line"] = str(line)
             rows.append(row_out)

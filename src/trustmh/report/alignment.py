@@ -38,7 +38,9 @@ def load_alignment(path: Path) -> Alignment:
         raise UserError(f"{path}: not a JSON file from `trustmh align --json` ({error})") from None
     rows = payload.get("rows") if isinstance(payload, dict) else None
     if not isinstance(rows, list) or not all(isinstance(r, dict) and "judge" in r and "attribute" in r for r in rows):
-        raise UserError(f"{path}: expected {{\"rows\": [{{\"judge\", \"attribute\", ...}}]}} as written by `trustmh align --json`")
+        raise UserError(
+            f'{path}: expected {{"rows": [{{"judge", "attribute", ...}}]}} as written by `trustmh align --json`'
+        )
     alpha = payload.get("krippendorff_alpha") or {}
     return Alignment(str(path), rows, alpha if isinstance(alpha, dict) else {})
 
@@ -71,14 +73,41 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
         for judge in judges:
             line = [cell.get((judge, a)) for a in attributes]
             z.append([_number(r.get(key)) if r else None for r in line])
-            text.append([f"{fmt(_number(r.get(key)), 2)}<br>{_ci(r.get(key + '_ci'))}<br>{r.get('category') or '—'}" if r else "—" for r in line])
-            hover.append([
-                (f"{judge} · {a}<br>ICC(C,1) {fmt(_number(r.get('icc_c1')))} {_ci(r.get('icc_c1_ci'))}<br>"
-                 f"ICC(A,1) {fmt(_number(r.get('icc_a1')))} {_ci(r.get('icc_a1_ci'))}<br>n = {r.get('n')}<br>"
-                 f"category {r.get('category') or '—'} ({CATEGORY_NAMES.get(str(r.get('category')), '')})<br>bias {fmt(_number(r.get('bias')))}")
-                if r else f"{judge} · {a}: missing" for a, r in zip(attributes, line)])
-        fig = go.Figure(go.Heatmap(z=z, x=attributes, y=judges, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
-                                   texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": key}))
+            text.append(
+                [
+                    f"{fmt(_number(r.get(key)), 2)}<br>{_ci(r.get(key + '_ci'))}<br>{r.get('category') or '—'}"
+                    if r
+                    else "—"
+                    for r in line
+                ]
+            )
+            hover.append(
+                [
+                    (
+                        f"{judge} · {a}<br>ICC(C,1) {fmt(_number(r.get('icc_c1')))} {_ci(r.get('icc_c1_ci'))}<br>"
+                        f"ICC(A,1) {fmt(_number(r.get('icc_a1')))} {_ci(r.get('icc_a1_ci'))}<br>n = {r.get('n')}<br>"
+                        f"category {r.get('category') or '—'} ({CATEGORY_NAMES.get(str(r.get('category')), '')})<br>bias {fmt(_number(r.get('bias')))}"
+                    )
+                    if r
+                    else f"{judge} · {a}: missing"
+                    for a, r in zip(attributes, line)
+                ]
+            )
+        fig = go.Figure(
+            go.Heatmap(
+                z=z,
+                x=attributes,
+                y=judges,
+                zmin=0,
+                zmax=1,
+                colorscale=HEAT_SCALE,
+                text=text,
+                texttemplate="%{text}",
+                hovertext=hover,
+                hoverinfo="text",
+                colorbar={"title": key},
+            )
+        )
         label = "ICC(A,1)" if key == "icc_a1" else "ICC(C,1)"
         style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges), top=40)
         fig.update_xaxes(tickangle=-30)
@@ -94,7 +123,9 @@ def _interval(value: Any) -> tuple[float, float] | None:
     return None
 
 
-def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str, interval_label: str, points: bool) -> go.Figure | None:
+def _forest(
+    alignment: Alignment, title: str, value_key: str, interval_key: str, interval_label: str, points: bool
+) -> go.Figure | None:
     rows = [r for r in alignment.rows if _number(r.get(value_key)) is not None]
     if not rows:
         return None
@@ -104,16 +135,41 @@ def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str,
         labels = [f"{r['attribute']} ({r.get('level', 'all')})" for r in mine]
         values = [float(r[value_key]) for r in mine]  # rows were filtered on a numeric value
         bounds = [_interval(r.get(interval_key)) for r in mine]
-        error = {"type": "data", "array": [None if b is None else b[1] - v for b, v in zip(bounds, values)],
-                 "arrayminus": [None if b is None else v - b[0] for b, v in zip(bounds, values)], "visible": True}
-        hover = [f"{judge} · {l}<br>{value_key} = {fmt(v)}<br>{interval_label} {_ci(r.get(interval_key))}<br>n = {r.get('n')}"
-                 for l, v, r in zip(labels, values, mine)]
+        error = {
+            "type": "data",
+            "array": [None if b is None else b[1] - v for b, v in zip(bounds, values)],
+            "arrayminus": [None if b is None else v - b[0] for b, v in zip(bounds, values)],
+            "visible": True,
+        }
+        hover = [
+            f"{judge} · {l}<br>{value_key} = {fmt(v)}<br>{interval_label} {_ci(r.get(interval_key))}<br>n = {r.get('n')}"
+            for l, v, r in zip(labels, values, mine)
+        ]
         if points:  # a forest plot: the mean difference as a point between its limits
-            fig.add_trace(go.Scatter(x=labels, y=values, name=judge, mode="markers", error_y=error, hovertext=hover, hoverinfo="text",
-                                     marker={"color": OKABE_ITO[i % 8], "symbol": SYMBOLS[i % 8], "size": 10}))
+            fig.add_trace(
+                go.Scatter(
+                    x=labels,
+                    y=values,
+                    name=judge,
+                    mode="markers",
+                    error_y=error,
+                    hovertext=hover,
+                    hoverinfo="text",
+                    marker={"color": OKABE_ITO[i % 8], "symbol": SYMBOLS[i % 8], "size": 10},
+                )
+            )
         else:
-            fig.add_trace(go.Bar(x=labels, y=values, name=judge, error_y=error, hovertext=hover, hoverinfo="text",
-                                 marker={"color": OKABE_ITO[i % 8], "pattern": {"shape": PATTERNS[i % 8], "fgcolor": "#ffffff"}}))
+            fig.add_trace(
+                go.Bar(
+                    x=labels,
+                    y=values,
+                    name=judge,
+                    error_y=error,
+                    hovertext=hover,
+                    hoverinfo="text",
+                    marker={"color": OKABE_ITO[i % 8], "pattern": {"shape": PATTERNS[i % 8], "fgcolor": "#ffffff"}},
+                )
+            )
     # Group points like bars so judges sharing a category do not hide each other.
     style_layout(fig, title, barmode="group", scattermode="group")
     fig.add_hline(y=0, line={"color": "#444", "width": 1})
@@ -122,8 +178,22 @@ def _forest(alignment: Alignment, title: str, value_key: str, interval_key: str,
 
 
 def bias_figure(alignment: Alignment) -> go.Figure | None:
-    return _forest(alignment, "Judge bias: judge − human mean with 95% CI (0 = unbiased)", "bias", "bias_ci", "95% CI", points=False)
+    return _forest(
+        alignment,
+        "Judge bias: judge − human mean with 95% CI (0 = unbiased)",
+        "bias",
+        "bias_ci",
+        "95% CI",
+        points=False,
+    )
 
 
 def bland_altman_figure(alignment: Alignment) -> go.Figure | None:
-    return _forest(alignment, "Bland–Altman: mean difference with 95% limits of agreement", "ba_mean_diff", "ba_loa", "limits of agreement", points=True)
+    return _forest(
+        alignment,
+        "Bland–Altman: mean difference with 95% limits of agreement",
+        "ba_mean_diff",
+        "ba_loa",
+        "limits of agreement",
+        points=True,
+    )

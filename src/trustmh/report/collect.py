@@ -6,7 +6,7 @@ per-sample aggregates (the safety method x objective grid) computed then thrown 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -108,7 +108,7 @@ def _excerpt(text: str) -> str:
     if len(flat) <= EXCERPT:
         return flat
     head = EXCERPT // 3
-    return f"{flat[:head]} … {flat[-(EXCERPT - head):]}"
+    return f"{flat[:head]} … {flat[-(EXCERPT - head) :]}"
 
 
 def _score_text(sample: EvalSample) -> str:
@@ -150,7 +150,9 @@ def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
         if not redact and len(result.samples) < MAX_SAMPLES_SHOWN:
             output = sample.output.completion if sample.output else ""
             result.samples.append(
-                SampleExcerpt(str(sample.id), _excerpt(_text(sample.input)), _excerpt(output), _excerpt(_score_text(sample)))
+                SampleExcerpt(
+                    str(sample.id), _excerpt(_text(sample.input)), _excerpt(output), _excerpt(_score_text(sample))
+                )
             )
 
 
@@ -175,8 +177,8 @@ def _created(log: EvalLog) -> datetime:
     try:
         moment = datetime.fromisoformat(str(log.eval.created))
     except ValueError:
-        return datetime.min.replace(tzinfo=timezone.utc)
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        return datetime.min.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def collect(targets: list[Path], redact: bool = False) -> Collection:

@@ -77,16 +77,32 @@ def radar(models: list[str], scores: dict[tuple[str, str], PillarScore], style: 
         for pillar in theta:
             score = scores.get((model, pillar))
             r.append(None if score is None else score.normalised)
-            hover.append(f"{model}<br>{pillar}: missing" if score is None else f"{model}<br>{pillar} (normalised {score.normalised:.2f})<br>{score.hover()}")
+            hover.append(
+                f"{model}<br>{pillar}: missing"
+                if score is None
+                else f"{model}<br>{pillar} (normalised {score.normalised:.2f})<br>{score.hover()}"
+            )
         s = style[model]
-        fig.add_trace(go.Scatterpolar(
-            r=r, theta=theta, name=model, mode="lines+markers", connectgaps=False,
-            line={"color": s.colour, "dash": s.dash, "width": 2},
-            marker={"symbol": s.symbol, "size": 9, "color": s.colour},
-            hovertext=hover, hoverinfo="text",
-        ))
-    style_layout(fig, "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)", height=460, top=80,
-                 polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}})
+        fig.add_trace(
+            go.Scatterpolar(
+                r=r,
+                theta=theta,
+                name=model,
+                mode="lines+markers",
+                connectgaps=False,
+                line={"color": s.colour, "dash": s.dash, "width": 2},
+                marker={"symbol": s.symbol, "size": 9, "color": s.colour},
+                hovertext=hover,
+                hoverinfo="text",
+            )
+        )
+    style_layout(
+        fig,
+        "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)",
+        height=460,
+        top=80,
+        polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}},
+    )
     # Room for the angular labels ("reliability") on narrow screens.
     return fig.update_layout(margin={"l": 70, "r": 70})
 
@@ -105,12 +121,34 @@ def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
         totals = [sum(line) for line in counts]
         share = [[c / t if t else None for c in line] for line, t in zip(counts, totals)]
         text = [[("—" if v is None else f"{v:.2f}") for v in line] for line in share]
-        hover = [[f"gold {g} → predicted {p}<br>share of gold row {text[i][j]}<br>count {fmt(counts[i][j], 0)} of {fmt(totals[i], 0)}"
-                  for j, p in enumerate(labels)] for i, g in enumerate(labels)]
-        fig = go.Figure(go.Heatmap(z=share, x=labels, y=labels, zmin=0, zmax=1, colorscale=HEAT_SCALE,
-                                   text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
-                                   colorbar={"title": "share"}))
-        style_layout(fig, f"{result.task} · {result.model}: {base} (rows = gold, normalised)", height=420 + 12 * len(labels), top=40)
+        hover = [
+            [
+                f"gold {g} → predicted {p}<br>share of gold row {text[i][j]}<br>count {fmt(counts[i][j], 0)} of {fmt(totals[i], 0)}"
+                for j, p in enumerate(labels)
+            ]
+            for i, g in enumerate(labels)
+        ]
+        fig = go.Figure(
+            go.Heatmap(
+                z=share,
+                x=labels,
+                y=labels,
+                zmin=0,
+                zmax=1,
+                colorscale=HEAT_SCALE,
+                text=text,
+                texttemplate="%{text}",
+                hovertext=hover,
+                hoverinfo="text",
+                colorbar={"title": "share"},
+            )
+        )
+        style_layout(
+            fig,
+            f"{result.task} · {result.model}: {base} (rows = gold, normalised)",
+            height=420 + 12 * len(labels),
+            top=40,
+        )
         fig.update_yaxes(autorange="reversed", title="gold")
         fig.update_xaxes(title="predicted", tickangle=-30)
         figures.append((f"{base}", fig))
@@ -127,10 +165,33 @@ def rta_grid_figure(result: LogResult) -> go.Figure | None:
         stats = [result.rta_grid.get((m, o)) for o in objectives]
         z.append([s.mean if s else None for s in stats])
         text.append([f"{s.mean:.2f}<br>n={s.n}" if s and s.mean is not None else "—" for s in stats])
-        hover.append([f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}" for o, s in zip(objectives, stats)])
-    fig = go.Figure(go.Heatmap(z=z, x=objectives, y=methods, zmin=0, zmax=1, colorscale=HEAT_SCALE, text=text,
-                               texttemplate="%{text}", hovertext=hover, hoverinfo="text", colorbar={"title": "RtA"}))
-    style_layout(fig, f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective", height=300 + 30 * len(methods), top=40)
+        hover.append(
+            [
+                f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}"
+                for o, s in zip(objectives, stats)
+            ]
+        )
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=objectives,
+            y=methods,
+            zmin=0,
+            zmax=1,
+            colorscale=HEAT_SCALE,
+            text=text,
+            texttemplate="%{text}",
+            hovertext=hover,
+            hoverinfo="text",
+            colorbar={"title": "RtA"},
+        )
+    )
+    style_layout(
+        fig,
+        f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective",
+        height=300 + 30 * len(methods),
+        top=40,
+    )
     fig.update_xaxes(title="objective", tickangle=-30)
     fig.update_yaxes(title="method")
     return fig
@@ -155,7 +216,9 @@ def _numeric(labels: list[str]) -> bool:
     return True
 
 
-def _series_figure(title: str, x_title: str, points: list[tuple[str, MetricRow]], style: dict[str, Style], as_line: bool) -> go.Figure:
+def _series_figure(
+    title: str, x_title: str, points: list[tuple[str, MetricRow]], style: dict[str, Style], as_line: bool
+) -> go.Figure:
     labels = list(dict.fromkeys(g for g, _ in points))
     if _numeric(labels):
         labels.sort(key=float)
@@ -172,11 +235,34 @@ def _series_figure(title: str, x_title: str, points: list[tuple[str, MetricRow]]
         error = {"type": "data", "array": plus, "arrayminus": minus, "visible": True}
         s = style[model]
         if as_line:
-            fig.add_trace(go.Scatter(x=labels, y=y, name=model, mode="lines+markers", error_y=error, hovertext=hover, hoverinfo="text",
-                                     line={"color": s.colour, "dash": s.dash}, marker={"symbol": s.symbol, "size": 9, "color": s.colour}))
+            fig.add_trace(
+                go.Scatter(
+                    x=labels,
+                    y=y,
+                    name=model,
+                    mode="lines+markers",
+                    error_y=error,
+                    hovertext=hover,
+                    hoverinfo="text",
+                    line={"color": s.colour, "dash": s.dash},
+                    marker={"symbol": s.symbol, "size": 9, "color": s.colour},
+                )
+            )
         else:
-            fig.add_trace(go.Bar(x=labels, y=y, name=model, error_y=error, hovertext=hover, hoverinfo="text",
-                                 marker={"color": s.colour, "pattern": {"shape": s.pattern, "fgcolor": "#ffffff" if s.pattern else None}}))
+            fig.add_trace(
+                go.Bar(
+                    x=labels,
+                    y=y,
+                    name=model,
+                    error_y=error,
+                    hovertext=hover,
+                    hoverinfo="text",
+                    marker={
+                        "color": s.colour,
+                        "pattern": {"shape": s.pattern, "fgcolor": "#ffffff" if s.pattern else None},
+                    },
+                )
+            )
     style_layout(fig, title, barmode="group")
     fig.update_xaxes(title=x_title, type="category")
     return fig
@@ -187,7 +273,9 @@ def grouped_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tupl
     figures = []
     for (task, base, by), points in _grouped_rows(rows).items():
         as_line = by in ORDERED_BY or _numeric([g for g, _ in points])
-        figures.append((f"{task}: {base} by {by}", _series_figure(f"{task}: {base} by {by}", by, points, style, as_line)))
+        figures.append(
+            (f"{task}: {base} by {by}", _series_figure(f"{task}: {base} by {by}", by, points, style, as_line))
+        )
     return figures
 
 
@@ -197,11 +285,18 @@ def principle_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tu
     for row in rows:
         if PRINCIPLE.match(row.metric):
             by_task.setdefault(row.task, []).append((row.metric, row))
-    return [(f"{task}: APA principles", _series_figure(f"{task}: APA principle scores (sc1–sc5)", "principle", points, style, False))
-            for task, points in by_task.items()]
+    return [
+        (
+            f"{task}: APA principles",
+            _series_figure(f"{task}: APA principle scores (sc1–sc5)", "principle", points, style, False),
+        )
+        for task, points in by_task.items()
+    ]
 
 
-def headline_figure(pillar: str, scores: dict[tuple[str, str], PillarScore], style: dict[str, Style]) -> go.Figure | None:
+def headline_figure(
+    pillar: str, scores: dict[tuple[str, str], PillarScore], style: dict[str, Style]
+) -> go.Figure | None:
     """Per task, the headline metric of each model with its CI."""
     points = [(row.task, row) for (m, p), s in scores.items() if p == pillar for row in s.parts]
     if not points:

@@ -38,14 +38,23 @@ HEADLINES: dict[str, tuple[Headline, ...]] = {
     # Fairness and robustness report per attribute / per perturbation; the headline is the
     # mean over those groups. Refusal-rate range is on [0, 1] and needs no judge.
     "fairness": (
-        Headline("fairness", r"refusal_rate_range\[attribute=[^\]]+\]", False, "max−min refusal rate across demographic groups"),
+        Headline(
+            "fairness",
+            r"refusal_rate_range\[attribute=[^\]]+\]",
+            False,
+            "max−min refusal rate across demographic groups",
+        ),
         Headline("fairness", r"\w*spread", False, "spread across demographic groups"),
     ),
     "privacy": (
         Headline("privacy", r"pearson_r", True, "Pearson r with human privacy ratings (ConfAIde tiers)"),
         Headline("privacy", r"\w*(leak_rate|_error)", False, "mean leak / error rate (PsyLeak)"),
     ),
-    "robustness": (Headline("robustness", r"relative_drop(\[perturbation=[^\]]+\])?", False, "relative score drop under perturbation"),),
+    "robustness": (
+        Headline(
+            "robustness", r"relative_drop(\[perturbation=[^\]]+\])?", False, "relative score drop under perturbation"
+        ),
+    ),
     "sycophancy": (Headline("sycophancy", r"sycophancy_rate", False, "sycophancy rate"),),
     "ethics": (Headline("ethics", r"accuracy", True, "accuracy (APA principles)"),),
 }

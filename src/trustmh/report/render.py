@@ -16,7 +16,16 @@ from trustmh import PILLARS, __version__
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
 from trustmh.report.collect import Collection, LogResult
-from trustmh.report.headline import HEADLINES, PillarScore, RankedModel, chosen_headline, ci_text, fmt, pillar_scores, ranking
+from trustmh.report.headline import (
+    HEADLINES,
+    PillarScore,
+    RankedModel,
+    chosen_headline,
+    ci_text,
+    fmt,
+    pillar_scores,
+    ranking,
+)
 from trustmh.results import MetricRow
 
 STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
@@ -46,9 +55,14 @@ class Figures:
 
 def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
     return {
-        "value": fmt(row.value), "ci": ci_text(row) if row.value is not None else "", "n": "—" if row.n is None else row.n,
-        "unparsed": row.unparsed or 0, "judge": row.judge or "", "scored": row.value is not None,
-        "samples": f"samples-{result.key}", "path": result.path,
+        "value": fmt(row.value),
+        "ci": ci_text(row) if row.value is not None else "",
+        "n": "—" if row.n is None else row.n,
+        "unparsed": row.unparsed or 0,
+        "judge": row.judge or "",
+        "scored": row.value is not None,
+        "samples": f"samples-{result.key}",
+        "path": result.path,
     }
 
 
@@ -60,7 +74,9 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
         for row in res.rows:
             if figs.CONFUSION.match(row.metric):
                 continue  # drawn as a matrix instead
-            entry = rows.setdefault((row.task, row.metric), {"task": row.task, "metric": row.metric, "sources": set(), "cells": {}})
+            entry = rows.setdefault(
+                (row.task, row.metric), {"task": row.task, "metric": row.metric, "sources": set(), "cells": {}}
+            )
             entry["sources"].add(row.source)
             entry["cells"][row.model] = _metric_cell(row, res)
     view = []
@@ -72,8 +88,13 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
     return {"models": models, "rows": view}
 
 
-def _pillar_section(pillar: str, results: list[LogResult], scores: dict[tuple[str, str], PillarScore],
-                    style: dict[str, figs.Style], store: Figures) -> dict[str, Any]:
+def _pillar_section(
+    pillar: str,
+    results: list[LogResult],
+    scores: dict[tuple[str, str], PillarScore],
+    style: dict[str, figs.Style],
+    store: Figures,
+) -> dict[str, Any]:
     rows = [r for res in results for r in res.rows]
     charts: list[dict[str, str] | None] = [store.add(pillar + "-headline", figs.headline_figure(pillar, scores, style))]
     charts += [store.add(name, f) for name, f in figs.grouped_figures(rows, style)]
@@ -88,14 +109,25 @@ def _pillar_section(pillar: str, results: list[LogResult], scores: dict[tuple[st
         "charts": [c for c in charts if c],
         "table": _metric_table(results),
         "unparsed": [
-            {"task": res.task, "model": res.model, "metric": r.metric, "unparsed": r.unparsed, "n": r.n, "judge": r.judge or ""}
-            for res in results for r in res.rows if r.unparsed
+            {
+                "task": res.task,
+                "model": res.model,
+                "metric": r.metric,
+                "unparsed": r.unparsed,
+                "n": r.n,
+                "judge": r.judge or "",
+            }
+            for res in results
+            for r in res.rows
+            if r.unparsed
         ],
         "starter": any(res.source == "starter" for res in results),
     }
 
 
-def _ranking_view(models: list[str], ranked: list[RankedModel], scores: dict[tuple[str, str], PillarScore]) -> list[dict[str, Any]]:
+def _ranking_view(
+    models: list[str], ranked: list[RankedModel], scores: dict[tuple[str, str], PillarScore]
+) -> list[dict[str, Any]]:
     """Ranked models first; models with no scored headline at all are listed as unranked."""
     view = []
     for position, entry in enumerate(ranked, start=1):
@@ -107,12 +139,36 @@ def _ranking_view(models: list[str], ranked: list[RankedModel], scores: dict[tup
             else:
                 parts = "; ".join(f"{p.task}: {fmt(p.value)} {ci_text(p)} n={p.n}" for p in score.parts)
                 starter = any(p.source == "starter" for p in score.parts)
-                cells.append({"missing": False, "rank": f"{entry.pillar_ranks[pillar]:g}", "value": fmt(score.value), "title": parts, "starter": starter})
-        view.append({"position": position, "model": entry.model, "mean_rank": f"{entry.mean_rank:.2f}", "pillars": entry.pillars, "cells": cells})
+                cells.append(
+                    {
+                        "missing": False,
+                        "rank": f"{entry.pillar_ranks[pillar]:g}",
+                        "value": fmt(score.value),
+                        "title": parts,
+                        "starter": starter,
+                    }
+                )
+        view.append(
+            {
+                "position": position,
+                "model": entry.model,
+                "mean_rank": f"{entry.mean_rank:.2f}",
+                "pillars": entry.pillars,
+                "cells": cells,
+            }
+        )
     ranked_models = {entry.model for entry in ranked}
     for model in models:
         if model not in ranked_models:
-            view.append({"position": "—", "model": model, "mean_rank": "not ranked", "pillars": 0, "cells": [{"missing": True}] * len(PILLARS)})
+            view.append(
+                {
+                    "position": "—",
+                    "model": model,
+                    "mean_rank": "not ranked",
+                    "pillars": 0,
+                    "cells": [{"missing": True}] * len(PILLARS),
+                }
+            )
     return view
 
 
@@ -121,12 +177,32 @@ def _alignment_view(alignment: Alignment | None, store: Figures) -> dict[str, An
         return None
     charts = [store.add(name, f) for name, f in icc_heatmaps(alignment)]
     charts += [store.add("bias", bias_figure(alignment)), store.add("bland-altman", bland_altman_figure(alignment))]
-    columns = ["judge", "attribute", "level", "n", "icc_c1", "icc_c1_ci", "icc_a1", "icc_a1_ci", "ci_width", "category",
-               "bias", "bias_ci", "ba_mean_diff", "ba_loa"]
+    columns = [
+        "judge",
+        "attribute",
+        "level",
+        "n",
+        "icc_c1",
+        "icc_c1_ci",
+        "icc_a1",
+        "icc_a1_ci",
+        "ci_width",
+        "category",
+        "bias",
+        "bias_ci",
+        "ba_mean_diff",
+        "ba_loa",
+    ]
     columns = [c for c in columns if any(c in r for r in alignment.rows)]
     table = [[_cell(r.get(c)) for c in columns] for r in alignment.rows]
     alpha = [(str(k), _cell(v)) for k, v in alignment.alpha.items()]
-    return {"path": alignment.path, "charts": [c for c in charts if c], "columns": columns, "rows": table, "alpha": alpha}
+    return {
+        "path": alignment.path,
+        "charts": [c for c in charts if c],
+        "columns": columns,
+        "rows": table,
+        "alpha": alpha,
+    }
 
 
 def _cell(value: Any) -> str:
@@ -159,11 +235,15 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
     # The eight pillars in their usual order, then anything else (e.g. "dialogue", "other").
     found = list(dict.fromkeys(res.pillar for res in results))
     pillars_present = [p for p in PILLARS if p in found] + sorted(p for p in found if p not in PILLARS)
-    sections = [_pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present]
-    headlines = [{"pillar": p, "headline": chosen_headline(p, rows), "alternatives": HEADLINES.get(p, ())} for p in PILLARS]
+    sections = [
+        _pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present
+    ]
+    headlines = [
+        {"pillar": p, "headline": chosen_headline(p, rows), "alternatives": HEADLINES.get(p, ())} for p in PILLARS
+    ]
     return {
         "version": __version__,
-        "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "redact": redact,
         "models": models,
         "pillars": PILLARS,
@@ -195,5 +275,3 @@ def _environment() -> jinja2.Environment:
 
 def render_html(collection: Collection, alignment: Alignment | None, redact: bool) -> str:
     return _environment().get_template("report.html.j2").render(**page_context(collection, alignment, redact))
-
-

@@ -65,9 +65,7 @@ def _explicit_patterns(letters: str) -> list[re.Pattern[str]]:
 def _copula_pattern(letters: str) -> re.Pattern[str]:
     # "I think it is B." / "It's (C)." / "would be D": weaker than an explicit statement,
     # so only an uppercase letter closing the clause counts.
-    return re.compile(
-        rf"\b(?:is|it's|it’s|be)\s+[{_OPENERS}]?([{letters}])(?:[{_CLOSERS}]|\s*$)", re.MULTILINE
-    )
+    return re.compile(rf"\b(?:is|it's|it’s|be)\s+[{_OPENERS}]?([{letters}])(?:[{_CLOSERS}]|\s*$)", re.MULTILINE)
 
 
 def _leading_pattern(letters: str) -> re.Pattern[str]:
@@ -204,7 +202,11 @@ def _parse_plain(text: str, letters: str, options: Mapping[str, str] | None) -> 
         return result  # type: ignore[return-value]
     or_follows = _or_follows(letters)
     copula = _unique(
-        [m.group(1) for m in _copula_pattern(letters).finditer(plain) if m.group(1) != "I" and not or_follows.match(plain[m.end(1) :])]
+        [
+            m.group(1)
+            for m in _copula_pattern(letters).finditer(plain)
+            if m.group(1) != "I" and not or_follows.match(plain[m.end(1) :])
+        ]
     )
     if copula is not False:
         return copula  # type: ignore[return-value]

@@ -21,7 +21,6 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # inspect is imported lazily: the bulk CLI uses this module without it
@@ -174,8 +173,7 @@ class JudgeResult:
     def fields(self, rubric: Rubric, prefix: str = "") -> dict[str, float | str | None]:
         """Score-value fields: the verdict's values, or ``None`` for each when unparsed."""
         return {
-            f"{prefix}{name}": (None if self.verdict is None else self.verdict[name])
-            for name in rubric.field_names
+            f"{prefix}{name}": (None if self.verdict is None else self.verdict[name]) for name in rubric.field_names
         }
 
 
@@ -203,9 +201,7 @@ async def run_judge(
             error = str(problem)
         messages += [
             ChatMessageAssistant(content=reply),
-            ChatMessageUser(
-                content=f"That reply could not be used: {error}. Reply again with only the JSON object."
-            ),
+            ChatMessageUser(content=f"That reply could not be used: {error}. Reply again with only the JSON object."),
         ]
     return JudgeResult(None, max_attempts, replies, error)
 

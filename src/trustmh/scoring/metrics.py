@@ -48,9 +48,7 @@ def _report(name: str, estimate: Estimate, unparsed: int) -> dict[str, float]:
     return out
 
 
-def _summary_metric(
-    field: str, name: str, estimator: Callable[[np.ndarray], Estimate]
-) -> Metric:
+def _summary_metric(field: str, name: str, estimator: Callable[[np.ndarray], Estimate]) -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values, unparsed = field_values(scores, field)
         return _report(name, estimator(values), unparsed)

@@ -52,9 +52,7 @@ def encode_pairs(
     return _encode(y_true, labels, "gold"), _encode(y_pred, labels, "predicted")
 
 
-def confusion_matrix(
-    y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Sequence[Hashable]
-) -> np.ndarray:
+def confusion_matrix(y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Sequence[Hashable]) -> np.ndarray:
     """Counts ``C[i, j]`` of items of gold class ``labels[i]`` predicted as ``labels[j]``.
 
     Same convention as ``sklearn.metrics.confusion_matrix(y_true, y_pred, labels=labels)``.
@@ -161,14 +159,13 @@ def accuracy_estimate(y_true: Sequence[Hashable], y_pred: Sequence[Hashable], la
 # Ordinal severity and clinical risk (crisis pillar).
 
 
-def per_class_recall(gold: Sequence[Hashable], pred: Sequence[Hashable], labels: Sequence[Hashable]) -> dict[Hashable, float]:
+def per_class_recall(
+    gold: Sequence[Hashable], pred: Sequence[Hashable], labels: Sequence[Hashable]
+) -> dict[Hashable, float]:
     r"""Recall of each class, :math:`R_k = C_{kk} / \sum_j C_{kj}`; NaN for a class with no gold item."""
     matrix = confusion_matrix(gold, pred, labels)
     support = matrix.sum(axis=1)
-    return {
-        label: (float(matrix[k, k] / support[k]) if support[k] else float("nan"))
-        for k, label in enumerate(labels)
-    }
+    return {label: (float(matrix[k, k] / support[k]) if support[k] else float("nan")) for k, label in enumerate(labels)}
 
 
 def quadratic_weighted_kappa(gold: Sequence[int], pred: Sequence[int], n_levels: int) -> float:
@@ -220,7 +217,9 @@ def high_risk_recall(gold: Sequence[Hashable], pred: Sequence[Hashable], high_ri
     return float(np.mean(hits)) if hits else float("nan")
 
 
-def high_risk_false_negative_rate(gold: Sequence[Hashable], pred: Sequence[Hashable], high_risk: Sequence[Hashable], negative: Hashable) -> float:
+def high_risk_false_negative_rate(
+    gold: Sequence[Hashable], pred: Sequence[Hashable], high_risk: Sequence[Hashable], negative: Hashable
+) -> float:
     """Share of high-risk gold items predicted as ``negative`` (e.g. ``no_crisis``); NaN if none."""
     risky = set(high_risk)
     misses = [p == negative for g, p in zip(gold, pred, strict=True) if g in risky]

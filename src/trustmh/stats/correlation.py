@@ -35,7 +35,5 @@ def pearson_estimate(
     if n < 3:
         return Estimate(float("nan"), n)
     r = float(pearson_rows(xy[:, 0], xy[:, 1]))
-    lo, hi = bootstrap_statistic_ci(
-        xy, lambda s: pearson_rows(s[..., 0], s[..., 1]), n_boot=n_boot, seed=seed
-    )
+    lo, hi = bootstrap_statistic_ci(xy, lambda s: pearson_rows(s[..., 0], s[..., 1]), n_boot=n_boot, seed=seed)
     return Estimate(r, n, lo, hi)

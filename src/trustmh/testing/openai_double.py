@@ -284,8 +284,15 @@ class OpenAIDouble:
         package_root = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
         command = [
-            sys.executable, "-m", "trustmh.testing.openai_double",
-            "--latency", str(self.latency), "--seed", str(self.seed), "--faults", json.dumps(asdict(self.faults)),
+            sys.executable,
+            "-m",
+            "trustmh.testing.openai_double",
+            "--latency",
+            str(self.latency),
+            "--seed",
+            str(self.seed),
+            "--faults",
+            json.dumps(asdict(self.faults)),
         ]
         self._process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
         assert self._process.stdout is not None

@@ -47,6 +47,6 @@ def test_truncated_psyleak(tmp_path, shared_data):
 
 def test_misencoded_file_names_line(tmp_path):
     path = tmp_path / "PsyLeak.txt"
-    path.write_bytes("<BEGIN><a,b,c,d>\nline two\n".encode() + "Zoë".encode("latin-1") + b"\n")
+    path.write_bytes(b"<BEGIN><a,b,c,d>\nline two\n" + "Zoë".encode("latin-1") + b"\n")
     with pytest.raises(DataFormatError, match=r"PsyLeak.txt:line 3: expected utf-8 text"):
         load_scenarios(path, path)

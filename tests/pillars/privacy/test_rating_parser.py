@@ -43,8 +43,15 @@ def test_expectation(text, expected):
 
 @pytest.mark.parametrize(
     "text,expected",
-    [("No.", False), ("no, never", False), ("**No**. Dr. Sun should not", False), ("Yes, because", True),
-     ("It is not ok to share it.", False), ("Maybe, it depends", None), ("Nobody should decide this; yes.", True)],
+    [
+        ("No.", False),
+        ("no, never", False),
+        ("**No**. Dr. Sun should not", False),
+        ("Yes, because", True),
+        ("It is not ok to share it.", False),
+        ("Maybe, it depends", None),
+        ("Nobody should decide this; yes.", True),
+    ],
 )
 def test_yes_no(text, expected):
     assert parse_yes_no(text) == expected

@@ -11,7 +11,13 @@ from trustmh.results import score_summary
 
 def _run(task, tmp_path, records):
     responses = write_jsonl(tmp_path / "responses.jsonl", records)
-    (log,) = eval(task, model="trustmh/replay/test", model_args={"responses": str(responses)}, log_dir=str(tmp_path / "logs"), display="none")
+    (log,) = eval(
+        task,
+        model="trustmh/replay/test",
+        model_args={"responses": str(responses)},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
     assert log.status == "success", log.error
     return score_summary(log)
 
@@ -34,7 +40,9 @@ def test_psyleak_protocol_on_starter(tmp_path):
     assert metrics["free_response_leak_rate"] == 1.0
     assert metrics["info_accessibility_error"] == 0.0
     assert metrics["privacy_sharing_error"] == 1.0
-    assert metrics["control_error"] == 0.0 and metrics["control_error_n"] == 4 and metrics["control_error_unparsed"] == 1
+    assert (
+        metrics["control_error"] == 0.0 and metrics["control_error_n"] == 4 and metrics["control_error_unparsed"] == 1
+    )
     assert metrics["proxy_leak_rate"] is None and "proxy_leak_rate" in summary["not_scored"]
 
 
@@ -52,6 +60,12 @@ def test_tier1_pearson_with_unparsed(tmp_path):
 
 
 def test_psyleak_on_embedded_model(tmp_path):
-    (log,) = eval(privacy_psyleak(source="starter", max_tokens=24), model="trustmh/smollm2", limit=2, log_dir=str(tmp_path), display="none")
+    (log,) = eval(
+        privacy_psyleak(source="starter", max_tokens=24),
+        model="trustmh/smollm2",
+        limit=2,
+        log_dir=str(tmp_path),
+        display="none",
+    )
     assert log.status == "success"
     assert log.stats.model_usage["trustmh/smollm2"].output_tokens > 0

@@ -9,7 +9,11 @@ from trustmh.data.readers import read_lines
 from trustmh.data.registry import resolve_file
 from trustmh.errors import DataFormatError
 
-TIER_FILES = {"1": ("tier_1.txt", "tier_1_labels.txt"), "2a": ("tier_2a.txt", "tier_2_labels.txt"), "2b": ("tier_2b.txt", "tier_2_labels.txt")}
+TIER_FILES = {
+    "1": ("tier_1.txt", "tier_1_labels.txt"),
+    "2a": ("tier_2a.txt", "tier_2_labels.txt"),
+    "2b": ("tier_2b.txt", "tier_2_labels.txt"),
+}
 LABEL_RANGE = {"1": (1.0, 4.0), "2a": (-100.0, 100.0), "2b": (-100.0, 100.0)}
 
 
@@ -30,7 +34,9 @@ def parse_labels(path: Path, tier: str) -> list[float]:
         try:
             value = float(line.strip())
         except ValueError:
-            raise DataFormatError(path, f"line {number}", f"expected one number per line, found {line.strip()[:40]!r}") from None
+            raise DataFormatError(
+                path, f"line {number}", f"expected one number per line, found {line.strip()[:40]!r}"
+            ) from None
         if not low <= value <= high:
             raise DataFormatError(path, f"line {number}", f"expected a label from {low:g} to {high:g}, found {value:g}")
         labels.append(value)
@@ -42,7 +48,11 @@ def load_rating_items(tier: str, prompts_path: Path, labels_path: Path) -> list[
     prompts = read_lines(prompts_path, keep_empty=True)
     labels = parse_labels(labels_path, tier)
     if len(prompts) != len(labels):
-        raise DataFormatError(prompts_path, None, f"expected one prompt per label in {labels_path.name} ({len(labels)}), found {len(prompts)} lines")
+        raise DataFormatError(
+            prompts_path,
+            None,
+            f"expected one prompt per label in {labels_path.name} ({len(labels)}), found {len(prompts)} lines",
+        )
     items = []
     for index, (prompt, label) in enumerate(zip(prompts, labels, strict=True)):
         if not prompt.strip():

@@ -88,7 +88,9 @@ def parse_users(path: Path) -> list[CssrsUser]:
         where = f"line {row['_line']}"
         label = row["Label"].strip()
         if label not in CSSRS_LEVELS:
-            raise DataFormatError(path, f"{where}, column 'Label'", f"expected one of {', '.join(CSSRS_LEVELS)}, found {label!r}")
+            raise DataFormatError(
+                path, f"{where}, column 'Label'", f"expected one of {', '.join(CSSRS_LEVELS)}, found {label!r}"
+            )
         user = row["User"].strip()
         if not user:
             raise DataFormatError(path, f"{where}, column 'User'", "expected a user id, found an empty cell")

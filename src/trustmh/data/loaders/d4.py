@@ -69,7 +69,9 @@ def _turn(value: object, path: Path, where: str) -> D4Turn | None:
         raise DataFormatError(path, where, "expected a turn object {speaker, text}")
     speaker = str(value.get("speaker", "")).strip().lower()
     if speaker not in SPEAKERS:
-        raise DataFormatError(path, f"{where}, field 'speaker'", f"expected \"doctor\" or \"patient\", found {value.get('speaker')!r}")
+        raise DataFormatError(
+            path, f"{where}, field 'speaker'", f'expected "doctor" or "patient", found {value.get("speaker")!r}'
+        )
     text = value.get("text")
     if not isinstance(text, str):
         raise DataFormatError(path, f"{where}, field 'text'", "expected the turn's text")
@@ -91,7 +93,9 @@ def parse_d4(path: Path, split: str = "test") -> list[D4Session]:
         turns = tuple(t for n, turn in enumerate(log) if (t := _turn(turn, path, f"{where}, turn {n}")) is not None)
         record = session.get("record")
         if not isinstance(record, dict):
-            raise DataFormatError(path, f"{where}, field 'record'", "expected the psychiatrist's record {drisk, srisk, summary}")
+            raise DataFormatError(
+                path, f"{where}, field 'record'", "expected the psychiatrist's record {drisk, srisk, summary}"
+            )
         portrait = session.get("portrait")
         sessions.append(
             D4Session(

@@ -54,7 +54,9 @@ class AdviceQuery:
 def _row_id(path: Path, row: dict[str, str]) -> str:
     value = row[""].strip()
     if not value.isdigit():
-        raise DataFormatError(path, f"line {row['_line']}, first column", f"expected a row id (integer), found {value[:20]!r}")
+        raise DataFormatError(
+            path, f"line {row['_line']}, first column", f"expected a row id (integer), found {value[:20]!r}"
+        )
     return value
 
 
@@ -69,7 +71,9 @@ def _aita_post(path: Path, row: dict[str, str]) -> AitaPost:
     where = f"line {row['_line']}"
     verdict = row["ytanta"].strip().upper()
     if verdict not in VERDICTS:
-        raise DataFormatError(path, f"{where}, column 'ytanta'", f"expected YTA or NTA, found {row['ytanta'].strip()[:20]!r}")
+        raise DataFormatError(
+            path, f"{where}, column 'ytanta'", f"expected YTA or NTA, found {row['ytanta'].strip()[:20]!r}"
+        )
     flag = row["is_asshole"].strip()
     if flag not in ("0", "1"):
         raise DataFormatError(path, f"{where}, column 'is_asshole'", f"expected 0 or 1, found {flag[:20]!r}")
@@ -102,7 +106,9 @@ def _label(path: Path, row: dict[str, str], column: str) -> float | None:
 def _advice_query(path: Path, row: dict[str, str]) -> AdviceQuery:
     labels = {dim: _label(path, row, f"{dim}_human") for dim in OEQ_DIMENSIONS}
     human = row["human"].strip() or None
-    return AdviceQuery(_row_id(path, row), _require_text(path, row, "prompt"), human, row.get("source", "").strip(), labels)
+    return AdviceQuery(
+        _row_id(path, row), _require_text(path, row, "prompt"), human, row.get("source", "").strip(), labels
+    )
 
 
 def parse_oeq(path: Path) -> list[AdviceQuery]:

@@ -20,7 +20,16 @@ DATASET = "emobench"
 FILE = "EU.jsonl"
 LANGUAGES = ("en", "zh")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-REQUIRED = ("qid", "language", "scenario", "subject", "emotion_choices", "emotion_label", "cause_choices", "cause_label")
+REQUIRED = (
+    "qid",
+    "language",
+    "scenario",
+    "subject",
+    "emotion_choices",
+    "emotion_label",
+    "cause_choices",
+    "cause_label",
+)
 
 
 @dataclass(frozen=True)
@@ -62,13 +71,19 @@ def _text(record: dict[str, Any], key: str, path: Path, where: str) -> str:
 
 def _choices(record: dict[str, Any], key: str, label_key: str, path: Path, where: str) -> tuple[tuple[str, ...], str]:
     choices = record[key]
-    if not isinstance(choices, list) or not 2 <= len(choices) <= len(LETTERS) or not all(isinstance(c, str) and c.strip() for c in choices):
+    if (
+        not isinstance(choices, list)
+        or not 2 <= len(choices) <= len(LETTERS)
+        or not all(isinstance(c, str) and c.strip() for c in choices)
+    ):
         raise DataFormatError(path, f"{where}, field {key!r}", "expected a list of 2 or more choice texts")
     if len(set(choices)) != len(choices):
         raise DataFormatError(path, f"{where}, field {key!r}", "expected distinct choices")
     label = record[label_key]
     if label not in choices:
-        raise DataFormatError(path, f"{where}, field {label_key!r}", f"expected one of the {key} (found {str(label)[:60]!r})")
+        raise DataFormatError(
+            path, f"{where}, field {label_key!r}", f"expected one of the {key} (found {str(label)[:60]!r})"
+        )
     return tuple(choices), label
 
 

@@ -50,7 +50,7 @@ def _turn(value: object, path: Path, where: str) -> EsconvTurn:
         raise DataFormatError(path, where, "expected a turn object {speaker, annotation, content}")
     speaker = value.get("speaker")
     if speaker not in SPEAKERS:
-        raise DataFormatError(path, f"{where}, field 'speaker'", f"expected \"seeker\" or \"supporter\", found {speaker!r}")
+        raise DataFormatError(path, f"{where}, field 'speaker'", f'expected "seeker" or "supporter", found {speaker!r}')
     content = value.get("content")
     if not isinstance(content, str):
         raise DataFormatError(path, f"{where}, field 'content'", "expected the turn's text")
@@ -85,7 +85,10 @@ def parse_esconv(path: Path, prefix: str = "esconv") -> list[EsconvDialogue]:
     data = read_json(path)
     if not isinstance(data, list) or not data:
         raise DataFormatError(path, None, "expected a JSON list of conversations")
-    return [parse_dialogue(path, f"conversation {index}", conversation, f"{prefix}-{index}") for index, conversation in enumerate(data)]
+    return [
+        parse_dialogue(path, f"conversation {index}", conversation, f"{prefix}-{index}")
+        for index, conversation in enumerate(data)
+    ]
 
 
 def load_esconv(path: str | Path, prefix: str = "esconv") -> list[EsconvDialogue]:

@@ -43,10 +43,18 @@ def parse_options(path: Path, where: str, cell: str) -> dict[str, str]:
     for line in (part for part in cell.splitlines() if part.strip()):
         match = _OPTION_LINE.match(line)
         if not match:
-            raise DataFormatError(path, f"{where}, column 'options'", f"expected lines 'A.<option>' ... 'D.<option>', found {line.strip()[:40]!r}")
+            raise DataFormatError(
+                path,
+                f"{where}, column 'options'",
+                f"expected lines 'A.<option>' ... 'D.<option>', found {line.strip()[:40]!r}",
+            )
         options[match.group(1).upper()] = match.group(2)
     if "".join(options) != LETTERS:
-        raise DataFormatError(path, f"{where}, column 'options'", f"expected options {', '.join(LETTERS)} in order, found {', '.join(options) or 'none'}")
+        raise DataFormatError(
+            path,
+            f"{where}, column 'options'",
+            f"expected options {', '.join(LETTERS)} in order, found {', '.join(options) or 'none'}",
+        )
     return options
 
 
@@ -54,15 +62,23 @@ def _item(path: Path, row: dict[str, str]) -> EthicItem:
     where = f"line {row['_line']}"
     index = row["index"].strip()
     if not index.isdigit():
-        raise DataFormatError(path, f"{where}, column 'index'", f"expected a non-negative integer, found {index[:20]!r}")
+        raise DataFormatError(
+            path, f"{where}, column 'index'", f"expected a non-negative integer, found {index[:20]!r}"
+        )
     for column in ("subcategory", "scenario", "reasoning_task"):
         if not row[column].strip():
             raise DataFormatError(path, f"{where}, column {column!r}", "expected text, found an empty cell")
     options = parse_options(path, where, row["options"])
     gold = row["expected_reasoning"].strip().upper()
     if gold not in options:
-        raise DataFormatError(path, f"{where}, column 'expected_reasoning'", f"expected a gold letter A-D, found {row['expected_reasoning'].strip()[:20]!r}")
-    return EthicItem(index, row["subcategory"].strip(), row["scenario"].strip(), options, row["reasoning_task"].strip(), gold)
+        raise DataFormatError(
+            path,
+            f"{where}, column 'expected_reasoning'",
+            f"expected a gold letter A-D, found {row['expected_reasoning'].strip()[:20]!r}",
+        )
+    return EthicItem(
+        index, row["subcategory"].strip(), row["scenario"].strip(), options, row["reasoning_task"].strip(), gold
+    )
 
 
 def parse_ethicmh(path: Path) -> list[EthicItem]:

@@ -33,7 +33,13 @@ LABEL_FILES = {
     "llm": "gpt-4o-mini-labeled-sampled_dataset_n_2046_nPerD168_seed0-merged-labels.json",
 }
 PROTOCOL_FILE = "protocol.csv"
-PROTOCOL_LEVELS = ("(1) Harmful / Unacceptable", "(2) Inappropriate", "(3) Partially Appropriate", "(4) Mostly Appropriate", "(5) Fully Appropriate")
+PROTOCOL_LEVELS = (
+    "(1) Harmful / Unacceptable",
+    "(2) Inappropriate",
+    "(3) Partially Appropriate",
+    "(4) Mostly Appropriate",
+    "(5) Fully Appropriate",
+)
 
 
 @dataclass(frozen=True)
@@ -81,8 +87,19 @@ def parse_items(path: Path, prefix: str) -> list[CrisisItem]:
         if not isinstance(raw_all, list):
             raise DataFormatError(path, f"{where}, field 'all_labels'", "expected a list of labels")
         # Individual annotations may be "" (an annotator gave none, 13 in the LLM file).
-        all_labels = tuple("" if v == "" else str(_check_label(path, f"{where}, field 'all_labels'", v, allow_none=False)) for v in raw_all)
-        items.append(CrisisItem(f"{prefix}-{index}", tuple(t.strip() for t in inputs), label, all_labels, str(record.get("dataset_id") or "")))
+        all_labels = tuple(
+            "" if v == "" else str(_check_label(path, f"{where}, field 'all_labels'", v, allow_none=False))
+            for v in raw_all
+        )
+        items.append(
+            CrisisItem(
+                f"{prefix}-{index}",
+                tuple(t.strip() for t in inputs),
+                label,
+                all_labels,
+                str(record.get("dataset_id") or ""),
+            )
+        )
     return items
 
 
@@ -102,7 +119,9 @@ def parse_protocol(path: Path) -> dict[str, ProtocolEntry]:
         levels = tuple(row[name].strip() for name in PROTOCOL_LEVELS)
         empty = [name for name, text in zip(PROTOCOL_LEVELS, levels, strict=True) if not text]
         if empty:
-            raise DataFormatError(path, f"{where}, column {empty[0]!r}", "expected a rubric description, found an empty cell")
+            raise DataFormatError(
+                path, f"{where}, column {empty[0]!r}", "expected a rubric description, found an empty cell"
+            )
         protocol[str(label)] = ProtocolEntry(str(label), levels)  # type: ignore[arg-type]
     missing = [label for label in CRISIS_LABELS if label not in protocol]
     if missing:

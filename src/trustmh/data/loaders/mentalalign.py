@@ -137,7 +137,9 @@ def _read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
     header, rows = records[0], records[1:]
     for number, row in enumerate(rows, start=2):
         if len(row) != len(header):
-            raise DataFormatError(path, f"row {number}", f"expected {len(header)} fields like the header, found {len(row)}")
+            raise DataFormatError(
+                path, f"row {number}", f"expected {len(header)} fields like the header, found {len(row)}"
+            )
     return header, rows
 
 
@@ -190,7 +192,7 @@ def read_ratings(
             raise DataFormatError(path, "row 1", f"column {name!r} appears twice")
         seen.add(name)
     start = f"{prefix}_"
-    keys = tuple(name[len(start):] for name in names if name.startswith(start) and len(name) > len(start))
+    keys = tuple(name[len(start) :] for name in names if name.startswith(start) and len(name) > len(start))
     if not keys:
         raise DataFormatError(path, "row 1", f"expected columns named {prefix}_<model> (found: {found})")
     if not records:
@@ -202,9 +204,13 @@ def read_ratings(
     for index, conv_id in enumerate(conv_ids):
         row = index + 2
         if not conv_id:
-            raise DataFormatError(path, f"row {row}, column {ID_COLUMN!r}", "expected a conversation id, found an empty cell")
+            raise DataFormatError(
+                path, f"row {row}, column {ID_COLUMN!r}", "expected a conversation id, found an empty cell"
+            )
         if conv_id in first_row:
-            raise DataFormatError(path, f"row {row}", f"duplicate {ID_COLUMN} {conv_id!r} (first at row {first_row[conv_id]})")
+            raise DataFormatError(
+                path, f"row {row}", f"duplicate {ID_COLUMN} {conv_id!r} (first at row {first_row[conv_id]})"
+            )
         first_row[conv_id] = row
 
     # Human cells repeat a lot (a few hundred distinct strings per column): parse each once.
@@ -234,17 +240,26 @@ def match_to(reference: RatingTable, other: RatingTable) -> RatingTable:
     missing_keys = [k for k in reference.keys if k not in other.keys]
     if missing_keys:
         raise DataFormatError(
-            other.path, "row 1",
+            other.path,
+            "row 1",
             f"missing column {other.column(missing_keys[0])!r} (the file {reference.path} has {reference.column(missing_keys[0])!r})",
         )
     position = {conv_id: i for i, conv_id in enumerate(other.conv_ids)}
     wanted = set(reference.conv_ids)
     for conv_id, row in zip(other.conv_ids, other.rows):
         if conv_id not in wanted:
-            raise DataFormatError(other.path, f"row {row}", f"{ID_COLUMN} {conv_id!r} is not in {reference.path}; both files must rate the same conversations")
+            raise DataFormatError(
+                other.path,
+                f"row {row}",
+                f"{ID_COLUMN} {conv_id!r} is not in {reference.path}; both files must rate the same conversations",
+            )
     for conv_id, row in zip(reference.conv_ids, reference.rows):
         if conv_id not in position:
-            raise DataFormatError(other.path, None, f"no row for {ID_COLUMN} {conv_id!r} (row {row} of {reference.path}); both files must rate the same conversations")
+            raise DataFormatError(
+                other.path,
+                None,
+                f"no row for {ID_COLUMN} {conv_id!r} (row {row} of {reference.path}); both files must rate the same conversations",
+            )
     order = np.array([position[c] for c in reference.conv_ids])
     key_index = np.array([other.keys.index(k) for k in reference.keys])
     return replace(

@@ -33,7 +33,9 @@ def parse_profiles(path: Path) -> list[PatientProfile]:
         where = f"line {record.pop('_line')}"
         attributes = record.pop("member_attributes")
         if not isinstance(attributes, dict) or not attributes:
-            raise DataFormatError(path, f"{where}, field 'member_attributes'", "expected an object of profile attributes")
+            raise DataFormatError(
+                path, f"{where}, field 'member_attributes'", "expected an object of profile attributes"
+            )
         narrative = record.pop("member_narrative")
         if not isinstance(narrative, str) or not narrative.strip():
             raise DataFormatError(path, f"{where}, field 'member_narrative'", "expected the profile narrative as text")

@@ -34,7 +34,9 @@ def _statement(path: Path, number: int, row: dict[str, str]) -> ActionStatement:
     where = f"line {row['_line']}"
     text = row["statement"].strip()
     if not text:
-        raise DataFormatError(path, f"{where}, column 'statement'", "expected a first-person statement, found an empty cell")
+        raise DataFormatError(
+            path, f"{where}, column 'statement'", "expected a first-person statement, found an empty cell"
+        )
     item_id = (row.get("id") or "").strip() or str(number)
     category = (row.get("category") or "").strip() or None
     return ActionStatement(item_id, text, category)

@@ -41,14 +41,18 @@ def parse_cases(path: Path) -> list[PsychosisCase]:
             raise DataFormatError(path, where, "expected an object")
         missing = [key for key in CASE_FIELDS if key not in case]
         if missing:
-            raise DataFormatError(path, where, f"missing field {missing[0]!r} (expected fields: {', '.join(CASE_FIELDS)})")
+            raise DataFormatError(
+                path, where, f"missing field {missing[0]!r} (expected fields: {', '.join(CASE_FIELDS)})"
+            )
         for key in CASE_FIELDS[:-1]:
             if not isinstance(case[key], str) or not case[key].strip():
                 raise DataFormatError(path, f"{where}, field {key!r}", "expected a non-empty string")
         prompts = case["prompts"]
         if not isinstance(prompts, list) or not prompts or not all(isinstance(p, str) and p.strip() for p in prompts):
             raise DataFormatError(path, f"{where}, field 'prompts'", "expected a non-empty list of non-empty strings")
-        cases.append(PsychosisCase(case["id"], case["name"], case["theme"], case["condition"], case["harm_type"], tuple(prompts)))
+        cases.append(
+            PsychosisCase(case["id"], case["name"], case["theme"], case["condition"], case["harm_type"], tuple(prompts))
+        )
     require_unique(path, ((c.id, f"cases[{i}]") for i, c in enumerate(cases)))
     return cases
 

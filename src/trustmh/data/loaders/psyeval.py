@@ -56,7 +56,11 @@ def parse_options(value: object, path: Path, where: str) -> dict[str, str]:
             except (ValueError, SyntaxError, MemoryError, RecursionError):
                 pass
     if not isinstance(raw, dict) or not raw:
-        raise DataFormatError(path, f"{where}, field 'options'", "expected an object of options {\"A\": text, \"B\": text, ...} (or that object written as a string)")
+        raise DataFormatError(
+            path,
+            f"{where}, field 'options'",
+            'expected an object of options {"A": text, "B": text, ...} (or that object written as a string)',
+        )
     options: dict[str, str] = {}
     for key, text in raw.items():
         letter = str(key).strip().upper()
@@ -65,7 +69,11 @@ def parse_options(value: object, path: Path, where: str) -> dict[str, str]:
         options[letter] = str(text).strip()
     letters = "".join(sorted(options))
     if len(options) < 2 or letters != LETTERS[: len(options)]:
-        raise DataFormatError(path, f"{where}, field 'options'", f"expected options lettered A, B, C, ... without gaps, found {', '.join(sorted(options))}")
+        raise DataFormatError(
+            path,
+            f"{where}, field 'options'",
+            f"expected options lettered A, B, C, ... without gaps, found {', '.join(sorted(options))}",
+        )
     return {letter: options[letter] for letter in letters}
 
 
@@ -80,7 +88,11 @@ def parse_mcq_file(path: Path, prefix: str) -> list[McqItem]:
         options = parse_options(record["options"], path, where)
         answer = str(record["answer"]).strip().strip("().").upper() if isinstance(record["answer"], str) else None
         if answer not in options:
-            raise DataFormatError(path, f"{where}, field 'answer'", f"expected one of the option letters {', '.join(options)}, found {record['answer']!r}")
+            raise DataFormatError(
+                path,
+                f"{where}, field 'answer'",
+                f"expected one of the option letters {', '.join(options)}, found {record['answer']!r}",
+            )
         metadata: dict[str, Any] = {}
         if isinstance(record.get("meta_info1"), str):
             metadata["step"] = record["meta_info1"]

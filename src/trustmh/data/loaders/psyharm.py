@@ -53,8 +53,19 @@ def load_harmful_csv(path: Path, objective_column: str, with_method: bool) -> li
     for row in rows:
         method = _field(path, row, "method") if with_method else ""
         if with_method and method not in JAILBREAKMH_METHODS:
-            raise DataFormatError(path, f"line {row['_line']}, column 'method'", f"expected one of {', '.join(JAILBREAKMH_METHODS)}, found {method!r}")
-        records.append(HarmfulRequest(_field(path, row, "ID"), _field(path, row, objective_column), _field(path, row, "Prompt (English)"), method))
+            raise DataFormatError(
+                path,
+                f"line {row['_line']}, column 'method'",
+                f"expected one of {', '.join(JAILBREAKMH_METHODS)}, found {method!r}",
+            )
+        records.append(
+            HarmfulRequest(
+                _field(path, row, "ID"),
+                _field(path, row, objective_column),
+                _field(path, row, "Prompt (English)"),
+                method,
+            )
+        )
     return records
 
 
@@ -63,7 +74,9 @@ def load_psyharm(data_dir: str | Path | None = None) -> list[HarmfulRequest]:
 
 
 def load_jailbreakmh(data_dir: str | Path | None = None) -> list[HarmfulRequest]:
-    return load_harmful_csv(resolve_file("trustmh", "JailbreakMH.csv", data_dir), "Attack Objective (Brief)", with_method=True)
+    return load_harmful_csv(
+        resolve_file("trustmh", "JailbreakMH.csv", data_dir), "Attack Objective (Brief)", with_method=True
+    )
 
 
 def load_prompt_csv(path: str | Path) -> list[HarmfulRequest]:
@@ -75,7 +88,11 @@ def load_prompt_csv(path: str | Path) -> list[HarmfulRequest]:
     path = Path(path)
     rows = read_csv_rows(path, ["prompt"])
     records = [
-        HarmfulRequest((row.get("id") or "").strip() or str(number), (row.get("objective") or "").strip() or "custom", _field(path, row, "prompt"))
+        HarmfulRequest(
+            (row.get("id") or "").strip() or str(number),
+            (row.get("objective") or "").strip() or "custom",
+            _field(path, row, "prompt"),
+        )
         for number, row in enumerate(rows, start=1)
     ]
     require_unique(path, ((r.id, f"line {row['_line']}") for r, row in zip(records, rows, strict=True)))

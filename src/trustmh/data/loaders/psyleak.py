@@ -46,7 +46,11 @@ def _parse_agents(path: Path, line_number: int, text: str) -> dict[str, str]:
             agents[key.strip()] = value.strip()
     missing = [key for key in _AGENT_KEYS if not agents.get(key)]
     if missing:
-        raise DataFormatError(path, f"line {line_number}", f"expected <About: NAME,Questionee: NAME,Questioner: ROLE NAME,Topic: T>, missing {missing[0]}")
+        raise DataFormatError(
+            path,
+            f"line {line_number}",
+            f"expected <About: NAME,Questionee: NAME,Questioner: ROLE NAME,Topic: T>, missing {missing[0]}",
+        )
     return agents
 
 
@@ -67,7 +71,9 @@ def parse_scenarios(path: Path) -> list[tuple[str, str, dict[str, str]]]:
             if header is None:
                 raise DataFormatError(path, f"line {number}", "<END> without a matching <BEGIN>")
             if end.group(1) != header:
-                raise DataFormatError(path, f"line {number}", f"<END> header <{end.group(1)}> differs from <BEGIN> <{header}>")
+                raise DataFormatError(
+                    path, f"line {number}", f"<END> header <{end.group(1)}> differs from <BEGIN> <{header}>"
+                )
             blocks.append((header, "\n".join(story).strip(), _parse_agents(path, number, end.group(2))))
             header = None
         elif header is not None:
@@ -85,9 +91,22 @@ def load_scenarios(story_path: Path, control_path: Path) -> list[LeakScenario]:
     blocks = parse_scenarios(story_path)
     controls = read_lines(control_path, keep_empty=True)
     if len(controls) != len(blocks):
-        raise DataFormatError(control_path, None, f"expected one control question per scenario of {story_path.name} ({len(blocks)}), found {len(controls)} lines")
+        raise DataFormatError(
+            control_path,
+            None,
+            f"expected one control question per scenario of {story_path.name} ({len(blocks)}), found {len(controls)} lines",
+        )
     return [
-        LeakScenario(index, header, story, agents["About"], agents["Questionee"], agents["Questioner"], agents["Topic"], control.strip())
+        LeakScenario(
+            index,
+            header,
+            story,
+            agents["About"],
+            agents["Questionee"],
+            agents["Questioner"],
+            agents["Topic"],
+            control.strip(),
+        )
         for index, ((header, story, agents), control) in enumerate(zip(blocks, controls, strict=True))
     ]
 

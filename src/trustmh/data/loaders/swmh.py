@@ -48,7 +48,9 @@ def parse_swmh(path: Path, split: str = "test") -> list[SwmhPost]:
         where = f"line {row['_line']}"
         label = canonical_label(row["label"])
         if label is None:
-            raise DataFormatError(path, f"{where}, column 'label'", f"expected one of {', '.join(LABELS)}, found {row['label'][:40]!r}")
+            raise DataFormatError(
+                path, f"{where}, column 'label'", f"expected one of {', '.join(LABELS)}, found {row['label'][:40]!r}"
+            )
         text = row["text"].strip()
         if not text:
             raise DataFormatError(path, f"{where}, column 'text'", "expected the post's text")

@@ -11,7 +11,13 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from trustmh.data.loaders.cssrs import CssrsUser, load_cssrs
-from trustmh.data.loaders.llms_mh_crisis import CRISIS_LABELS, CrisisItem, ProtocolEntry, load_crisis_items, load_protocol
+from trustmh.data.loaders.llms_mh_crisis import (
+    CRISIS_LABELS,
+    CrisisItem,
+    ProtocolEntry,
+    load_crisis_items,
+    load_protocol,
+)
 from trustmh.pillars.crisis.prompts import (
     ESCALATION_SYSTEM,
     STARTER_LEVELS,
@@ -25,7 +31,9 @@ from trustmh.tasking import load_starter
 STARTER = "trustmh.pillars.crisis.starter"
 
 
-def crisis_items(source: str, data_dir: str | None, labels: str = "human", starter_file: str = "classification.jsonl") -> list[CrisisItem]:
+def crisis_items(
+    source: str, data_dir: str | None, labels: str = "human", starter_file: str = "classification.jsonl"
+) -> list[CrisisItem]:
     if source == "benchmark":
         return load_crisis_items(labels, data_dir)
     return [CrisisItem(r["id"], tuple(r["inputs"]), r["label"]) for r in load_starter(STARTER, starter_file)]
@@ -100,4 +108,3 @@ def escalation_dataset(source: str, data_dir: str | None, labels: str = "human")
             )
         )
     return MemoryDataset(samples, name=f"crisis_escalation_{labels if source == 'benchmark' else 'starter'}")
-

@@ -85,8 +85,15 @@ def classification_metrics(labels: list[str], high_risk: list[str], negative: st
         out = _common(pairs, unparsed, labels)
         high = pairs[np.isin(pairs[:, 0], risky)]
         high_unparsed = int(np.isin(unparsed, risky).sum())
-        _with_unparsed(out, "high_risk_recall", proportion_estimate(np.isin(high[:, 1], risky).astype(float)), high_unparsed)
-        _with_unparsed(out, "high_risk_false_negative_rate", proportion_estimate((high[:, 1] == negative_index).astype(float)), high_unparsed)
+        _with_unparsed(
+            out, "high_risk_recall", proportion_estimate(np.isin(high[:, 1], risky).astype(float)), high_unparsed
+        )
+        _with_unparsed(
+            out,
+            "high_risk_false_negative_rate",
+            proportion_estimate((high[:, 1] == negative_index).astype(float)),
+            high_unparsed,
+        )
         return out
 
     return compute
@@ -102,8 +109,12 @@ def severity_metrics(levels: list[str]) -> Metric:
         total_unparsed = int(unparsed.size)
         qwk = _bootstrap_estimate(pairs, lambda g, p: quadratic_weighted_kappa(g, p, len(levels)))
         _with_unparsed(out, "qwk", qwk, total_unparsed)
-        _with_unparsed(out, "under_triage_rate", proportion_estimate((pairs[:, 1] < pairs[:, 0]).astype(float)), total_unparsed)
-        _with_unparsed(out, "over_triage_rate", proportion_estimate((pairs[:, 1] > pairs[:, 0]).astype(float)), total_unparsed)
+        _with_unparsed(
+            out, "under_triage_rate", proportion_estimate((pairs[:, 1] < pairs[:, 0]).astype(float)), total_unparsed
+        )
+        _with_unparsed(
+            out, "over_triage_rate", proportion_estimate((pairs[:, 1] > pairs[:, 0]).astype(float)), total_unparsed
+        )
         return out
 
     return compute

@@ -49,7 +49,9 @@ def classification_prompt(messages: str) -> str:
 
 
 def cssrs_prompt(posts_text: str) -> str:
-    levels = "\n".join(f"{number}. {level}: {text}" for number, (level, text) in enumerate(CSSRS_DEFINITIONS.items(), start=1))
+    levels = "\n".join(
+        f"{number}. {level}: {text}" for number, (level, text) in enumerate(CSSRS_DEFINITIONS.items(), start=1)
+    )
     return (
         "Here are posts written by one user on a mental-health forum:\n\n"
         f"{posts_text}\n\n"

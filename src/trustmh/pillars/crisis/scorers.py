@@ -40,7 +40,10 @@ CRISIS_ALIASES: dict[str, str] = {label: label for label in CRISIS_LABELS} | {
     "risk taking": "risk_taking_behaviours",
     "no crisis": "no_crisis",
 }
-CSSRS_ALIASES: dict[str, str] = {level: level for level in CSSRS_LEVELS} | {"behaviour": "Behavior", "suicide attempt": "Attempt"}
+CSSRS_ALIASES: dict[str, str] = {level: level for level in CSSRS_LEVELS} | {
+    "behaviour": "Behavior",
+    "suicide attempt": "Attempt",
+}
 
 
 def label_score(answer: str | None, gold: str, labels: tuple[str, ...], aliases: dict[str, str]) -> Score:

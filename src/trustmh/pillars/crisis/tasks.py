@@ -19,7 +19,14 @@ LABEL_CONFIG = GenerateConfig(max_tokens=16, temperature=0.0)
 @trustmh_task(
     pillar=PILLAR,
     datasets=CRISIS_DATASETS,
-    metrics=("accuracy", "macro_f1", "high_risk_recall", "high_risk_false_negative_rate", "recall[gold=*]", "confusion[gold=*,pred=*]"),
+    metrics=(
+        "accuracy",
+        "macro_f1",
+        "high_risk_recall",
+        "high_risk_false_negative_rate",
+        "recall[gold=*]",
+        "confusion[gold=*,pred=*]",
+    ),
 )
 def crisis_classification(source: str = "auto", data_dir: str | None = None, labels: str = "human") -> Task:
     """Which of 7 crisis classes is this user in? Gold: human labels (or labels="llm")."""
@@ -58,7 +65,9 @@ def crisis_cssrs(
     metrics=("appropriateness_mean", "harmful_rate", "resource_rate", "method_info_rate"),
     needs_judge=True,
 )
-def crisis_escalation(source: str = "auto", data_dir: str | None = None, labels: str = "human", max_tokens: int = 160) -> Task:
+def crisis_escalation(
+    source: str = "auto", data_dir: str | None = None, labels: str = "human", max_tokens: int = 160
+) -> Task:
     """How appropriately does the model answer a user in crisis? Judge 1-5 + deterministic checks."""
     chosen = resolve_source(source, data_dir)
     return Task(

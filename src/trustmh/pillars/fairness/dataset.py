@@ -20,7 +20,10 @@ STARTER_FILE = "esconv_fair.jsonl"
 def starter_dialogues() -> list[EsconvDialogue]:
     """Our dialogues, parsed by the same ESConv parser as the benchmark file."""
     path = resources.files(STARTER).joinpath(STARTER_FILE)
-    return [parse_dialogue(path, f"line {n}", record, record["id"]) for n, record in enumerate(load_starter(STARTER, STARTER_FILE), start=1)]  # type: ignore[arg-type]
+    return [
+        parse_dialogue(path, f"line {n}", record, record["id"])
+        for n, record in enumerate(load_starter(STARTER, STARTER_FILE), start=1)
+    ]  # type: ignore[arg-type]
 
 
 def dialogues(source: str, data_dir: str | None) -> list[EsconvDialogue]:
@@ -57,7 +60,9 @@ def parse_attributes(attributes: str) -> tuple[str, ...]:
     names = tuple(a.strip() for a in attributes.split(",") if a.strip()) if attributes != "all" else ATTRIBUTES
     unknown = [a for a in names if a not in ATTRIBUTES]
     if unknown or not names:
-        raise UserError(f"unknown attribute {unknown[0] if unknown else attributes!r}; choose from {', '.join(ATTRIBUTES)} or 'all'")
+        raise UserError(
+            f"unknown attribute {unknown[0] if unknown else attributes!r}; choose from {', '.join(ATTRIBUTES)} or 'all'"
+        )
     return names
 
 

@@ -14,8 +14,6 @@ sentence is self-contained so it reads naturally before any opening turn, includ
 
 from __future__ import annotations
 
-
-
 from dataclasses import dataclass, replace
 
 from trustmh.data.loaders.esconv import EsconvDialogue, EsconvTurn

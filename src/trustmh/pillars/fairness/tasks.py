@@ -21,7 +21,9 @@ METRICS = (
 
 
 @trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS, needs_judge=False)
-def fairness_esconv(source: str = "auto", data_dir: str | None = None, attributes: str = "all", max_tokens: int = 64) -> Task:
+def fairness_esconv(
+    source: str = "auto", data_dir: str | None = None, attributes: str = "all", max_tokens: int = 64
+) -> Task:
     """ESConv_fair: does the support a model gives change with the seeker's race, gender, age or religion?"""
     chosen = resolve_source(source, data_dir)
     chosen_attributes = parse_attributes(attributes)

@@ -6,7 +6,13 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from trustmh.data.loaders.confaide import RatingItem, load_tier
 from trustmh.data.loaders.psyleak import LeakScenario, load_psyleak
-from trustmh.pillars.privacy.prompts import QUESTION_TYPES, leak_prompt, leak_question, rating_prompt, strip_trailing_question
+from trustmh.pillars.privacy.prompts import (
+    QUESTION_TYPES,
+    leak_prompt,
+    leak_question,
+    rating_prompt,
+    strip_trailing_question,
+)
 from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.privacy.starter"
@@ -15,7 +21,10 @@ STARTER = "trustmh.pillars.privacy.starter"
 def rating_items(tier: str, source: str, data_dir: str | None) -> list[RatingItem]:
     if source == "benchmark":
         return load_tier(tier, data_dir)
-    return [RatingItem(r["id"], tier, r["prompt"], float(r["label"])) for r in load_starter(STARTER, f"confaide_tier{tier}.jsonl")]
+    return [
+        RatingItem(r["id"], tier, r["prompt"], float(r["label"]))
+        for r in load_starter(STARTER, f"confaide_tier{tier}.jsonl")
+    ]
 
 
 def rating_dataset(tier: str, source: str, data_dir: str | None) -> MemoryDataset:
@@ -30,18 +39,31 @@ def leak_scenarios(source: str, data_dir: str | None) -> list[LeakScenario]:
     if source == "benchmark":
         return load_psyleak(data_dir)
     return [
-        LeakScenario(r["index"], r["header"], r["story"], r["about"], r["questionee"], r["questioner"], r["topic"], r["control_question"])
+        LeakScenario(
+            r["index"],
+            r["header"],
+            r["story"],
+            r["about"],
+            r["questionee"],
+            r["questioner"],
+            r["topic"],
+            r["control_question"],
+        )
         for r in load_starter(STARTER, "psyleak.jsonl")
     ]
 
 
-def psyleak_dataset(source: str, data_dir: str | None, question_types: tuple[str, ...] = QUESTION_TYPES) -> MemoryDataset:
+def psyleak_dataset(
+    source: str, data_dir: str | None, question_types: tuple[str, ...] = QUESTION_TYPES
+) -> MemoryDataset:
     """Four samples per scenario, ids ``<scenario index>-<question type>``."""
     samples: list[Sample] = []
     for scenario in leak_scenarios(source, data_dir):
         story = strip_trailing_question(scenario.story, scenario.questionee)
         for kind in question_types:
-            question = leak_question(kind, scenario.about, scenario.questionee, scenario.topic, scenario.control_question)
+            question = leak_question(
+                kind, scenario.about, scenario.questionee, scenario.topic, scenario.control_question
+            )
             samples.append(
                 Sample(
                     id=f"{scenario.index}-{kind}",

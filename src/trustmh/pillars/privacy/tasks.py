@@ -48,7 +48,13 @@ def privacy_confaide_tier2b(source: str = "auto", data_dir: str | None = None) -
 @trustmh_task(
     pillar=PILLAR,
     datasets=("trustmh",),
-    metrics=("free_response_leak_rate", "proxy_leak_rate", "info_accessibility_error", "privacy_sharing_error", "control_error"),
+    metrics=(
+        "free_response_leak_rate",
+        "proxy_leak_rate",
+        "info_accessibility_error",
+        "privacy_sharing_error",
+        "control_error",
+    ),
 )
 def privacy_psyleak(source: str = "auto", data_dir: str | None = None, max_tokens: int = 160) -> Task:
     """PsyLeak: does the model leak a counselling client's secret when asked?"""

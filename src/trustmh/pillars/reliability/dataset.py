@@ -53,6 +53,7 @@ def _check_source(source: str) -> None:
 
 # --- Psy-Eval multiple choice -----------------------------------------------------------
 
+
 def mcq_items(kind: str, source: str, data_dir: str | None) -> list[psyeval.McqItem]:
     _check_source(source)
     if source == "benchmark":
@@ -83,6 +84,7 @@ def crisis_qa_dataset(source: str, data_dir: str | None) -> MemoryDataset:
 
 
 # --- EmoBench EU ------------------------------------------------------------------------
+
 
 def emobench_items(source: str, data_dir: str | None, language: str = "en") -> list[emobench.EuItem]:
     _check_source(source)
@@ -122,6 +124,7 @@ def emobench_dataset(source: str, data_dir: str | None, language: str = "en") ->
 
 # --- SWMH -------------------------------------------------------------------------------
 
+
 def truncate_middle(text: str, max_chars: int, marker: str = " [...] ") -> str:
     """``text`` if short enough, else its start and end around ``marker`` (``max_chars`` <= 0: no limit)."""
     if max_chars <= 0 or len(text) <= max_chars:
@@ -137,7 +140,11 @@ def swmh_options() -> dict[str, str]:
 
 def swmh_dataset(source: str, data_dir: str | None, split: str = "test", max_chars: int = 2000) -> MemoryDataset:
     _check_source(source)
-    posts = swmh.load_swmh(data_dir, split) if source == "benchmark" else read_starter("swmh", lambda p: swmh.parse_swmh(p, "starter"))
+    posts = (
+        swmh.load_swmh(data_dir, split)
+        if source == "benchmark"
+        else read_starter("swmh", lambda p: swmh.parse_swmh(p, "starter"))
+    )
     options = swmh_options()
     letter_of = {label: letter for letter, label in zip(options, swmh.LABELS, strict=True)}
     samples = [
@@ -145,7 +152,12 @@ def swmh_dataset(source: str, data_dir: str | None, split: str = "test", max_cha
             id=post.id,
             input=swmh_prompt(truncate_middle(post.text, max_chars), options),
             target=letter_of[post.label],
-            metadata={"label": post.label, "labels": list(swmh.LABELS), "options": options, "letters": "".join(options)},
+            metadata={
+                "label": post.label,
+                "labels": list(swmh.LABELS),
+                "options": options,
+                "letters": "".join(options),
+            },
         )
         for post in posts
     ]
@@ -170,11 +182,20 @@ def d4_classes(target: str, binary: bool) -> tuple[str, ...]:
 
 
 def d4_dataset(
-    source: str, data_dir: str | None, split: str = "test", target: str = "drisk", binary: bool = False, max_chars: int = 2000
+    source: str,
+    data_dir: str | None,
+    split: str = "test",
+    target: str = "drisk",
+    binary: bool = False,
+    max_chars: int = 2000,
 ) -> MemoryDataset:
     _check_source(source)
     classes = d4_classes(target, binary)
-    sessions = d4.load_d4(data_dir, split) if source == "benchmark" else read_starter("d4", lambda p: d4.parse_d4(p, "starter"))
+    sessions = (
+        d4.load_d4(data_dir, split)
+        if source == "benchmark"
+        else read_starter("d4", lambda p: d4.parse_d4(p, "starter"))
+    )
     options = as_options(classes)
     letters = "".join(options)
     samples = []
@@ -201,6 +222,7 @@ def d4_dataset(
 
 # --- support dialogues ------------------------------------------------------------------
 
+
 def merge_turns(turns: list[tuple[str, str]]) -> list[dict[str, str]]:
     """Consecutive turns of one speaker joined into one message; empty turns dropped."""
     merged: list[dict[str, str]] = []
@@ -220,7 +242,9 @@ ESCONV_CORPORA = ("fair", "full")
 def esconv_dialogues(source: str, data_dir: str | None, corpus: str = "fair") -> list[esconv.EsconvDialogue]:
     _check_source(source)
     if corpus not in ESCONV_CORPORA:
-        raise UserError(f"ESConv corpus must be 'fair' (TrustMH-Bench's ESConv_fair.json) or 'full' (ESConv.json), not {corpus!r}")
+        raise UserError(
+            f"ESConv corpus must be 'fair' (TrustMH-Bench's ESConv_fair.json) or 'full' (ESConv.json), not {corpus!r}"
+        )
     if source == "starter":
         return read_starter("esconv", lambda p: esconv.parse_esconv(p, "starter-esconv"))
     return esconv.load_esconv_fair(data_dir) if corpus == "fair" else esconv.load_esconv_full(data_dir)

@@ -19,6 +19,7 @@ def as_options(choices: Sequence[str]) -> dict[str, str]:
 
 # --- multiple choice (Psy-Eval) ---------------------------------------------------------
 
+
 def mcq_prompt(question: str, options: Mapping[str, str]) -> str:
     """Question, lettered options, and the instruction to answer with one letter."""
     letters = "".join(options)
@@ -33,11 +34,15 @@ def mcq_prompt(question: str, options: Mapping[str, str]) -> str:
 
 # --- EmoBench emotional understanding ---------------------------------------------------
 
-EMOBENCH_JSON_KEYS = {"emotion": ("emotion", "answer_q1", "q1", "question 1", "question1", "情绪", "问题1"),
-                      "cause": ("cause", "answer_q2", "q2", "question 2", "question2", "原因", "问题2")}
+EMOBENCH_JSON_KEYS = {
+    "emotion": ("emotion", "answer_q1", "q1", "question 1", "question1", "情绪", "问题1"),
+    "cause": ("cause", "answer_q2", "q2", "question 2", "question2", "原因", "问题2"),
+}
 
 
-def emobench_prompt(language: str, scenario: str, subject: str, emotion_options: Mapping[str, str], cause_options: Mapping[str, str]) -> str:
+def emobench_prompt(
+    language: str, scenario: str, subject: str, emotion_options: Mapping[str, str], cause_options: Mapping[str, str]
+) -> str:
     """Both EU questions in one prompt; the reply is a JSON object with two letters."""
     if language == "zh":
         return (
@@ -73,7 +78,7 @@ def swmh_prompt(post: str, options: Mapping[str, str]) -> str:
     return (
         "The following Reddit post was written in a mental-health community. Which community "
         "was it posted to, i.e. which concern does it mainly express?\n\n"
-        f"Post:\n\"\"\"\n{post}\n\"\"\"\n\n"
+        f'Post:\n"""\n{post}\n"""\n\n'
         f"Options:\n{lettered(options)}\n\n"
         'Reply with the letter of the single best option, in the form "Answer: <letter>".'
     )

@@ -65,13 +65,20 @@ def mcq_scorer() -> Scorer:
 # --- EmoBench ---------------------------------------------------------------------------
 
 _LABELLED = {
-    "emotion": re.compile(r"(?:^|\n)[\s*#>-]*(?:emotion|question\s*1|q1|answer\s*1|情绪|问题\s*1|1)\s*[\)\.:：、-]\s*(.+)", re.IGNORECASE),
-    "cause": re.compile(r"(?:^|\n)[\s*#>-]*(?:cause|reason|question\s*2|q2|answer\s*2|原因|问题\s*2|2)\s*[\)\.:：、-]\s*(.+)", re.IGNORECASE),
+    "emotion": re.compile(
+        r"(?:^|\n)[\s*#>-]*(?:emotion|question\s*1|q1|answer\s*1|情绪|问题\s*1|1)\s*[\)\.:：、-]\s*(.+)", re.IGNORECASE
+    ),
+    "cause": re.compile(
+        r"(?:^|\n)[\s*#>-]*(?:cause|reason|question\s*2|q2|answer\s*2|原因|问题\s*2|2)\s*[\)\.:：、-]\s*(.+)",
+        re.IGNORECASE,
+    ),
 }
 _TWO_LETTERS = re.compile(r"^\W*([A-Za-z])\W+([A-Za-z])\W*$")
 
 
-def parse_emobench(text: str | None, emotion_options: Mapping[str, str], cause_options: Mapping[str, str]) -> tuple[str | None, str | None]:
+def parse_emobench(
+    text: str | None, emotion_options: Mapping[str, str], cause_options: Mapping[str, str]
+) -> tuple[str | None, str | None]:
     """The (emotion, cause) letters of an EU reply; ``None`` for a part not stated.
 
     1. a JSON object: ``{"emotion": "B", "cause": "C"}`` (also EmoBench's ``answer_q1`` /
@@ -131,7 +138,11 @@ def emobench_scorer() -> Scorer:
         emotion_ok = None if emotion is None else float(emotion == meta["emotion_answer"])
         cause_ok = None if cause is None else float(cause == meta["cause_answer"])
         return Score(
-            value={"emotion_correct": emotion_ok, "cause_correct": cause_ok, "joint_correct": joint_correct(emotion_ok, cause_ok)},
+            value={
+                "emotion_correct": emotion_ok,
+                "cause_correct": cause_ok,
+                "joint_correct": joint_correct(emotion_ok, cause_ok),
+            },
             answer=f"{emotion or '?'},{cause or '?'}",
             metadata={"output": (answer or "")[:300]},
         )
@@ -140,6 +151,7 @@ def emobench_scorer() -> Scorer:
 
 
 # --- classification ---------------------------------------------------------------------
+
 
 @metric(name="trustmh/macro_f1")
 def macro_f1_metric(name: str = "macro_f1") -> Metric:
@@ -201,7 +213,11 @@ def classification_scorer() -> Scorer:
         gold = letters.index(target.text.strip().upper())
         predicted = None if chosen is None else letters.index(chosen)
         return Score(
-            value={"correct": None if chosen is None else float(predicted == gold), "predicted": predicted, "gold": gold},
+            value={
+                "correct": None if chosen is None else float(predicted == gold),
+                "predicted": predicted,
+                "gold": gold,
+            },
             answer=None if predicted is None else labels[predicted],
             explanation=None if chosen is not None else "no single option stated",
             metadata={"output": (answer or "")[:300]},
@@ -211,6 +227,7 @@ def classification_scorer() -> Scorer:
 
 
 # --- support dialogues ------------------------------------------------------------------
+
 
 def reply_length(text: str) -> int:
     """Characters of the reply without surrounding whitespace (language-neutral)."""
@@ -257,7 +274,13 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
     )
 
 
-@scorer(metrics=[*(m.mean(name) for name in ESCONV_RUBRIC.field_names), m.mean("reply_length"), m.mean("judge_unparsed_share")])
+@scorer(
+    metrics=[
+        *(m.mean(name) for name in ESCONV_RUBRIC.field_names),
+        m.mean("reply_length"),
+        m.mean("judge_unparsed_share"),
+    ]
+)
 def esconv_support_scorer() -> Scorer:
     """ESConv support quality: judge-rated empathy, relevance, helpfulness (1-5) averaged
     over the generated turns, and the deterministic ``reply_length``."""
@@ -268,7 +291,14 @@ def esconv_support_scorer() -> Scorer:
     return score
 
 
-@scorer(metrics=[*(m.mean(name) for name in CPSYCOUN_RUBRIC.field_names), m.mean("total"), m.mean("reply_length"), m.mean("judge_unparsed_share")])
+@scorer(
+    metrics=[
+        *(m.mean(name) for name in CPSYCOUN_RUBRIC.field_names),
+        m.mean("total"),
+        m.mean("reply_length"),
+        m.mean("judge_unparsed_share"),
+    ]
+)
 def cpsycoun_scorer() -> Scorer:
     """CPsyCoun's turn-based scores: comprehensiveness (0-2), professionalism (0-3),
     authenticity (0-3), safety (0-1) averaged over the generated turns, their ``total``

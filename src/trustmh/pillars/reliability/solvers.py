@@ -51,7 +51,9 @@ def transcript(turns: list[dict[str, str]], labels: dict[str, str]) -> str:
 
 
 @solver
-def support_turns(helper: str, labels: dict[str, str], system_prompt: str, max_turns: int = 3, max_history: int = 0) -> Solver:
+def support_turns(
+    helper: str, labels: dict[str, str], system_prompt: str, max_turns: int = 3, max_history: int = 0
+) -> Solver:
     """Generate the helper's reply at each judged turn of ``state.metadata["turns"]``.
 
     ``labels`` maps each role to its transcript prefix (e.g. ``"Seeker: "``); the

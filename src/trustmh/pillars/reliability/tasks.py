@@ -60,7 +60,9 @@ def reliability_crisis_qa(source: str = "auto", data_dir: str | None = None, max
 
 
 @trustmh_task(pillar=PILLAR, datasets=("emobench",), metrics=("emotion_accuracy", "cause_accuracy", "joint_accuracy"))
-def reliability_emobench_eu(source: str = "auto", data_dir: str | None = None, language: str = "en", max_tokens: int = 64) -> Task:
+def reliability_emobench_eu(
+    source: str = "auto", data_dir: str | None = None, language: str = "en", max_tokens: int = 64
+) -> Task:
     """EmoBench EU: which emotion and why; accuracy per question and for both (joint)."""
     chosen = resolve_source(source, data_dir)
     return Task(

@@ -39,7 +39,9 @@ def by_variant(scores: list[SampleScore], field: str) -> dict[str, dict[str, flo
         meta = sample_score.sample_metadata or {}
         applies, value = _field_value(sample_score, field)
         if applies:
-            table.setdefault(str(meta.get("perturbation", CLEAN)), {})[str(meta.get("base_id", sample_score.sample_id))] = value
+            table.setdefault(str(meta.get("perturbation", CLEAN)), {})[
+                str(meta.get("base_id", sample_score.sample_id))
+            ] = value
     return table
 
 

@@ -55,11 +55,7 @@ def _keyboard_neighbours() -> dict[str, str]:
     position = {ch: (r, c) for r, row in enumerate(_KEYBOARD_ROWS) for c, ch in enumerate(row)}
     neighbours: dict[str, str] = {}
     for ch, (r, c) in position.items():
-        near = [
-            other
-            for other, (r2, c2) in position.items()
-            if other != ch and abs(r - r2) <= 1 and abs(c - c2) <= 1
-        ]
+        near = [other for other, (r2, c2) in position.items() if other != ch and abs(r - r2) <= 1 and abs(c - c2) <= 1]
         neighbours[ch] = "".join(sorted(near))
     return neighbours
 

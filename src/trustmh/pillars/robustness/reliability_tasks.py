@@ -12,7 +12,14 @@ from inspect_ai import Task
 
 from trustmh.pillars.reliability.dataset import emobench_dataset, usmle_dataset
 from trustmh.pillars.reliability.scorers import emobench_scorer, mcq_scorer
-from trustmh.pillars.robustness.tasks import DEFAULT_INTENSITIES, DEFAULT_KINDS, LABEL_CONFIG, METRICS, PILLAR, robustness_task
+from trustmh.pillars.robustness.tasks import (
+    DEFAULT_INTENSITIES,
+    DEFAULT_KINDS,
+    LABEL_CONFIG,
+    METRICS,
+    PILLAR,
+    robustness_task,
+)
 from trustmh.tasking import resolve_source, task_metadata, trustmh_task
 
 # The 0/1 field of the reliability scorers' score value; check it after the merge.
@@ -21,7 +28,11 @@ MCQ_FIELD = "correct"
 
 @trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=METRICS)
 def robustness_usmle_mental(
-    source: str = "auto", data_dir: str | None = None, kinds: str = DEFAULT_KINDS, intensities: str = DEFAULT_INTENSITIES, seed: int = 0
+    source: str = "auto",
+    data_dir: str | None = None,
+    kinds: str = DEFAULT_KINDS,
+    intensities: str = DEFAULT_INTENSITIES,
+    seed: int = 0,
 ) -> Task:
     """USMLE-mental MCQ accuracy, clean vs perturbed question text (relative drop)."""
     chosen = resolve_source(source, data_dir)
@@ -39,7 +50,11 @@ def robustness_usmle_mental(
 
 @trustmh_task(pillar=PILLAR, datasets=("emobench",), metrics=METRICS)
 def robustness_emobench_eu(
-    source: str = "auto", data_dir: str | None = None, kinds: str = DEFAULT_KINDS, intensities: str = DEFAULT_INTENSITIES, seed: int = 0
+    source: str = "auto",
+    data_dir: str | None = None,
+    kinds: str = DEFAULT_KINDS,
+    intensities: str = DEFAULT_INTENSITIES,
+    seed: int = 0,
 ) -> Task:
     """EmoBench EU (English) accuracy, clean vs perturbed scenarios (relative drop)."""
     chosen = resolve_source(source, data_dir)

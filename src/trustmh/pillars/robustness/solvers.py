@@ -52,7 +52,9 @@ def perturb_input(kind: str | None = None, intensity: int | None = None, seed: i
             for message in reversed(state.messages):
                 if isinstance(message, ChatMessageUser):
                     original = message.text
-                    new_text, mode = perturbed_text(original, state.metadata, chosen_kind, chosen_intensity, f"{seed}:{base_id}")
+                    new_text, mode = perturbed_text(
+                        original, state.metadata, chosen_kind, chosen_intensity, f"{seed}:{base_id}"
+                    )
                     message.content = new_text
                     record.update({"editable": mode, "perturbed_input": new_text, "changed": new_text != original})
                     break

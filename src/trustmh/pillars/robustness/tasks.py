@@ -46,12 +46,16 @@ def parse_variants(kinds: str | Sequence[str], intensities: str | int | Sequence
         try:
             levels = [int(i) for i in intensities.split(",") if i.strip()]
         except ValueError:
-            raise UserError(f"intensities must be comma-separated integers 1-{MAX_INTENSITY}, not {intensities!r}") from None
+            raise UserError(
+                f"intensities must be comma-separated integers 1-{MAX_INTENSITY}, not {intensities!r}"
+            ) from None
     else:
         levels = [int(i) for i in intensities]
     bad = [i for i in levels if not 1 <= i <= MAX_INTENSITY]
     if bad or not levels or not kind_list:
-        raise UserError(f"intensities must be integers from 1 to {MAX_INTENSITY} and kinds non-empty (got {intensities!r})")
+        raise UserError(
+            f"intensities must be integers from 1 to {MAX_INTENSITY} and kinds non-empty (got {intensities!r})"
+        )
     return [(k, i) for k in kind_list for i in levels]
 
 
@@ -65,7 +69,14 @@ def expand_dataset(dataset: Dataset, variants: Sequence[tuple[str, int]]) -> Mem
     for sample in dataset:
         for kind, intensity in [(CLEAN, 0), *variants]:
             metadata: dict[str, Any] = dict(sample.metadata or {})
-            metadata.update({"base_id": sample.id, "perturbation": variant_name(kind, intensity), KIND_KEY: kind, INTENSITY_KEY: intensity})
+            metadata.update(
+                {
+                    "base_id": sample.id,
+                    "perturbation": variant_name(kind, intensity),
+                    KIND_KEY: kind,
+                    INTENSITY_KEY: intensity,
+                }
+            )
             suffix = CLEAN if kind == CLEAN else f"{kind}-{intensity}"
             samples.append(sample.model_copy(update={"id": f"{sample.id}@{suffix}", "metadata": metadata}))
     return MemoryDataset(samples, name=f"{dataset.name}_robustness")
@@ -104,7 +115,12 @@ def robustness_task(
         scorer=robust_scorer(scorer, score_field),
         metrics=[robustness_metrics(score_field)],
         config=config,
-        metadata={**metadata, "perturbations": [variant_name(k, i) for k, i in variants], "perturbation_seed": seed, "score_field": score_field},
+        metadata={
+            **metadata,
+            "perturbations": [variant_name(k, i) for k, i in variants],
+            "perturbation_seed": seed,
+            "score_field": score_field,
+        },
     )
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from trustmh.data.loaders.psyharm import JAILBREAKMH_METHODS, HarmfulRequest, load_jailbreakmh, load_prompt_csv, load_psyharm
+from trustmh.data.loaders.psyharm import (
+    JAILBREAKMH_METHODS,
+    HarmfulRequest,
+    load_jailbreakmh,
+    load_prompt_csv,
+    load_psyharm,
+)
 from trustmh.errors import UserError
 from trustmh.pillars.safety.transformations import TRUSTLLM_METHODS, canonical_method, transform
 from trustmh.tasking import load_starter
@@ -31,7 +37,14 @@ def jailbreakmh_requests(source: str, data_dir: str | None) -> list[HarmfulReque
     requests = []
     for index, intent in enumerate(starter_intents()):
         method = JAILBREAKMH_METHODS[index % len(JAILBREAKMH_METHODS)]
-        requests.append(HarmfulRequest(f"{intent.id}-{canonical_method(method).replace(' ', '_')}", intent.objective, transform(method, intent.prompt).prompt, method))
+        requests.append(
+            HarmfulRequest(
+                f"{intent.id}-{canonical_method(method).replace(' ', '_')}",
+                intent.objective,
+                transform(method, intent.prompt).prompt,
+                method,
+            )
+        )
     return requests
 
 
@@ -59,7 +72,9 @@ def parse_methods(methods: str | list[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(chosen))
 
 
-def generated_dataset(intents: list[HarmfulRequest], methods: tuple[str, ...], seed: int, rotate: bool) -> MemoryDataset:
+def generated_dataset(
+    intents: list[HarmfulRequest], methods: tuple[str, ...], seed: int, rotate: bool
+) -> MemoryDataset:
     """Every intent × method (``rotate=False``) or one method per intent, cycling (``rotate=True``).
 
     Sample ids are ``<intent id>-<method>``; method and seed are in the metadata so any prompt
@@ -74,7 +89,13 @@ def generated_dataset(intents: list[HarmfulRequest], methods: tuple[str, ...], s
                 Sample(
                     id=f"{intent.id}-{attack.method.replace(' ', '_')}",
                     input=attack.prompt,
-                    metadata={"objective": intent.objective, "method": attack.method, "seed": seed, "intent_id": intent.id, "intent": intent.prompt},
+                    metadata={
+                        "objective": intent.objective,
+                        "method": attack.method,
+                        "seed": seed,
+                        "intent_id": intent.id,
+                        "intent": intent.prompt,
+                    },
                 )
             )
     return MemoryDataset(samples, name="jailbreak_generated")

@@ -11,7 +11,15 @@ from trustmh.pillars.safety.scorers import jailbreak_scorer
 from trustmh.tasking import resolve_source, task_metadata, trustmh_task
 
 PILLAR = "safety"
-METRICS = ("rta", "rta[method=*]", "rta[objective=*]", "judge_rta", "harmfulness", "detector_judge_agreement", "detector_judge_kappa")
+METRICS = (
+    "rta",
+    "rta[method=*]",
+    "rta[objective=*]",
+    "judge_rta",
+    "harmfulness",
+    "detector_judge_agreement",
+    "detector_judge_kappa",
+)
 # The refusal decision is read from the opening of the answer (first ~450 characters), so a
 # short answer is enough; raise max_tokens for a judge to see more of a compliant answer.
 DEFAULT_MAX_TOKENS = 64
@@ -56,6 +64,12 @@ def safety_jailbreak_generated(
         scorer=jailbreak_scorer(),
         config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
         metadata=task_metadata(
-            PILLAR, chosen, ("trustmh",), seed=seed, methods=list(chosen_methods), rotate=one_each, intents=intents_csv or ("psyharm" if chosen == "benchmark" else "starter")
+            PILLAR,
+            chosen,
+            ("trustmh",),
+            seed=seed,
+            methods=list(chosen_methods),
+            rotate=one_each,
+            intents=intents_csv or ("psyharm" if chosen == "benchmark" else "starter"),
         ),
     )

@@ -215,4 +215,3 @@ def transform(method: str, intent: str, seed: int = 0) -> Attack:
     name = canonical_method(method)
     intent = intent.strip()
     return Attack(name, seed, TRANSFORMATIONS[name](intent, rng_for(seed, name, intent)))
-

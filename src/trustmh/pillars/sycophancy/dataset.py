@@ -22,14 +22,19 @@ def aita_posts(source: str, data_dir: str | None) -> list[AitaPost]:
 
 
 def aita_dataset(source: str, data_dir: str | None) -> MemoryDataset:
-    samples = [Sample(id=post.id, input=aita_prompt(post.prompt), target=post.verdict) for post in aita_posts(source, data_dir)]
+    samples = [
+        Sample(id=post.id, input=aita_prompt(post.prompt), target=post.verdict) for post in aita_posts(source, data_dir)
+    ]
     return MemoryDataset(samples, name="elephant_aita")
 
 
 def advice_queries(source: str, data_dir: str | None) -> list[AdviceQuery]:
     if source == "benchmark":
         return load_oeq(data_dir)
-    return [AdviceQuery(r["id"], r["prompt"], r["human"], r["source"], dict(r["human_labels"])) for r in load_starter(STARTER, "oeq.jsonl")]
+    return [
+        AdviceQuery(r["id"], r["prompt"], r["human"], r["source"], dict(r["human_labels"]))
+        for r in load_starter(STARTER, "oeq.jsonl")
+    ]
 
 
 def oeq_dataset(source: str, data_dir: str | None) -> MemoryDataset:
@@ -38,7 +43,12 @@ def oeq_dataset(source: str, data_dir: str | None) -> MemoryDataset:
         Sample(
             id=query.id,
             input=query.prompt,
-            metadata={"query": query.prompt, "human": query.human, "human_labels": query.human_labels, "source": query.source},
+            metadata={
+                "query": query.prompt,
+                "human": query.human,
+                "human_labels": query.human_labels,
+                "source": query.source,
+            },
         )
         for query in advice_queries(source, data_dir)
     ]

@@ -62,7 +62,9 @@ def minus_human(values: dict[str, float | str | None]) -> dict[str, float | None
     return out
 
 
-async def _human_values(meta: dict[str, object], judge_human: bool) -> tuple[dict[str, float | str | None], dict[str, object]]:
+async def _human_values(
+    meta: dict[str, object], judge_human: bool
+) -> tuple[dict[str, float | str | None], dict[str, object]]:
     """The human reply's labels from the data, or, if it has none and asked to, judged."""
     labels = meta.get("human_labels")
     if isinstance(labels, dict) and any(value is not None for value in labels.values()):
@@ -129,7 +131,10 @@ def pas_scorer() -> Scorer:
         values: dict[str, float | str | None] = {}
         if judged:
             verdict = judged["verdict"]
-            values = {**endorsement_fields(None if verdict is None else str(verdict)), "judge_unparsed": judged["judge_unparsed"]}
+            values = {
+                **endorsement_fields(None if verdict is None else str(verdict)),
+                "judge_unparsed": judged["judge_unparsed"],
+            }
         return Score(value=values, answer=(answer or "")[:200], metadata=extra or None)
 
     return score
