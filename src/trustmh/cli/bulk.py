@@ -17,7 +17,8 @@ from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
-from trustmh.cli.common import console, user_errors, write_json
+from trustmh.cli.common import console, user_errors
+from trustmh.files import write_json
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
