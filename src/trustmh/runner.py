@@ -18,13 +18,9 @@ from trustmh.run_summary import console, first_line, print_results
 
 def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_args: Any) -> list[Any]:
     """Task objects (not registry names): construction validates data before any model call."""
-    from trustmh.tasking import TASK_FUNCTIONS, get_task_info
+    from trustmh.task_catalog import task_function
 
-    tasks = []
-    for name in names:
-        info = get_task_info(name)
-        tasks.append(TASK_FUNCTIONS[info.name](source=source, data_dir=data_dir, **task_args))
-    return tasks
+    return [task_function(name)(source=source, data_dir=data_dir, **task_args) for name in names]
 
 
 def raise_on_failed(logs: Sequence[Any]) -> None:
