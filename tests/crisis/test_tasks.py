@@ -10,8 +10,8 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from tests.crisis.helpers import metrics_of, run, write_replay
-from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
 from trustmh.data.starter import load_starter
+from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
 
 STARTER = "trustmh.pillars.crisis.starter"
 
