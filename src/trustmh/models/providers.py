@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.log._samples import sample_active
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -27,6 +26,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from trustmh._inspect_compat import sample_active
 from trustmh.errors import UserError
 from trustmh.models.llama import shared_llama
 from trustmh.models.replay import Recordings
