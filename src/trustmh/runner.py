@@ -98,13 +98,16 @@ def validate_models(models: Sequence[str], judge: str | None) -> None:
     import trustmh._registry  # noqa: F401  (and ours)
     from trustmh._inspect_compat import registry_find, registry_unqualified_name
 
-    for option, model in [*(("--model", m) for m in models), *((("--judge", judge),) if judge else ())]:
+    for argument, model in [*(("models", m) for m in models), *((("judge", judge),) if judge else ())]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
-            raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
+            raise UserError(
+                f"{model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2", argument=argument
+            )
         if not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
             raise UserError(
-                f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)"
+                f"{model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)",
+                argument=argument,
             )
 
 

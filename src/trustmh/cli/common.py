@@ -25,14 +25,26 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+# Library argument names whose command-line flag is not simply ``--<name>``.
+FLAGS = {"n_boot": "--bootstrap", "judges": "--judge", "models": "--model"}
+
+
+def flag_for(argument: str) -> str:
+    return FLAGS.get(argument, "--" + argument.replace("_", "-"))
+
+
 def user_errors(function: F) -> F:
-    """Turn :class:`UserError` raised inside a command into one line on stderr and exit 2."""
+    """Turn :class:`UserError` raised inside a command into one line on stderr and exit 2.
+
+    An error about one argument (``UserError.argument``) is prefixed with the flag that sets it.
+    """
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
         except UserError as error:
-            raise fail(str(error), error.exit_code) from None
+            message = f"{flag_for(error.argument)}: {error}" if error.argument else str(error)
+            raise fail(message, error.exit_code) from None
 
     return wrapper  # type: ignore[return-value]
