@@ -39,7 +39,7 @@ import inspect as pyinspect
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
@@ -178,7 +178,7 @@ def trustmh_task(
 
         registered = task(name=name)(build)
         TASK_FUNCTIONS[name] = registered
-        return registered  # type: ignore[no-any-return]  # inspect's @task is untyped
+        return cast(F, registered)  # the same signature as ``function`` (functools.wraps)
 
     return decorate
 
