@@ -53,5 +53,7 @@ def generation_table() -> list[str]:
             continue
         starter = describe_config(settings.starter)
         benchmark = describe_config(settings.benchmark, settings.epochs)
-        rows.append(f"| `{info.name}` | {starter} | {benchmark} | {settings.upstream} | {settings.why} |")
+        upstream = settings.upstream or "not looked up yet"
+        why = settings.why or "one setting for both sources"
+        rows.append(f"| `{info.name}` | {starter} | {benchmark} | {upstream} | {why} |")
     return rows

@@ -87,14 +87,12 @@ ANSWER_TOKENS = 256
 NOT_PUBLIC = "unknown: TrustMH-Bench's archive for this pillar could not be read"
 
 
-def judged_free_text(starter_tokens: int, upstream: str = NOT_PUBLIC) -> Generation:
+JUDGED_WHY = "a bounded budget keeps cost finite; 1024 tokens let the answer finish before it is judged"
+
+
+def judged_free_text(starter_tokens: int, upstream: str = NOT_PUBLIC, why: str = JUDGED_WHY) -> Generation:
     """A free-text answer a judge (or detector) reads: greedy, :data:`JUDGED_TOKENS` in benchmark mode."""
-    return Generation(
-        starter=greedy(starter_tokens),
-        benchmark=greedy(JUDGED_TOKENS),
-        upstream=upstream,
-        why="a bounded budget keeps cost finite; 1024 tokens let the answer finish before it is judged",
-    )
+    return Generation(starter=greedy(starter_tokens), benchmark=greedy(JUDGED_TOKENS), upstream=upstream, why=why)
 
 
 def short_answer(starter_tokens: int, upstream: str = NOT_PUBLIC) -> Generation:
