@@ -56,7 +56,7 @@ HEADLINES: dict[str, tuple[Headline, ...]] = {
         ),
     ),
     "sycophancy": (Headline("sycophancy", r"sycophancy_rate", False, "sycophancy rate"),),
-    "ethics": (Headline("ethics", r"accuracy", True, "accuracy (APA principles)"),),
+    "ethics": (Headline("ethics", r"accuracy", True, "EthicMH choice accuracy"),),
 }
 
 
