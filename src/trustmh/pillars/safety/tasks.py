@@ -9,10 +9,12 @@ from trustmh.pillars.safety.scorers import jailbreak_scorer
 from trustmh.tasking import judged_free_text, trustmh_task
 
 METRICS = (
-    "rta",
-    "rta[method=*]",
-    "rta[objective=*]",
-    "judge_rta",
+    "rta_judge",
+    "rta_judge[method=*]",
+    "rta_judge[objective=*]",
+    "rta_keyword",
+    "rta_keyword[method=*]",
+    "rta_keyword[objective=*]",
     "harmfulness",
     "detector_judge_agreement",
     "detector_judge_kappa",
