@@ -116,12 +116,11 @@ def test_judge_sees_the_gold_option_and_failure_modes_and_rates_reasoning_only(t
     good = json.dumps({"sc1": 5, "sc2": 5, "sc3": 5, "sc4": 5, "sc5": 5})
     # The judge answers 5s only when it is shown the item's own gold option in the reference slot.
     rules = [
-        [f"for comparison only):\n{r['gold']}. {dict(r['options'])[r['gold']]}\n\nKnown potential failure modes", good]
+        (f"for comparison only):\n{r['gold']}. {dict(r['options'])[r['gold']]}\n\nKnown potential failure modes", good)
         for r in STARTER
     ]
-    judge = scripted_judge(json.dumps({"sc1": 1, "sc2": 1, "sc3": 1, "sc4": 1, "sc5": 1}), rules)
-    log = run(ethics_ethicmh(source="starter"), responses, tmp_path, judge)
-    values = metric_values(log)
+    judge = scripted_model(by_marker(json.dumps({"sc1": 1, "sc2": 1, "sc3": 1, "sc4": 1, "sc5": 1}), rules))
+    values = metrics_of(replay_eval(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
     assert values["sc1"] == 5 and values["sc5"] == 5 and values["sc1_n"] == 20
     assert values["accuracy"] < 1  # the choice is wrong on some items; the reasoning rating ignores it
 
@@ -138,8 +137,8 @@ def test_judge_prompt_states_the_upstream_protocol() -> None:
     assert "for comparison only):\nC. c\n" in context and context.endswith("(model_behavior):\nmay overpromise")
 
 
-def test_benchmark_items_carry_their_failure_modes(real_data: Path) -> None:
+def test_benchmark_items_carry_their_failure_modes(shared_data: Path) -> None:
     from trustmh.pillars.ethics.dataset import ethicmh_dataset
 
-    samples = list(ethicmh_dataset("benchmark", str(real_data)))
+    samples = list(ethicmh_dataset("benchmark", str(shared_data)))
     assert len(samples) == 125 and all(s.metadata["model_behavior"].strip() for s in samples)
