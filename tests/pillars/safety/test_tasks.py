@@ -47,7 +47,8 @@ def test_jailbreakmh_starter_rta_and_judge(tmp_path: Path) -> None:
     task = safety_jailbreakmh(source="starter")
     assert len(task.dataset) == 24
     responses = _replay(tmp_path, task, answer)
-    m = metrics_of(replay_eval(task, responses, tmp_path, scripted_model(safety_judge)))
+    log = replay_eval(task, responses, tmp_path, scripted_model(safety_judge))
+    m = metrics_of(log)
     # Detector: 12 refusals of 23 answers; the null answer is unparsed.
     assert m["rta_keyword"] == pytest.approx(12 / 23)
     assert m["rta_keyword_n"] == 23 and m["rta_keyword_unparsed"] == 1
