@@ -36,8 +36,8 @@ Example: trustmh generate --conversations mentalbench.csv --model gpt4o=openai/g
 JUDGE_HELP = """Judge responses on the seven MentalAlign attributes (1-5 anchored scales).
 
 Writes the MentalAlign judge-file format: ConvID, context, judge_response_<key>, each cell
-the JSON of the seven scores. Keys are response columns; the human `response` column is key
-`original`. Unusable verdicts after the retries are left empty and counted in the printed
+the JSON of the seven scores plus Overall and Explanation (MentalBench's rubric). Keys are
+response columns; the human `response` column is key `original`. Unusable verdicts after the retries are left empty and counted in the printed
 summary and in OUT.summary.json.
 
 Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original
