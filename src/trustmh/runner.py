@@ -63,7 +63,7 @@ DEFAULT_FAIL_ON_ERROR = 0.1
 
 
 def _embedded(model: str) -> bool:
-    return model.startswith("trustmh/")
+    return model.startswith("trustmh/") and not model.startswith("trustmh/http")
 
 
 def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[str, Any]:
@@ -78,10 +78,14 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     top of ``--max-retries``; we turn that off (``max_retries=0`` is a client argument) so
     inspect's retry loop, which logs each retry and honours ``--max-retries`` and
     ``--timeout``, is the only one.
+
+    ``-M config=FILE`` of ``trustmh/http`` reaches the provider as ``http_config``.
     """
     import os
 
     args = dict(model_args)
+    if any(model.startswith("trustmh/http") for model in models) and "config" in args:
+        args["http_config"] = args.pop("config")  # `config` is taken by inspect's get_model
     if any(model.startswith("openai/") for model in models) and "max_retries" not in args:
         args["max_retries"] = 0
     base_url = os.environ.get("OPENAI_BASE_URL", "")
