@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from trustmh.bulk.backends import DEFAULT_API_KEY_ENV, MODEL_SYNTAX, EndpointSettings, parse_model
+from trustmh.bulk.budget import Budget
 from trustmh.bulk.generate import DEFAULT_SYSTEM_PROMPT, generate, load_conversations, parse_model_columns
 from trustmh.bulk.judging import judge_table, select_keys
 from trustmh.bulk.request import GenerationParams
@@ -61,6 +62,18 @@ NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor writ
 PriceIn = Annotated[float | None, typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
 PriceOut = Annotated[float | None, typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
 Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")]
+DryRun = Annotated[
+    bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model; send nothing.")
+]
+Prices = Annotated[
+    Path | None, typer.Option("--prices", help="YAML/JSON {MODEL: {input: N, output: N}} in USD per 1M tokens.")
+]
+MaxCost = Annotated[
+    float | None, typer.Option(min=0, help="Stop before the run's cost (USD) could cross this; rerun resumes.")
+]
+MaxTokensTotal = Annotated[
+    int | None, typer.Option(min=1, help="Stop before prompt + completion tokens could cross this; rerun resumes.")
+]
 Limit = Annotated[
     int | None,
     typer.Option(min=1, help="Only the first N rows (a trial run; the cache makes the full run reuse them)."),
@@ -69,6 +82,12 @@ Limit = Annotated[
 
 def summary_path(output: Path) -> Path:
     return output.with_name(output.name + ".summary.json")
+
+
+def print_estimate(estimate: Any, title: str) -> None:
+    console.print(estimate.table(title))
+    for line in estimate.footnotes():
+        console.print(line, highlight=False)
 
 
 def run_settings(
@@ -81,10 +100,11 @@ def run_settings(
     no_cache: bool,
     progress: bool,
     description: str,
+    budget: Budget | None = None,
 ) -> RunSettings:
     endpoint = EndpointSettings(base_url, api_key_env, timeout, max_connections)
     cache_path = None if no_cache else (cache or default_cache_path())
-    return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description)
+    return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description, budget)
 
 
 def run_summary(report: RunReport, price_in: float | None, price_out: float | None) -> dict[str, Any]:
@@ -130,13 +150,28 @@ def generate_command(
     price_out: PriceOut = None,
     progress: Progress = True,
     limit: Limit = None,
+    dry_run: DryRun = False,
+    prices: Prices = None,
+    max_cost: MaxCost = None,
+    max_tokens_total: MaxTokensTotal = None,
 ) -> None:
+    from trustmh.bulk.dryrun import generation_estimate, make_budget
+    from trustmh.bulk.generate import plan_generation
+    from trustmh.cost.prices import PriceTable
+
     check_table_suffix(output, "--output")
     targets = parse_model_columns(model)  # before reading a possibly large file
+    price_table = PriceTable.load(prices)
     table = first_rows(load_conversations(conversations), limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
+    cache_path = None if no_cache else (cache or default_cache_path())
+    if dry_run:
+        estimate = generation_estimate(plan_generation(table, targets, params, system), price_table, cache_path)
+        print_estimate(estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
+        return
+    budget = make_budget([t.model for t in targets], price_table, max_cost, max_tokens_total)
     settings = run_settings(
-        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate"
+        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate", budget
     )
     result = generate(table, targets, params, system, settings)
     write_table(output, result.columns, result.rows)
@@ -173,13 +208,28 @@ def judge_command(
     price_out: PriceOut = None,
     progress: Progress = True,
     limit: Limit = None,
+    dry_run: DryRun = False,
+    prices: Prices = None,
+    max_cost: MaxCost = None,
+    max_tokens_total: MaxTokensTotal = None,
 ) -> None:
+    from trustmh.bulk.dryrun import judging_estimate, make_budget
+    from trustmh.bulk.judging import plan_judging
+    from trustmh.cost.prices import PriceTable
+
     check_table_suffix(output, "--output")
     judge = parse_model(judge_model)
+    price_table = PriceTable.load(prices)
     table = first_rows(read_table(responses, ["context"]), limit)
     keys = select_keys(table, key or [])
+    cache_path = None if no_cache else (cache or default_cache_path())
+    if dry_run:
+        estimate = judging_estimate(plan_judging(table, keys), judge, max_verdict_attempts, price_table, cache_path)
+        print_estimate(estimate, f"trustmh judge --dry-run ({len(table.rows):,} rows x {len(keys)} keys)")
+        return
+    budget = make_budget([judge], price_table, max_cost, max_tokens_total)
     settings = run_settings(
-        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge"
+        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge", budget
     )
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)
     write_table(output, result.columns, result.rows)
