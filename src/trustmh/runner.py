@@ -190,6 +190,26 @@ def run_tasks(
     return logs
 
 
+def dry_run_tasks(
+    names: Sequence[str],
+    models: Sequence[str],
+    judge: str | None,
+    limit: int | None,
+    data_dir: str | None,
+    source: str,
+    prices: Path | None,
+) -> None:
+    """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed."""
+    from trustmh.cost.estimate import print_estimate
+    from trustmh.cost.prices import PriceTable
+    from trustmh.cost.run_estimate import estimate_run
+
+    validate_models(models, judge)
+    price_table = PriceTable.load(prices)
+    estimate = estimate_run(build_tasks(names, source, data_dir), models, judge, limit, price_table)
+    print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
+
+
 def eval_set_options(
     models: Sequence[str],
     model_args: dict[str, Any] | None = None,

@@ -84,12 +84,6 @@ def summary_path(output: Path) -> Path:
     return output.with_name(output.name + ".summary.json")
 
 
-def print_estimate(estimate: Any, title: str) -> None:
-    console.print(estimate.table(title))
-    for line in estimate.footnotes():
-        console.print(line, highlight=False)
-
-
 def run_settings(
     base_url: str | None,
     api_key_env: str,
@@ -157,6 +151,7 @@ def generate_command(
 ) -> None:
     from trustmh.bulk.dryrun import generation_estimate, make_budget
     from trustmh.bulk.generate import plan_generation
+    from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
 
     check_table_suffix(output, "--output")
@@ -167,7 +162,7 @@ def generate_command(
     cache_path = None if no_cache else (cache or default_cache_path())
     if dry_run:
         estimate = generation_estimate(plan_generation(table, targets, params, system), price_table, cache_path)
-        print_estimate(estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
+        print_estimate(console, estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
         return
     budget = make_budget([t.model for t in targets], price_table, max_cost, max_tokens_total)
     settings = run_settings(
@@ -215,6 +210,7 @@ def judge_command(
 ) -> None:
     from trustmh.bulk.dryrun import judging_estimate, make_budget
     from trustmh.bulk.judging import plan_judging
+    from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
 
     check_table_suffix(output, "--output")
@@ -225,7 +221,7 @@ def judge_command(
     cache_path = None if no_cache else (cache or default_cache_path())
     if dry_run:
         estimate = judging_estimate(plan_judging(table, keys), judge, max_verdict_attempts, price_table, cache_path)
-        print_estimate(estimate, f"trustmh judge --dry-run ({len(table.rows):,} rows x {len(keys)} keys)")
+        print_estimate(console, estimate, f"trustmh judge --dry-run ({len(table.rows):,} rows x {len(keys)} keys)")
         return
     budget = make_budget([judge], price_table, max_cost, max_tokens_total)
     settings = run_settings(

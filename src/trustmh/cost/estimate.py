@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.table import Table
 
@@ -132,6 +133,12 @@ class Estimate:
             + " (every request using its full completion budget; cached requests cost nothing)"
         )
         return lines
+
+
+def print_estimate(console: Any, estimate: Estimate, title: str) -> None:
+    console.print(estimate.table(title))
+    for line in estimate.footnotes():
+        console.print(line, highlight=False)
 
 
 def _money(cost: float | None, price: Price | None) -> str:

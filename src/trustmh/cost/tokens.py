@@ -41,11 +41,25 @@ def worst_case_prompt_tokens(messages: Messages) -> int:
 
 @lru_cache(maxsize=4)
 def _gguf_vocab(path: str | None) -> Any:
+    import os
+    import sys
+
     from llama_cpp import Llama
 
     from trustmh.models.llama import smollm2_path
 
-    return Llama(model_path=path or str(smollm2_path()), vocab_only=True, verbose=False)
+    model_path = path or str(smollm2_path())
+    # llama.cpp warns on stderr that a vocabulary-only context has no training context; harmless,
+    # and it would land in the middle of the estimate a user reads.
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            return Llama(model_path=model_path, vocab_only=True, verbose=False)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def gguf_path_of(model: str) -> str | None | bool:
