@@ -131,6 +131,10 @@ def run_command(
     prices: Annotated[
         Path | None, typer.Option(help="Prices for --dry-run: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens.")
     ] = None,
+    batch: Annotated[
+        str | None,
+        typer.Option(help="Provider batch APIs: all | SIZE | model | judge | judge=SIZE,model (docs/batch.md)."),
+    ] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a results table.
 
@@ -142,7 +146,8 @@ def run_command(
     if not selected:
         raise UserError("no tasks selected; see `trustmh tasks`")
     if dry_run:
-        dry_run_tasks(selected, model, judge, limit, str(data_dir) if data_dir else None, source, prices)
+        roles = {"judge": judge, "user": user_model}
+        dry_run_tasks(selected, model, roles, limit, str(data_dir) if data_dir else None, source, prices)
         return
     run_tasks(
         selected,
@@ -159,6 +164,7 @@ def run_command(
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
         user_model=user_model,
+        batch=batch,
     )
 
 

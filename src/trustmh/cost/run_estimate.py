@@ -75,17 +75,17 @@ def _default_max_tokens(model: str) -> int | None:
 def estimate_run(
     tasks: Sequence[Any],
     models: Sequence[str],
-    judge: str | None,
+    roles: dict[str, str],
     limit: int | None,
     prices: PriceTable,
 ) -> Estimate:
-    """Run ``tasks`` (built task objects) against stubs standing for ``models`` and ``judge``."""
+    """Run ``tasks`` (built task objects) against stubs standing for ``models`` and the models
+    bound to ``roles`` (``judge``, ``user``)."""
     global _estimate
     from inspect_ai import eval as inspect_eval
 
     stubs = {f"m{index}": (model, "model") for index, model in enumerate(models)}
-    if judge:
-        stubs["judge"] = (judge, "judge")
+    stubs.update({role: (model, role) for role, model in roles.items()})
     estimate = Estimate(prices)
     with _lock:
         _targets.clear()
@@ -97,7 +97,7 @@ def estimate_run(
             inspect_eval(
                 list(tasks),
                 model=[f"{PROVIDER}/{name}" for name, (_, role) in stubs.items() if role == "model"],
-                model_roles={"judge": f"{PROVIDER}/judge"} if judge else None,
+                model_roles={role: f"{PROVIDER}/{role}" for role in roles} or None,
                 limit=limit,
                 log_dir=log_dir,
                 display="none",
