@@ -43,10 +43,18 @@ Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --k
 
 Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
 BaseUrl = Annotated[
-    str | None,
+    list[str] | None,
     typer.Option(
-        help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL)."
+        help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL);"
+        " repeat for replicas of the same models: calls are spread over them, a failing one is skipped."
     ),
+]
+Rpm = Annotated[int | None, typer.Option(min=1, help="Requests per minute to the endpoint (all models, all asks).")]
+Tpm = Annotated[
+    int | None, typer.Option(min=1, help="Tokens per minute to the endpoint (prompt estimate + max tokens).")
+]
+ProviderConnections = Annotated[
+    int | None, typer.Option(min=1, help="Calls in flight to the endpoint at once (the embedded model is apart).")
 ]
 ApiKeyEnv = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
 MaxConnections = Annotated[int, typer.Option(min=1, max=4096, help="Calls in flight at once.")]
@@ -85,7 +93,7 @@ def summary_path(output: Path) -> Path:
 
 
 def run_settings(
-    base_url: str | None,
+    base_url: str | list[str] | None,
     api_key_env: str,
     max_connections: int,
     timeout: float,
@@ -95,8 +103,11 @@ def run_settings(
     progress: bool,
     description: str,
     budget: Budget | None = None,
+    caps: tuple[int | None, int | None, int | None] = (None, None, None),
 ) -> RunSettings:
-    endpoint = EndpointSettings(base_url, api_key_env, timeout, max_connections)
+    """``caps``: (provider connections, requests per minute, tokens per minute)."""
+    urls = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
+    endpoint = EndpointSettings(urls[0], api_key_env, timeout, max_connections, tuple(urls[1:]), *caps)
     cache_path = None if no_cache else (cache or default_cache_path())
     return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description, budget)
 
@@ -148,6 +159,9 @@ def generate_command(
     prices: Prices = None,
     max_cost: MaxCost = None,
     max_tokens_total: MaxTokensTotal = None,
+    rpm: Rpm = None,
+    tpm: Tpm = None,
+    provider_connections: ProviderConnections = None,
 ) -> None:
     from trustmh.bulk.dryrun import generation_estimate, make_budget
     from trustmh.bulk.generate import plan_generation
@@ -166,7 +180,17 @@ def generate_command(
         return
     budget = make_budget([t.model for t in targets], price_table, max_cost, max_tokens_total)
     settings = run_settings(
-        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate", budget
+        base_url,
+        api_key_env,
+        max_connections,
+        timeout,
+        max_attempts,
+        cache,
+        no_cache,
+        progress,
+        "generate",
+        budget,
+        (provider_connections, rpm, tpm),
     )
     result = generate(table, targets, params, system, settings)
     write_table(output, result.columns, result.rows)
@@ -207,6 +231,9 @@ def judge_command(
     prices: Prices = None,
     max_cost: MaxCost = None,
     max_tokens_total: MaxTokensTotal = None,
+    rpm: Rpm = None,
+    tpm: Tpm = None,
+    provider_connections: ProviderConnections = None,
 ) -> None:
     from trustmh.bulk.dryrun import judging_estimate, make_budget
     from trustmh.bulk.judging import plan_judging
@@ -225,7 +252,17 @@ def judge_command(
         return
     budget = make_budget([judge], price_table, max_cost, max_tokens_total)
     settings = run_settings(
-        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge", budget
+        base_url,
+        api_key_env,
+        max_connections,
+        timeout,
+        max_attempts,
+        cache,
+        no_cache,
+        progress,
+        "judge",
+        budget,
+        (provider_connections, rpm, tpm),
     )
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)
     write_table(output, result.columns, result.rows)
