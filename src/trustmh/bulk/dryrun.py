@@ -18,7 +18,7 @@ from trustmh.bulk.judging import JUDGE_PARAMS, JudgeItem
 from trustmh.bulk.request import ChatRequest
 from trustmh.cost.estimate import Estimate
 from trustmh.cost.prices import PriceTable
-from trustmh.dialogue.rubric import MENTALALIGN_RUBRIC
+from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.scoring.judge import judge_prompt
 
 _CHUNK = 500
