@@ -38,7 +38,8 @@ class Budget:
     spent_cost: float = 0.0
     reserved_tokens: int = 0
     reserved_cost: float = 0.0
-    stopped: str | None = None
+    stopped: str | None = None  # the cap that stopped the run
+    next_need: str = ""  # what the first call that did not fit could have needed
 
     def __post_init__(self) -> None:
         if self.max_cost is not None:
@@ -54,15 +55,11 @@ class Budget:
             if self.max_tokens_total is not None and (
                 self.spent_tokens + self.reserved_tokens + tokens > self.max_tokens_total
             ):
-                self.stopped = (
-                    f"--max-tokens-total {self.max_tokens_total:,}: {self.spent_tokens:,} tokens spent, "
-                    f"the next call could need up to {tokens:,} more"
-                )
+                self.stopped = f"--max-tokens-total {self.max_tokens_total:,}"
+                self.next_need = f"{tokens:,} tokens"
             elif self.max_cost is not None and self.spent_cost + self.reserved_cost + cost > self.max_cost:
-                self.stopped = (
-                    f"--max-cost {self.max_cost:g} USD: {self.spent_cost:.4f} USD spent, "
-                    f"the next call could cost up to {cost:.4f} more"
-                )
+                self.stopped = f"--max-cost {self.max_cost:g} USD"
+                self.next_need = f"{cost:.4f} USD"
         if self.stopped is not None:
             raise BudgetStop(self.stopped)
         self.reserved_tokens += tokens
@@ -88,7 +85,13 @@ class CapReached(UserError):
 
 
 def cap_reached(budget: Budget, fresh_calls: int) -> CapReached:
+    spent = (
+        f"{budget.spent_cost:.4f} USD"
+        if budget.stopped and "cost" in budget.stopped
+        else f"{budget.spent_tokens:,} tokens"
+    )
     return CapReached(
-        f"stopped before the cap: {budget.stopped}. {fresh_calls:,} calls were answered and cached; "
-        "no output written. Rerun the same command (with a higher cap) to continue from the cache."
+        f"stopped before the cap: {budget.stopped}: {spent} spent, the next call could need up to "
+        f"{budget.next_need} more. {fresh_calls:,} calls were answered and cached; no output written. "
+        "Rerun the same command (with a higher cap) to continue from the cache."
     )
