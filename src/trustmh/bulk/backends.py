@@ -198,11 +198,23 @@ class EndpointSettings:
     provider_connections: int | None = None
     rpm: int | None = None
     tpm: int | None = None
+    # --batch SIZE: the OpenAI Batch API (batch_backend.py), its records kept in batch_store.
+    batch_size: int | None = None
+    batch_poll: float = 30.0
+    batch_store: Path | None = None
 
 
 def _remote_backend(endpoint: EndpointSettings) -> Backend:
     """The one backend of every ``openai/*`` model: a client, or replicas, under the caps."""
     api_key = read_api_key(endpoint.api_key_env)
+    if endpoint.batch_size:
+        from trustmh.bulk.batch_backend import BatchBackend
+        from trustmh.bulk.batch_store import BatchStore
+
+        if endpoint.batch_store is None:
+            raise UserError("--batch needs the cache (it records submitted batches there); drop --no-cache")
+        store = BatchStore(endpoint.batch_store)
+        return BatchBackend(endpoint.base_url, api_key, store, endpoint.batch_size, endpoint.batch_poll)
     urls = [endpoint.base_url, *endpoint.replica_urls]
     backend: Backend
     if len(urls) > 1:

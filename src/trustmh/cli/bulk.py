@@ -60,6 +60,16 @@ Tpm = Annotated[
 ProviderConnections = Annotated[
     int | None, typer.Option(min=1, help="Calls in flight to the endpoint at once (the embedded model is apart).")
 ]
+BatchSize = Annotated[
+    int | None,
+    typer.Option(
+        "--batch",
+        min=1,
+        max=50_000,
+        help="Use the OpenAI Batch API, SIZE requests per batch (resumable; docs/batch.md).",
+    ),
+]
+BatchPoll = Annotated[float, typer.Option(min=0.05, help="Seconds between polls of a submitted batch.")]
 ApiKeyEnv = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
 MaxConnections = Annotated[int, typer.Option(min=1, max=4096, help="Calls in flight at once.")]
 Timeout = Annotated[float, typer.Option(min=0.1, help="Seconds before a call is abandoned and retried.")]
@@ -108,11 +118,18 @@ def run_settings(
     description: str,
     budget: Budget | None = None,
     caps: tuple[int | None, int | None, int | None] = (None, None, None),
+    batch: tuple[int | None, float] = (None, 30.0),
 ) -> RunSettings:
-    """``caps``: (provider connections, requests per minute, tokens per minute)."""
+    """``caps``: (provider connections, requests per minute, tokens per minute); ``batch``: (size, poll s)."""
     urls = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
-    endpoint = EndpointSettings(urls[0], api_key_env, timeout, max_connections, tuple(urls[1:]), *caps)
     cache_path = None if no_cache else (cache or default_cache_path())
+    if batch[0]:  # enough calls waiting at once to fill batches
+        max_connections = max(max_connections, min(4 * batch[0], 100_000))
+        if len(urls) > 1:
+            raise UserError("--batch and several --base-url: batches go to one endpoint")
+    endpoint = EndpointSettings(
+        urls[0], api_key_env, timeout, max_connections, tuple(urls[1:]), *caps, batch[0], batch[1], cache_path
+    )
     return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description, budget)
 
 
@@ -173,6 +190,8 @@ def generate_command(
     rpm: Rpm = None,
     tpm: Tpm = None,
     provider_connections: ProviderConnections = None,
+    batch: BatchSize = None,
+    batch_poll: BatchPoll = 30.0,
 ) -> None:
     from trustmh.bulk.dryrun import generation_estimate, make_budget
     from trustmh.bulk.generate import plan_generation
@@ -205,6 +224,7 @@ def generate_command(
         "generate",
         budget,
         (provider_connections, rpm, tpm),
+        (batch, batch_poll),
     )
     result = generate(table, targets, params, system, settings, prompt_template)
     write_table(output, result.columns, result.rows)
@@ -248,6 +268,8 @@ def judge_command(
     rpm: Rpm = None,
     tpm: Tpm = None,
     provider_connections: ProviderConnections = None,
+    batch: BatchSize = None,
+    batch_poll: BatchPoll = 30.0,
 ) -> None:
     from trustmh.bulk.dryrun import judging_estimate, make_budget
     from trustmh.bulk.judging import plan_judging
@@ -277,6 +299,7 @@ def judge_command(
         "judge",
         budget,
         (provider_connections, rpm, tpm),
+        (batch, batch_poll),
     )
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)
     write_table(output, result.columns, result.rows)
