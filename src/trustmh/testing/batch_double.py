@@ -127,7 +127,8 @@ def build_batch_app(
             for line in lines:
                 state.submissions[line["custom_id"]] += 1
             state.batches[batch_id] = {
-                "id": batch_id, "object": "batch", "endpoint": body.get("endpoint"), "input_file_id": body["input_file_id"],
+                "id": batch_id, "object": "batch", "endpoint": body.get("endpoint"),
+                "input_file_id": body["input_file_id"],
                 "completion_window": body.get("completion_window", "24h"), "status": "in_progress",
                 "created_at": int(time.time()), "output_file_id": None, "error_file_id": None,
                 "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
