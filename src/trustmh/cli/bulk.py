@@ -11,17 +11,21 @@ from typing import Annotated, Any
 import typer
 
 from trustmh.bulk.backends import DEFAULT_API_KEY_ENV, MODEL_SYNTAX, EndpointSettings, parse_model
-from trustmh.bulk.generate import DEFAULT_SYSTEM_PROMPT, generate, load_conversations, parse_model_columns
+from trustmh.bulk.generate import generate, load_conversations, parse_model_columns
 from trustmh.bulk.judging import judge_table, select_keys
 from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.common import console, user_errors, write_json
+from trustmh.errors import UserError
+from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
 Models: {MODEL_SYNTAX}; name the output column with COLUMN=MODEL.
+Each context is sent inside MentalBench's generation prompt ("You are a licensed psychiatrist
+...", --prompt-template) as the only message, at temperature 0.7 with 512 tokens, as MentalBench.
 The API key is read from $OPENAI_API_KEY (or --api-key-env NAME), never from the command line.
 Calls are cached (--cache): a rerun after an interruption resumes without paying twice.
 
@@ -115,9 +119,16 @@ def generate_command(
         typer.Option(help=f"Model to generate with ({MODEL_SYNTAX}); repeatable; COLUMN=MODEL names the column."),
     ],
     output: Output,
-    system: Annotated[str, typer.Option(help="System prompt (empty: none).")] = DEFAULT_SYSTEM_PROMPT,
-    max_tokens: Annotated[int, typer.Option(min=1)] = 512,
-    temperature: Annotated[float, typer.Option(min=0.0, max=2.0)] = 0.7,
+    system: Annotated[str, typer.Option(help="System prompt (default: none, as MentalBench).")] = "",
+    prompt_template: Annotated[
+        str,
+        typer.Option(
+            help="User message; {user_concern} is replaced by the context. Default: MentalBench's generation "
+            "prompt. '{user_concern}' alone sends the bare context."
+        ),
+    ] = GENERATION_PROMPT,
+    max_tokens: Annotated[int, typer.Option(min=1)] = GENERATION_MAX_TOKENS,
+    temperature: Annotated[float, typer.Option(min=0.0, max=2.0)] = GENERATION_TEMPERATURE,
     seed: Annotated[int, typer.Option(help="Sampling seed sent with each call.")] = 0,
     base_url: BaseUrl = None,
     api_key_env: ApiKeyEnv = DEFAULT_API_KEY_ENV,
@@ -132,13 +143,15 @@ def generate_command(
     limit: Limit = None,
 ) -> None:
     check_table_suffix(output, "--output")
+    if "{user_concern}" not in prompt_template:
+        raise UserError("--prompt-template: expected the placeholder {user_concern} where the context goes")
     targets = parse_model_columns(model)  # before reading a possibly large file
     table = first_rows(load_conversations(conversations), limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
     settings = run_settings(
         base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate"
     )
-    result = generate(table, targets, params, system, settings)
+    result = generate(table, targets, params, system, settings, prompt_template)
     write_table(output, result.columns, result.rows)
     summary = run_summary(result.report, price_in, price_out)
     summary["failed_cells"] = result.failures

@@ -39,9 +39,11 @@ from typing import Any
 
 from aiohttp import web
 
+from trustmh.mentalalign.schema import ATTRIBUTES, EXPLANATION, OVERALL
+
 Responder = Callable[[list[dict[str, Any]]], str]
 
-SEVEN_ATTRIBUTES = ("Guidance", "Informativeness", "Relevance", "Safety", "Empathy", "Helpfulness", "Understanding")
+SEVEN_ATTRIBUTES = ATTRIBUTES  # kept as a name: tests of the double use it
 
 
 @dataclass(frozen=True)
@@ -79,11 +81,13 @@ def _last_user_text(messages: list[dict[str, Any]]) -> str:
 
 
 def default_responder(messages: list[dict[str, Any]]) -> str:
-    """Deterministic replies: a valid seven-score verdict for judge prompts, else an echo."""
+    """Deterministic replies: a valid MentalBench verdict for judge prompts, else an echo."""
     text = _last_user_text(messages)
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     if '"Guidance"' in text:
-        scores = {name: 1 + digest[i] % 5 for i, name in enumerate(SEVEN_ATTRIBUTES)}
+        scores: dict[str, int | str] = {name: 1 + digest[i] % 5 for i, name in enumerate(SEVEN_ATTRIBUTES)}
+        scores[OVERALL] = 1 + digest[len(SEVEN_ATTRIBUTES)] % 5
+        scores[EXPLANATION] = "A deterministic test verdict."
         return json.dumps(scores)
     words = text.split()
     return "I hear you. You said: " + " ".join(words[:12])
