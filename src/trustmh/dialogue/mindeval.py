@@ -20,7 +20,7 @@ from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.solver import conversation
+from trustmh.conversation.solver import answer_tokens, conversation
 from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
 from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
 from trustmh.scoring import metrics as m
@@ -150,11 +150,12 @@ def dialogue_mindeval(
     source: str = "auto",
     data_dir: str | None = None,
     turns: int | None = None,
-    max_tokens: int = 300,
+    max_tokens: int | None = None,
     system_prompt: str = COUNSELLOR_SYSTEM,
 ) -> Task:
     """MindEval: a simulated member from a patient profile; five criteria, 1-6, judged on the conversation."""
     chosen = resolve_source(source, data_dir)
+    max_tokens = answer_tokens(max_tokens, chosen, 300)
     count = turns or (STARTER_TURNS if chosen == "starter" else DEFAULT_TURNS)
     return Task(
         dataset=mindeval_dataset(chosen, data_dir),
