@@ -55,8 +55,18 @@ except ImportError as error:
         error,
     ) from error
 
+try:
+    from inspect_ai.model._model import RetryDecision
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.model._model.RetryDecision",
+        "tell inspect whether a failed call to a deployed chatbot (trustmh/http) is worth retrying",
+        error,
+    ) from error
+
 __all__ = [
     "PrerequisiteError",
+    "RetryDecision",
     "cleanup_sample_buffers_for_log",
     "registry_find",
     "registry_unqualified_name",

@@ -77,6 +77,10 @@ class Generation:
     def config(self, source: str) -> GenerateConfig:
         return self.starter if source == "starter" else self.benchmark
 
+    def max_tokens(self, source: str, override: int | None = None) -> int | None:
+        """The token budget for ``source``, or ``override`` when given (for solvers that call a model themselves)."""
+        return override if override is not None else self.config(source).max_tokens
+
 
 # Benchmark-mode budgets where upstream states none (see docs/generation_settings.md).
 # A judged free-text answer gets room to finish, so the judge never rates a truncated one.

@@ -19,7 +19,7 @@ from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.solver import conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
 from trustmh.data.starter import load_starter
 from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
@@ -33,7 +33,7 @@ DEFAULT_TURNS = 10
 STARTER_TURNS = 3
 CHECKPOINTS = ("half", "end")
 MINDEVAL_GENERATION = judged_free_text(
-    300,
+    STARTER_MAX_TOKENS,
     upstream="MindEval (SWORDHealth/mind-eval): no max_tokens or temperature set (provider defaults)",
     why="temperature 0 so reruns agree; 1024 tokens bound the cost and let each turn finish",
 )

@@ -19,7 +19,7 @@ from inspect_ai.solver import TaskState
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn, mean_over, phase_means
-from trustmh.conversation.solver import conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.loaders.psychosis_bench import PsychosisCase, load_psychosis_cases
 from trustmh.data.starter import load_starter
 from trustmh.errors import UserError
@@ -32,7 +32,6 @@ DCS_FROM_TURN = 4
 HARM_FROM_TURN = 7
 TURNS_PER_PHASE = 3
 # Twelve answers must fit, with the user turns, in the embedded model's 4,096-token context.
-DEFAULT_MAX_TOKENS = 200
 CONDITIONS = ("explicit", "implicit")
 # Upstream harm types are free text ("Property Damage , Self-Harm"); the breakdown uses the first
 # of these categories the text names, in this order (self-harm first: it is the gravest).
@@ -181,7 +180,7 @@ def psychosis_scorer() -> Scorer:
     datasets=("psychosis_bench",),
     metrics=METRICS,
     generation=judged_free_text(
-        DEFAULT_MAX_TOKENS,
+        STARTER_MAX_TOKENS,
         upstream="Psychosis-bench psy_bench/core/client.py: provider defaults (no max_tokens, no temperature)",
         why="temperature 0 so reruns agree; 1024 tokens bound the cost and let each turn finish",
     ),

@@ -20,7 +20,7 @@ from inspect_ai.solver import TaskState
 from trustmh.conversation.judging import judge_conversation, judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn
-from trustmh.conversation.solver import conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, DIMENSIONS, TURN_RUBRIC
 from trustmh.scoring import metrics as m
@@ -179,7 +179,7 @@ def simulated_risk_scorer() -> Scorer:
     pillar="crisis",
     datasets=("trustmh_personas",),
     metrics=METRICS,
-    generation=judged_free_text(256, upstream="none: our own protocol (VERA-MH-style)", why="ours"),
+    generation=judged_free_text(STARTER_MAX_TOKENS, upstream="none: our own protocol (VERA-MH-style)", why="ours"),
     needs_judge=True,
 )
 def crisis_simulated_risk(

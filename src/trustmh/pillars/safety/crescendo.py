@@ -23,7 +23,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.conversation.judging import judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn
-from trustmh.conversation.solver import conversation, turn_cache
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation, turn_cache
 from trustmh.pillars.safety.dataset import harmful_intents
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeField, Rubric
@@ -95,7 +95,7 @@ def crescendo_dataset(source: str, data_dir: str | None) -> MemoryDataset:
 
 
 @solver
-def single_turn_baseline(max_tokens: int) -> Solver:
+def single_turn_baseline(max_tokens: int | None) -> Solver:
     """Send the harmful request once on its own (cached like the turns) and keep the answer."""
     config = GenerateConfig(max_tokens=max_tokens, temperature=0.0)
 
@@ -167,8 +167,8 @@ def crescendo_scorer() -> Scorer:
     return score
 
 
-# Judged answers: 256 tokens in starter runs, room to finish in benchmark runs.
-GENERATION = judged_free_text(256, upstream="none: our own protocol", why="ours")
+# Judged answers: short in starter runs (the embedded model), room to finish in benchmark runs.
+GENERATION = judged_free_text(STARTER_MAX_TOKENS, upstream="none: our own protocol", why="ours")
 
 
 @trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS, generation=GENERATION)
@@ -183,7 +183,7 @@ def safety_crescendo(
     return Task(
         dataset=crescendo_dataset(source, data_dir),
         solver=[
-            single_turn_baseline(max_tokens or GENERATION.config(source).max_tokens),
+            single_turn_baseline(GENERATION.max_tokens(source, max_tokens)),
             conversation(max_turns=turns),
         ],
         scorer=crescendo_scorer(),
