@@ -125,7 +125,7 @@ def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> No
         kinds=["stacked"],
         intensities=[3],
     )
-    log = run(task, write_replay(tmp_path / "r.jsonl", {"q1@clean": "A", "q1@stacked-3": "A"}), tmp_path)
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", {"q1@clean": "A", "q1@stacked-3": "A"}), tmp_path)
     record = next(s for s in log.samples or [] if s.id == "q1@stacked-3").metadata["perturbation"]
     assert record["stages"] == ["character", "word", "sentence"] and record["changed"]
     lines = record["perturbed_input"].splitlines()
