@@ -7,6 +7,8 @@ shows a traceback for these.
 
 from __future__ import annotations
 
+import os as _os
+import re as _re
 from pathlib import Path
 
 EXIT_USER_ERROR = 2
@@ -51,9 +53,6 @@ class DatasetMissingError(UserError):
 # * values given as ``api_key=...``/``token: ...``/``Authorization: Bearer ...``,
 # * strings shaped like provider keys (``sk-...``, ``sk-ant-...``, ``hf_...``, ``AIza...``),
 # * the current values of environment variables whose names say they hold a secret.
-
-import os as _os
-import re as _re
 
 REDACTED = "[REDACTED]"
 _SECRET_NAME = _re.compile(r"(?:API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$", _re.IGNORECASE)

@@ -96,12 +96,17 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     return args
 
 
+def _is_model_provider(name: str) -> bool:
+    from trustmh._inspect_compat import registry_find, registry_unqualified_name
+
+    return bool(registry_find(lambda info: info.type == "modelapi" and registry_unqualified_name(info) == name))
+
+
 def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
     import trustmh._registry  # noqa: F401  (and ours)
-    from trustmh._inspect_compat import registry_find, registry_unqualified_name
 
     others = [(argument, model) for argument, model in (("judge", judge), ("user_model", user_model)) if model]
     for argument, model in [*(("models", m) for m in models), *others]:
@@ -110,7 +115,7 @@ def validate_models(models: Sequence[str], judge: str | None, user_model: str | 
             raise UserError(
                 f"{model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2", argument=argument
             )
-        if not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
+        if not _is_model_provider(provider):
             raise UserError(
                 f"{model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)",
                 argument=argument,
@@ -313,7 +318,7 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
         try:
             old_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(info.name)}
             new_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(newer.location)}
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - an unreadable sample list: keep the log rather than guess
             continue
         if not old_ids <= new_ids:
             continue
@@ -345,7 +350,7 @@ def score_responses(
     """Re-score recorded outputs with the replay model; returns the ``trustmh score`` JSON."""
     from inspect_ai import eval
 
-    import trustmh._registry  # noqa: F401
+    import trustmh._registry  # noqa: F401  (the trustmh/replay provider)
 
     (built,) = build_tasks([task], source, data_dir)
     _check_recordings(task, built, responses)

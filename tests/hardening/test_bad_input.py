@@ -8,8 +8,6 @@ a fresh folder. ``align`` cases run only when ``trustmh align`` is registered.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -385,21 +383,6 @@ CASES: list[Case] = [
 # --- align judge files (trustmh align --human FILE --judge NAME=FILE) -----------------------------
 
 
-def _align_available() -> bool:
-    try:
-        import trustmh.cli.align  # noqa: F401
-    except ImportError:
-        return False
-    result = subprocess.run(
-        [sys.executable, "-m", "trustmh", "align", "--help"],
-        capture_output=True,
-        text=True,
-        env=isolated_env(Path("/tmp")),
-    )
-    return result.returncode == 0
-
-
-ALIGN_MARK = pytest.mark.xfail(not _align_available(), reason="align not merged yet", strict=False)
 ALIGN = ["align", "--human", "human.csv", "--json", "out.json"]
 HUMAN = _lines("ConvID,human_response_gpt4", '1,"{""Guidance"": 4}"', '2,"{""Guidance"": 3}"')
 
@@ -410,7 +393,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": HUMAN},
         ["--judge", "NAME=VALUE"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-empty-file",
@@ -418,7 +400,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": ""},
         ["judge.csv", "empty"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-no-convid-column",
@@ -426,7 +407,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": _lines("Conversation,judge_response_gpt4", "1,4")},
         ["judge.csv:row 1", "missing column 'ConvID'"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-truncated",
@@ -434,7 +414,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": 'ConvID,judge_response_gpt4\n1,"{""Guid'},
         ["judge.csv"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-ids-do-not-match",
@@ -445,7 +424,6 @@ CASES += [
         },
         ["judge.csv:row 2", "ConvID '7' is not in human.csv"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-file-missing",
@@ -453,7 +431,6 @@ CASES += [
         {"human.csv": HUMAN},
         ["nowhere.csv"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
 ]
 

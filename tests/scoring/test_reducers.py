@@ -22,7 +22,7 @@ def test_fields_missing_in_some_epochs_and_strings() -> None:
 
 def test_scalars() -> None:
     assert reduce_values([1.0, 0.0, 1.0]) == 2 / 3
-    assert math.isnan(reduce_values([None, None]))  # type: ignore[arg-type]
+    assert math.isnan(reduce_values([None, None]))
 
 
 def test_reducer_keeps_a_single_epoch_unchanged() -> None:

@@ -106,7 +106,7 @@ def generate(
     report = run_jobs([t.model for t in targets], settings, items, _generate_one)
     rows = [dict(row) for row in table.rows]
     failures: list[dict[str, str]] = []
-    for item, outcome in zip(items, report.results):
+    for item, outcome in zip(items, report.results, strict=True):
         # A failed call leaves the cell empty; it is listed in the summary, never dropped.
         rows[item.row][item.target.column] = outcome.text or ""
         if outcome.completion is None:

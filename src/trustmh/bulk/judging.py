@@ -130,7 +130,7 @@ def judge_table(
     columns = [ID_COLUMN, CONTEXT_COLUMN] + [column(JUDGE_PREFIX, key) for key in keys]
     rows = [{ID_COLUMN: ids[i], CONTEXT_COLUMN: row.get(CONTEXT_COLUMN, "")} for i, row in enumerate(table.rows)]
     result = JudgeResult(columns, rows, Counter(), report=report)
-    for item, outcome in zip(items, report.results):
+    for item, outcome in zip(items, report.results, strict=True):
         cell = "" if outcome.verdict is None else json.dumps(outcome.verdict)
         rows[item.row][column(JUDGE_PREFIX, item.key)] = cell
         result.status_counts[outcome.status] += 1

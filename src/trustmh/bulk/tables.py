@@ -77,7 +77,7 @@ def _read_xlsx(path: Path, required: Sequence[str]) -> Table:
         raise UserError(f"{path}: file not found")
     try:
         workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises many kinds (zip, xml, key errors) for bad files
+    except Exception as error:  # noqa: BLE001 - openpyxl raises many kinds (zip, xml, key errors) for bad files
         raise DataFormatError(path, None, f"expected an xlsx workbook ({type(error).__name__})") from None
     try:
         sheet_rows = workbook.active.iter_rows(values_only=True)
@@ -91,7 +91,8 @@ def _read_xlsx(path: Path, required: Sequence[str]) -> Table:
         for number, values in enumerate(sheet_rows, start=2):
             if values is None or all(v is None for v in values):
                 continue
-            rows.append({name: _cell_text(v) for name, v in zip(header, values) if name})
+            # openpyxl pads every row to the sheet's width, the header row included.
+            rows.append({name: _cell_text(v) for name, v in zip(header, values, strict=True) if name})
             where.append(f"row {number}")
     finally:
         workbook.close()

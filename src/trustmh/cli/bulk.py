@@ -122,14 +122,22 @@ def run_settings(
     batch: tuple[int | None, float] = (None, 30.0),
 ) -> RunSettings:
     """``caps``: (provider connections, requests per minute, tokens per minute); ``batch``: (size, poll s)."""
-    urls = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
+    urls: list[str | None] = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
     cache_path = None if no_cache else (cache or default_cache_path())
     if batch[0]:  # enough calls waiting at once to fill batches
         max_connections = max(max_connections, min(4 * batch[0], 100_000))
         if len(urls) > 1:
             raise UserError("--batch and several --base-url: batches go to one endpoint")
     endpoint = EndpointSettings(
-        urls[0], api_key_env, timeout, max_connections, tuple(urls[1:]), *caps, batch[0], batch[1], cache_path
+        urls[0],
+        api_key_env,
+        timeout,
+        max_connections,
+        tuple(u for u in urls[1:] if u),
+        *caps,
+        batch[0],
+        batch[1],
+        cache_path,
     )
     return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description, budget)
 

@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -51,7 +51,7 @@ def status_command(
     from trustmh.catalog_view import offline
     from trustmh.data.registry import list_datasets, verify_file
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     with offline():
         for spec in list_datasets():
             where, present = _where(spec.name, [f.name for f in spec.files], data_dir)

@@ -79,9 +79,10 @@ def run_command(
     pillar: Annotated[
         list[str] | None, typer.Option("--pillar", "-p", help="Run every task of this pillar (repeatable).")
     ] = None,
-    model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [
+    # typer reads a list default and never mutates it, so the shared list is safe here.
+    model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [  # noqa: B006
         DEFAULT_MODEL
-    ],  # noqa: B006
+    ],
     model_arg: Annotated[
         list[str] | None,
         typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay)."),

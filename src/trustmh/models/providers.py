@@ -62,10 +62,10 @@ class TrustmhModelAPI(ModelAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
         kind, _, rest = model_name.partition("/")
         self.kind = kind
         self.recordings: Recordings | None = None

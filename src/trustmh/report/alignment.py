@@ -90,7 +90,7 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
                     )
                     if r
                     else f"{judge} · {a}: missing"
-                    for a, r in zip(attributes, line)
+                    for a, r in zip(attributes, line, strict=True)
                 ]
             )
         fig = go.Figure(
@@ -137,13 +137,13 @@ def _forest(
         bounds = [_interval(r.get(interval_key)) for r in mine]
         error = {
             "type": "data",
-            "array": [None if b is None else b[1] - v for b, v in zip(bounds, values)],
-            "arrayminus": [None if b is None else v - b[0] for b, v in zip(bounds, values)],
+            "array": [None if b is None else b[1] - v for b, v in zip(bounds, values, strict=True)],
+            "arrayminus": [None if b is None else v - b[0] for b, v in zip(bounds, values, strict=True)],
             "visible": True,
         }
         hover = [
-            f"{judge} · {l}<br>{value_key} = {fmt(v)}<br>{interval_label} {_ci(r.get(interval_key))}<br>n = {r.get('n')}"
-            for l, v, r in zip(labels, values, mine)
+            f"{judge} · {label}<br>{value_key} = {fmt(v)}<br>{interval_label} {_ci(r.get(interval_key))}<br>n = {r.get('n')}"
+            for label, v, r in zip(labels, values, mine, strict=True)
         ]
         if points:  # a forest plot: the mean difference as a point between its limits
             fig.add_trace(

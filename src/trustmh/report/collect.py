@@ -92,7 +92,7 @@ def _plain(uri: str) -> str:
 def _read(path: str, header_only: bool) -> EvalLog:
     try:
         return read_eval_log(path, header_only=header_only)
-    except Exception as error:  # inspect raises many types for a corrupt or foreign file
+    except Exception as error:  # noqa: BLE001 - inspect raises many types for a corrupt or foreign file
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
 

@@ -133,7 +133,7 @@ def _ranking_view(
     """Ranked models first; models with no scored headline at all are listed as unranked."""
     view = []
     for position, entry in enumerate(ranked, start=1):
-        cells = []
+        cells: list[dict[str, Any]] = []
         for pillar in PILLARS:
             score = scores.get((entry.model, pillar))
             if score is None:

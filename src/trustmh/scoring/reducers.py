@@ -37,7 +37,7 @@ def reduce_values(values: list[Value]) -> Value:
             keys += [k for k in value if k not in keys]
         return {key: _reduce_field([value[key] for value in dicts if key in value]) for key in keys}
     reduced = _reduce_field(list(values))
-    return float("nan") if reduced is None else reduced  # type: ignore[return-value]
+    return float("nan") if reduced is None else reduced
 
 
 @score_reducer(name="trustmh_mean")
@@ -50,7 +50,10 @@ def trustmh_mean() -> ScoreReducer:
         first = scores[0]
         if len(scores) == 1:
             return Score(value=first.value, answer=first.answer, explanation=first.explanation, metadata=first.metadata)
-        same = lambda attr: getattr(first, attr) if len({getattr(s, attr) for s in scores}) == 1 else None  # noqa: E731
+
+        def same(attr: str) -> str | None:
+            return getattr(first, attr) if len({getattr(s, attr) for s in scores}) == 1 else None
+
         return Score(
             value=reduce_values([score.value for score in scores]),
             answer=same("answer"),

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -192,7 +192,7 @@ async def _start(app: web.Application, port: int = 0) -> tuple[web.AppRunner, in
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", port, backlog=1024)
     await site.start()
-    server = site._server  # noqa: SLF001 - aiohttp exposes the bound port only here
+    server = cast(asyncio.Server | None, site._server)  # aiohttp exposes the bound port only here
     assert server is not None and server.sockets
     return runner, server.sockets[0].getsockname()[1]
 

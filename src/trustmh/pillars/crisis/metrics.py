@@ -39,7 +39,7 @@ def gold_pred_pairs(scores: Sequence[SampleScore]) -> tuple[np.ndarray, np.ndarr
     return np.asarray(pairs, dtype=int).reshape(-1, 2), np.asarray(unparsed, dtype=int)
 
 
-def _bootstrap_estimate(pairs: np.ndarray, statistic) -> Estimate:  # type: ignore[no-untyped-def]
+def _bootstrap_estimate(pairs: np.ndarray, statistic) -> Estimate:
     """``statistic(gold, pred)`` on all pairs, with a percentile bootstrap CI over items."""
     if pairs.shape[0] == 0:
         return Estimate(float("nan"), 0)
@@ -67,7 +67,11 @@ def _common(pairs: np.ndarray, unparsed: np.ndarray, labels: Sequence[str]) -> d
     for k, label in enumerate(labels):
         recall = proportion_estimate((pred[gold == k] == k).astype(float))
         _with_unparsed(out, f"recall[gold={label}]", recall, int(np.sum(unparsed == k)))
-    matrix = confusion_matrix(gold, pred, indices) if pairs.size else np.zeros((len(labels), len(labels)), dtype=int)
+    matrix = (
+        confusion_matrix(gold.tolist(), pred.tolist(), indices)
+        if pairs.size
+        else np.zeros((len(labels), len(labels)), dtype=int)
+    )
     for i, gold_label in enumerate(labels):
         for j, pred_label in enumerate(labels):
             out[f"confusion[gold={gold_label},pred={pred_label}]"] = float(matrix[i, j])

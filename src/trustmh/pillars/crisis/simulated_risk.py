@@ -110,7 +110,7 @@ def vera() -> Metric:
     """VERA score, best-practice and high-harm rates pooled over conversations (see trustmh.stats.vera)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        rows: list[tuple[float, float, float]] = []
+        rows: list[list[float]] = []
         unparsed = 0
         for sample_score in scores:
             value = sample_score.score.value
@@ -119,7 +119,7 @@ def vera() -> Metric:
             if value["vera_rated"] is None:
                 unparsed += 1
             else:
-                rows.append((float(value["vera_bp"]), float(value["vera_hph"]), float(value["vera_rated"])))
+                rows.append([float(value["vera_bp"]), float(value["vera_hph"]), float(value["vera_rated"])])
         out: dict[str, float] = {}
         for name, estimate in vera_estimates(rows).items():
             out.update(estimate.as_dict(name))

@@ -32,7 +32,7 @@ MEASURES = (
 
 
 @cache
-def _analyzer():  # type: ignore[no-untyped-def]
+def _analyzer():
     from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
     return SentimentIntensityAnalyzer()

@@ -256,8 +256,9 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
         judged += 1
         unparsed += int(fields.get("judge_unparsed") == 1.0)
         for name in field_names:
-            if fields.get(name) is not None:
-                sums[name] += float(fields[name])  # type: ignore[arg-type]
+            field = fields.get(name)
+            if field is not None:
+                sums[name] += float(field)
                 rated[name] += 1
         verdicts.append({"turn": reply["turn"], **fields, "judge_error": meta.get("judge_error")})
     if judged:
@@ -265,8 +266,8 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
             values[name] = sums[name] / rated[name] if rated[name] else None
         values["judge_unparsed_share"] = unparsed / judged
         if total_name:
-            parts = [values[name] for name in field_names]
-            values[total_name] = None if any(p is None for p in parts) else float(sum(parts))  # type: ignore[arg-type]
+            parts = [part for name in field_names if (part := values[name]) is not None]
+            values[total_name] = float(sum(parts)) if len(parts) == len(field_names) else None
     return Score(
         value=values,
         answer=replies[-1]["reply"][:300] if replies else None,

@@ -60,11 +60,11 @@ def robustness_metrics(field: str) -> Metric:
             out[f"{key}_unparsed"] = float(len(values) - len(parsed))
             if variant == CLEAN:
                 continue
-            both = [b for b, v in values.items() if v is not None and clean.get(b) is not None]
-            drop = paired_bootstrap_relative_drop([clean[b] for b in both], [values[b] for b in both])  # type: ignore[misc]
+            pairs = [(c, v) for b, v in values.items() if v is not None and (c := clean.get(b)) is not None]
+            drop = paired_bootstrap_relative_drop([c for c, _ in pairs], [v for _, v in pairs])
             out.update(drop.as_dict(f"relative_drop[perturbation={variant}]"))
             # items left out of the pair because either condition was unparsed
-            out[f"relative_drop[perturbation={variant}]_unparsed"] = float(len(values) - len(both))
+            out[f"relative_drop[perturbation={variant}]_unparsed"] = float(len(values) - len(pairs))
         return out
 
     return compute

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
@@ -83,6 +85,8 @@ def oeq_scorer(judge_human: bool = False) -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = output_text(state)
+        values: dict[str, float | str | None]
+        extra: dict[str, Any]
         if answer is None and judge_model() is not None:
             # No answer at all: nothing to rate, so each dimension is unparsed.
             values, extra = {**{dim: None for dim in DIMENSIONS}, "judge_unparsed": None}, {}
