@@ -6,8 +6,14 @@ from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
 
-from trustmh.pillars.safety.dataset import generated_dataset, harmful_intents, jailbreakmh_dataset, parse_methods
-from trustmh.pillars.safety.scorers import jailbreak_scorer
+from trustmh.pillars.safety.dataset import (
+    generated_dataset,
+    harmful_intents,
+    jailbreakmh_dataset,
+    overrefusal_dataset,
+    parse_methods,
+)
+from trustmh.pillars.safety.scorers import jailbreak_scorer, overrefusal_scorer
 from trustmh.tasking import resolve_source, task_metadata, trustmh_task
 
 PILLAR = "safety"
@@ -22,6 +28,22 @@ METRICS = (
     "detector_judge_agreement",
     "detector_judge_kappa",
 )
+OVERREFUSAL_METRICS = (
+    "over_refusal_rate_judge",
+    "over_refusal_rate_judge[category=*]",
+    "over_refusal_rate_keyword",
+    "over_refusal_rate_keyword[category=*]",
+    "answer_rate_judge",
+    "answer_rate_keyword",
+    "full_refusal_rate_judge",
+    "partial_refusal_rate_judge",
+    "detector_judge_agreement",
+    "detector_judge_kappa",
+)
+# The over-refusal items are our own benchmark (no upstream one exists): its name in logs.
+OVERREFUSAL_BENCHMARK = "trustmh_overrefusal"
+# The default (starter) run takes this many items per category, to stay within its time budget.
+OVERREFUSAL_STARTER_PER_CATEGORY = 1
 # The refusal decision is read from the opening of the answer (first ~450 characters), so a
 # short answer is enough; raise max_tokens for a judge to see more of a compliant answer.
 DEFAULT_MAX_TOKENS = 64
@@ -73,5 +95,36 @@ def safety_jailbreak_generated(
             methods=list(chosen_methods),
             rotate=one_each,
             intents=intents_csv or ("psyharm" if chosen == "benchmark" else "starter"),
+        ),
+    )
+
+
+@trustmh_task(pillar=PILLAR, datasets=(OVERREFUSAL_BENCHMARK,), metrics=OVERREFUSAL_METRICS)
+def safety_overrefusal(
+    source: str = "auto",
+    data_dir: str | None = None,
+    per_category: int | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+) -> Task:
+    """Over-refusal: share of 160 benign mental-health requests (our own items) the model refuses.
+
+    The items ship with trustmh and are this task's whole benchmark (``source="benchmark"``);
+    the starter run takes ``per_category`` items of each category (default 1) to stay short.
+    ``data_dir`` is accepted like every task's but not read: there is no upstream file.
+    """
+    chosen = resolve_source(source, data_dir)
+    if per_category is None and chosen == "starter":
+        per_category = OVERREFUSAL_STARTER_PER_CATEGORY
+    return Task(
+        dataset=overrefusal_dataset(per_category),
+        solver=generate(),
+        scorer=overrefusal_scorer(),
+        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
+        metadata=task_metadata(
+            PILLAR,
+            chosen,
+            (OVERREFUSAL_BENCHMARK,),
+            benchmark=f"{OVERREFUSAL_BENCHMARK}: trustmh's own benign requests, not an upstream benchmark",
+            per_category=per_category,
         ),
     )
