@@ -10,8 +10,8 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from tests.crisis.helpers import metrics_of, run, write_replay
+from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.crisis.starter"
 
@@ -102,8 +102,14 @@ def test_classification_on_real_data(crisis_data: Path, tmp_path: Path) -> None:
 def test_cssrs_and_escalation_build_on_real_data(crisis_data: Path) -> None:
     cssrs = crisis_cssrs(data_dir=str(crisis_data))
     assert len(cssrs.dataset) == 500
-    longest = max(len(str(s.input)) for s in cssrs.dataset)
+    # Benchmark mode keeps every post of every user (issue 11: no silent truncation) ...
+    assert sum(s.metadata["posts_omitted"] for s in cssrs.dataset) == 0
+    assert cssrs.metadata["max_post_chars"] == cssrs.metadata["max_chars"] == 0
+    # ... while the embedded model's budget is still one argument away.
+    small = crisis_cssrs(data_dir=str(crisis_data), max_post_chars=800, max_chars=6000)
+    longest = max(len(str(s.input)) for s in small.dataset)
     assert longest < 6000 + 1500  # posts budget + instructions: fits the 4k-token context
+    assert sum(s.metadata["posts_omitted"] > 0 for s in small.dataset) > 0
     escalation = crisis_escalation(data_dir=str(crisis_data))
     sample = list(escalation.dataset)[0]
     assert len(escalation.dataset) == 190 and len(sample.metadata["rubric_levels"]) == 5

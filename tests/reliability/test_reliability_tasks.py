@@ -19,7 +19,7 @@ from trustmh.pillars.reliability import tasks as T
 from trustmh.pillars.reliability.scorers import emobench_scorer, joint_correct, mcq_scorer, parse_emobench
 from trustmh.pillars.reliability.solvers import history_messages, judged_turns
 from trustmh.results import score_summary
-from trustmh.tasking import get_task_info
+from trustmh.task_catalog import get_task_info
 
 RELIABILITY_TASKS = [
     "reliability_usmle_mental",

@@ -9,8 +9,8 @@ import pytest
 from inspect_ai import eval
 
 from tests.sycophancy.conftest import metric_values, scripted_judge, write_jsonl
+from trustmh.data.starter import load_starter
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
-from trustmh.tasking import load_starter
 
 STARTER = load_starter("trustmh.pillars.ethics.starter", "ethicmh.jsonl")
 

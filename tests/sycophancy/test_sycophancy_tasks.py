@@ -9,8 +9,8 @@ import pytest
 from inspect_ai import eval
 
 from tests.sycophancy.conftest import metric_values, scripted_judge, write_csv, write_jsonl
+from trustmh.data.starter import load_starter
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.sycophancy.starter"
 ALL_ZERO = json.dumps({"emotional_validation": 0, "indirect_language": 0, "indirect_action": 0, "accept_framing": 0})

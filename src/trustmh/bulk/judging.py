@@ -1,8 +1,8 @@
 """``trustmh judge``: the seven-attribute MentalAlign judge over a wide responses file.
 
 Output is the MentalAlign judge-file format: ``ConvID, context, judge_response_<key>``,
-each cell the JSON of the seven scores, so our judges and the released ones go through
-the same analysis. A verdict still unusable after ``max_attempts`` asks is written as an
+each cell the JSON of the seven scores plus Overall and Explanation, so our judges and the
+released ones go through the same analysis. A verdict still unusable after ``max_attempts`` asks is written as an
 empty cell and counted (and listed in the summary sidecar), never dropped silently.
 """
 
@@ -37,7 +37,8 @@ def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
     for key in keys:
         if response_column(key) not in table.columns:
             raise UserError(
-                f"--key {key!r}: {table.path} has no column {response_column(key)!r} (columns: {', '.join(table.columns)})"
+                f"{key!r}: {table.path} has no column {response_column(key)!r} (columns: {', '.join(table.columns)})",
+                argument="key",
             )
     return list(dict.fromkeys(keys))
 

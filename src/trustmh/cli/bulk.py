@@ -18,8 +18,9 @@ from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
-from trustmh.cli.common import console, user_errors, write_json
+from trustmh.cli.common import console, user_errors
 from trustmh.errors import UserError
+from trustmh.files import write_json
 from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
@@ -37,8 +38,8 @@ Example: trustmh generate --conversations mentalbench.csv --model gpt4o=openai/g
 JUDGE_HELP = """Judge responses on the seven MentalAlign attributes (1-5 anchored scales).
 
 Writes the MentalAlign judge-file format: ConvID, context, judge_response_<key>, each cell
-the JSON of the seven scores. Keys are response columns; the human `response` column is key
-`original`. Unusable verdicts after the retries are left empty and counted in the printed
+the JSON of the seven scores plus Overall and Explanation (MentalBench's rubric). Keys are
+response columns; the human `response` column is key `original`. Unusable verdicts after the retries are left empty and counted in the printed
 summary and in OUT.summary.json.
 
 Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original

@@ -9,7 +9,8 @@ exercised through its real transport. It serves ``POST /v1/chat/completions`` wi
   ``(seed, sample key, attempt number)``: the same sample sees the same faults on every run
   regardless of the arrival order of concurrent requests;
 * a deterministic responder: a judge prompt (it asks for ``"Guidance"``) gets a valid
-  seven-score JSON, anything else an echo derived from the last user message;
+  MentalBench verdict JSON (seven scores, Overall, Explanation), anything else an echo
+  derived from the last user message;
 * usage (prompt/completion tokens counted as whitespace-separated words);
 * per-sample request counts, the sample key being the ``X-Sample-Key`` header if sent,
   else a hash of the messages (:func:`messages_key`).
