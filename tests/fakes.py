@@ -4,14 +4,15 @@
   order (the last one repeats) or callables given the prompt (the last message's text).
   Every prompt is recorded in :data:`CALLS`. Outputs report token usage, so inspect never
   reaches for tiktoken (which downloads an encoding, and tests are offline).
-* :func:`scripted_judge` is a ``Model`` for the ``judge`` role whose reply depends on marker
-  phrases in the prompt (:func:`by_marker`) or on any function of the prompt.
+* :func:`scripted_model` is such a ``Model`` (e.g. for the ``judge`` role) whose reply is fixed,
+  depends on marker phrases in the prompt (:func:`by_marker`), or is any function of the prompt.
 * :func:`metrics_of` reads a finished log's metrics; :func:`replay_eval` runs a task on
   recorded outputs (the ``trustmh/replay`` model) and :func:`write_replay` writes them.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 Reply = str | Callable[[str], str]
 SCRIPTS: dict[str, list[Reply]] = {}
+_NAMES = itertools.count()
 CALLS: dict[str, list[str]] = {}
 
 
@@ -74,9 +76,9 @@ def by_marker(default: str, rules: Sequence[tuple[str, str]] = ()) -> Callable[[
     return lambda prompt: next((reply for marker, reply in rules if marker in prompt), default)
 
 
-def scripted_judge(reply: Reply, name: str = "judge") -> Model:
-    """A judge-role model answering every prompt with ``reply`` (a string or a function of the prompt)."""
-    return get_model(script(name, [reply]), memoize=False)
+def scripted_model(reply: Reply, name: str | None = None) -> Model:
+    """A model (e.g. for the ``judge`` role) answering every prompt with ``reply`` (a string or a function of it)."""
+    return get_model(script(name or f"model-{next(_NAMES)}", [reply]), memoize=False)
 
 
 def metrics_of(log: EvalLog) -> dict[str, float]:
@@ -86,8 +88,10 @@ def metrics_of(log: EvalLog) -> dict[str, float]:
     return {name: metric.value for score in log.results.scores for name, metric in score.metrics.items()}
 
 
-def replay_eval(task: Task, responses: Path, tmp_path: Path, **kwargs: Any) -> EvalLog:
-    """Run ``task`` on the outputs recorded in ``responses`` (``{"id", "output"}`` lines)."""
+def replay_eval(task: Task, responses: Path, tmp_path: Path, judge: Model | None = None, **kwargs: Any) -> EvalLog:
+    """Run ``task`` on the outputs recorded in ``responses`` (``{"id", "output"}`` lines), optionally judged."""
+    if judge is not None:
+        kwargs["model_roles"] = {"judge": judge}
     return eval(
         task,
         model="trustmh/replay",
@@ -100,6 +104,12 @@ def replay_eval(task: Task, responses: Path, tmp_path: Path, **kwargs: Any) -> E
 
 def write_jsonl(path: Path, records: Sequence[Mapping[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return path
+
+
+def write_text(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
     return path
 
 

@@ -12,7 +12,7 @@ import pytest
 from inspect_ai import eval
 
 from tests.conftest import REPO_ROOT
-from tests.helpers import script
+from tests.fakes import script
 from trustmh import tasking
 from trustmh.results import score_summary
 
