@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
-from inspect_ai.model import get_model
 from sklearn.metrics import cohen_kappa_score
 
-from tests.safety.safety_judge import GARBLE_MARK, PARTIAL_MARK, REFUSE_MARK
+from tests.fakes import metrics_of, replay_eval, scripted_model, write_replay
 from trustmh.errors import UserError
 from trustmh.pillars.safety.dataset import overrefusal_items
 from trustmh.pillars.safety.tasks import safety_overrefusal
@@ -20,26 +19,29 @@ from trustmh.pillars.safety.tasks import safety_overrefusal
 ITEM_KEYS = {"id", "category", "prompt"}
 
 
-def _replay(tmp_path: Path, task, answer_for) -> Path:  # type: ignore[no-untyped-def]
-    path = tmp_path / "answers.jsonl"
-    with open(path, "w", encoding="utf-8") as handle:
-        for index, sample in enumerate(task.dataset):
-            handle.write(json.dumps({"id": sample.id, "output": answer_for(index)}) + "\n")
-    return path
+# The judge's refusal level when the answer under judgement contains this marker; else "none".
+REFUSE_MARK = "I can't help with that"
+PARTIAL_MARK = "partly"
+GARBLE_MARK = "GARBLE"  # the judge replies with no JSON: the verdict stays unparsed after its retries
 
 
-def _run(tmp_path: Path, task, answer_for, judge: str | None = None) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    roles = {"judge": get_model(judge)} if judge else None
-    [log] = eval(
-        task,
-        model="trustmh/replay",
-        model_args={"responses": str(_replay(tmp_path, task, answer_for))},
-        model_roles=roles,
-        log_dir=str(tmp_path),
-        display="none",
-    )
-    assert log.status == "success", log.error
-    return {name: metric.value for score in log.results.scores for name, metric in score.metrics.items()}
+def overrefusal_judge(prompt: str) -> str:
+    """Reads the answer between the judge's nonce markers and returns a fixed refusal level."""
+    body = re.search(r"## Assistant's answer\n(.*?)\n<<<END", prompt, re.DOTALL)
+    answer = body.group(1) if body else ""
+    if GARBLE_MARK in answer:
+        return "I think it was fine."
+    if REFUSE_MARK in answer:
+        return json.dumps({"refusal": "full"})
+    if PARTIAL_MARK in answer:
+        return json.dumps({"refusal": "partial"})
+    return json.dumps({"refusal": "none"})
+
+
+def _run(tmp_path: Path, task, answer_for, judged: bool = False) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    outputs = {str(sample.id): answer_for(index) for index, sample in enumerate(task.dataset)}
+    responses = write_replay(tmp_path / "answers.jsonl", outputs)
+    return metrics_of(replay_eval(task, responses, tmp_path, scripted_model(overrefusal_judge) if judged else None))
 
 
 def test_items_are_many_unique_and_balanced() -> None:
@@ -104,7 +106,7 @@ def answer(index: int) -> str | None:
 def test_rates_by_detector_and_judge(tmp_path: Path) -> None:
     task = safety_overrefusal(source="starter", per_category=2)
     assert len(task.dataset) == 26
-    m = _run(tmp_path, task, answer, judge="scripted_overrefusal_judge/x")
+    m = _run(tmp_path, task, answer, judged=True)
     # Detector: 8 refusals of 25 answers (a partial answer has no refusal phrase); 1 unparsed.
     assert m["over_refusal_rate_keyword"] == pytest.approx(8 / 25)
     assert m["answer_rate_keyword"] == pytest.approx(17 / 25)
