@@ -81,3 +81,18 @@ def test_killed_batch_run_resumes_by_polling_never_resubmitting(tmp_path: Path, 
     assert len(submissions) == 25 and set(submissions.values()) == {1}  # no request sent twice, none lost
     rows = read_csv(out)
     assert len(rows) == 25 and all(row["m"].startswith("I hear you.") for row in rows)
+
+
+def test_judge_through_batches(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+    out = tmp_path / "judge.csv"
+    with BatchDouble(processing_delay=0.1) as api:
+        code, output = invoke(
+            "judge", "--responses", str(tiny_csv), "--judge-model", "openai/j", "-o", str(out),
+            "--base-url", api.base_url, "--cache", str(tmp_path / "cache.sqlite"), "--no-progress",
+            "--batch", "100", "--batch-poll", "0.1",
+        )  # fmt: skip
+        submitted = sum(api.state.submissions.values())
+    assert code == 0, output
+    summary = json.loads((tmp_path / "judge.csv.summary.json").read_text())
+    assert summary["verdicts"].get("judged", 0) == submitted > 0
+    assert summary["batches"]["submitted"] == 1
