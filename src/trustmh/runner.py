@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from trustmh.batching import BatchPlan, plan_batch
 from trustmh.errors import UserError
 from trustmh.results import score_summary
 from trustmh.run_summary import console, first_line, print_results
@@ -18,13 +19,9 @@ from trustmh.run_summary import console, first_line, print_results
 
 def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_args: Any) -> list[Any]:
     """Task objects (not registry names): construction validates data before any model call."""
-    from trustmh.tasking import TASK_FUNCTIONS, get_task_info
+    from trustmh.task_catalog import task_function
 
-    tasks = []
-    for name in names:
-        info = get_task_info(name)
-        tasks.append(TASK_FUNCTIONS[info.name](source=source, data_dir=data_dir, **task_args))
-    return tasks
+    return [task_function(name)(source=source, data_dir=data_dir, **task_args) for name in names]
 
 
 def raise_on_failed(logs: Sequence[Any]) -> None:
@@ -63,7 +60,7 @@ DEFAULT_FAIL_ON_ERROR = 0.1
 
 
 def _embedded(model: str) -> bool:
-    return model.startswith("trustmh/")
+    return model.startswith("trustmh/") and not model.startswith("trustmh/http")
 
 
 def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[str, Any]:
@@ -78,10 +75,14 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     top of ``--max-retries``; we turn that off (``max_retries=0`` is a client argument) so
     inspect's retry loop, which logs each retry and honours ``--max-retries`` and
     ``--timeout``, is the only one.
+
+    ``-M config=FILE`` of ``trustmh/http`` reaches the provider as ``http_config``.
     """
     import os
 
     args = dict(model_args)
+    if any(model.startswith("trustmh/http") for model in models) and "config" in args:
+        args["http_config"] = args.pop("config")  # `config` is taken by inspect's get_model
     if any(model.startswith("openai/") for model in models) and "max_retries" not in args:
         args["max_retries"] = 0
     base_url = os.environ.get("OPENAI_BASE_URL", "")
@@ -95,40 +96,45 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     return args
 
 
-def validate_models(models: Sequence[str], judge: str | None) -> None:
+def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
     import trustmh._registry  # noqa: F401  (and ours)
+    from trustmh._inspect_compat import registry_find, registry_unqualified_name
 
-    try:  # a private inspect API: without it, inspect itself reports unknown providers later
-        from inspect_ai._util.registry import registry_find, registry_unqualified_name
-    except ImportError:  # pragma: no cover
-        registry_find = None
-
-    for option, model in [*(("--model", m) for m in models), *((("--judge", judge),) if judge else ())]:
+    others = [(argument, model) for argument, model in (("judge", judge), ("user_model", user_model)) if model]
+    for argument, model in [*(("models", m) for m in models), *others]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
-            raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
-        if registry_find is not None and not registry_find(
-            lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p
-        ):
             raise UserError(
-                f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)"
+                f"{model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2", argument=argument
+            )
+        if not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
+            raise UserError(
+                f"{model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)",
+                argument=argument,
             )
 
 
-def judge_role(judge: str | None) -> dict[str, Any] | None:
-    """The ``judge`` model role, with the same endpoint defaults as the models under test
-    (the user's ``-M`` args are for the models under test and never reach the judge)."""
-    if not judge:
-        return None
-    args = model_defaults([judge], {})
-    if not args:
-        return {"judge": judge}
-    from inspect_ai.model import get_model
+def model_roles(batch: dict[str, Any] | None = None, **roles: str | None) -> dict[str, Any] | None:
+    """inspect model roles (``judge``, ``user`` = the simulated user of conversation tasks),
+    each with the same endpoint defaults as the models under test (the user's ``-M`` args are for
+    the models under test and never reach these roles) and its ``batch`` setting, if any."""
+    bound: dict[str, Any] = {}
+    for role, model in roles.items():
+        if not model:
+            continue
+        args = model_defaults([model], {})
+        batched = (batch or {}).get(role)
+        if not args and batched is None:
+            bound[role] = model
+            continue
+        from inspect_ai.model import GenerateConfig, get_model
 
-    return {"judge": get_model(judge, role="judge", **args)}
+        config = GenerateConfig(batch=batched) if batched is not None else None
+        bound[role] = get_model(model, role=role, config=config, **args)
+    return bound or None
 
 
 def run_tasks(
@@ -146,6 +152,8 @@ def run_tasks(
     attempt_timeout: int | None = None,
     max_retries: int | None = None,
     display: str | None = None,
+    user_model: str | None = None,
+    batch: str | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -153,12 +161,15 @@ def run_tasks(
     (even SIGKILL) the same command reruns only the samples that had not finished.
     """
     from inspect_ai import eval_set
-    from inspect_ai._util.error import PrerequisiteError
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
+    from trustmh._inspect_compat import PrerequisiteError
 
-    validate_models(models, judge)
+    validate_models(models, judge, user_model)
+    batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
+    for notice in batch_plan.notices:
+        console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
     started_at = time.time()
@@ -167,7 +178,17 @@ def run_tasks(
             tasks=tasks,
             log_dir=str(log_dir),
             **eval_set_options(
-                models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display
+                models,
+                model_args,
+                judge,
+                limit,
+                max_connections,
+                timeout,
+                attempt_timeout,
+                max_retries,
+                display,
+                user_model,
+                batch_plan,
             ),
         )
     except PrerequisiteError as error:  # a missing API key or provider package
@@ -186,6 +207,27 @@ def run_tasks(
     return logs
 
 
+def dry_run_tasks(
+    names: Sequence[str],
+    models: Sequence[str],
+    roles: dict[str, str | None],
+    limit: int | None,
+    data_dir: str | None,
+    source: str,
+    prices: Path | None,
+) -> None:
+    """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed."""
+    from trustmh.cost.estimate import print_estimate
+    from trustmh.cost.prices import PriceTable
+    from trustmh.cost.run_estimate import estimate_run
+
+    validate_models(models, roles.get("judge"), roles.get("user"))
+    price_table = PriceTable.load(prices)
+    bound = {role: model for role, model in roles.items() if model}
+    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table)
+    print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
+
+
 def eval_set_options(
     models: Sequence[str],
     model_args: dict[str, Any] | None = None,
@@ -196,14 +238,26 @@ def eval_set_options(
     attempt_timeout: int | None = None,
     max_retries: int | None = None,
     display: str | None = None,
+    user_model: str | None = None,
+    batch: BatchPlan | None = None,
 ) -> dict[str, Any]:
     """The ``inspect_ai.eval_set`` keyword arguments of a trustmh run (besides tasks and
-    log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does."""
+    log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does.
+
+    A batched role gets no default timeouts (0 here, None for inspect): a provider batch may
+    take hours. The whole-call ``timeout`` is inherited by every role, the attempt timeout only
+    by the models under test."""
     api_models = [model for model in models if not _embedded(model)]
+    batch = batch or BatchPlan()
+    if batch.model is not None or batch.judge is not None:
+        timeout = timeout if timeout is not None else 0
+    if batch.model is not None:
+        attempt_timeout = attempt_timeout if attempt_timeout is not None else 0
     return dict(
+        **({"batch": batch.model} if batch.model is not None else {}),
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=judge_role(judge),
+        model_roles=model_roles(batch={"judge": batch.judge}, judge=judge, user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,
@@ -211,10 +265,10 @@ def eval_set_options(
         retry_on_error=DEFAULT_RETRY_ON_ERROR,
         log_buffer=DEFAULT_LOG_BUFFER,
         log_realtime=DEFAULT_LOG_REALTIME,
-        timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
+        timeout=(timeout or None) if timeout is not None else DEFAULT_TIMEOUT,
         # The embedded model is local and serialised: an attempt timeout would only cut off
         # a slow CPU mid-answer, so it applies when an API model is in the run.
-        attempt_timeout=attempt_timeout
+        attempt_timeout=(attempt_timeout or None)
         if attempt_timeout is not None
         else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
         max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
@@ -233,6 +287,8 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
     Returns the removed paths.
     """
     from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
+
+    from trustmh._inspect_compat import cleanup_sample_buffers_for_log
 
     finished = {log.eval.task_id: log for log in logs if log.status == "success" and log.location}
     if not finished:
@@ -262,8 +318,6 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
         if not old_ids <= new_ids:
             continue
         try:
-            from inspect_ai.log._recorders.buffer.buffer import cleanup_sample_buffers_for_log
-
             cleanup_sample_buffers_for_log(info.name)
         except Exception:  # noqa: BLE001 - a leftover buffer only costs disk space
             pass
@@ -274,10 +328,8 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
 
 
 def _write_report(log_dir: Path) -> None:
-    try:
-        from trustmh.report import build_report
-    except ImportError:
-        return
+    from trustmh.report import build_report
+
     path = build_report([log_dir], log_dir / "report.html")
     console.print(f"report: {path}")
 

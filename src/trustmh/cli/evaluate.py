@@ -11,9 +11,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from trustmh import PILLARS
-from trustmh.cli.common import console, err_console, user_errors, write_json
+from trustmh import PILLARS, TASK_GROUPS
+from trustmh.cli.common import console, err_console, user_errors
 from trustmh.errors import UserError, redact
+from trustmh.files import write_json
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
@@ -60,11 +61,11 @@ def tasks_command(
 
 
 def _selected_tasks(tasks: list[str], pillars: list[str]) -> list[str]:
-    from trustmh.tasking import all_tasks, get_task_info
+    from trustmh.task_catalog import all_tasks, get_task_info
 
     for pillar in pillars:
-        if pillar not in PILLARS and pillar != "dialogue":
-            raise UserError(f"unknown pillar {pillar!r}; pillars: {', '.join(PILLARS)}")
+        if pillar not in TASK_GROUPS:
+            raise UserError(f"unknown pillar {pillar!r}; pillars and task groups: {', '.join(TASK_GROUPS)}")
     chosen = [get_task_info(name).name for name in tasks]
     chosen += [info.name for info in all_tasks() if info.pillar in pillars and info.name not in chosen]
     if not tasks and not pillars:
@@ -88,6 +89,12 @@ def run_command(
     judge: Annotated[
         str | None,
         typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so)."),
+    ] = None,
+    user_model: Annotated[
+        str | None,
+        typer.Option(
+            help="Simulated user of conversation tasks (inspect role 'user'; default: the model under test plays it)."
+        ),
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="At most this many samples per task.")] = None,
     log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(
@@ -119,16 +126,30 @@ def run_command(
             min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6)."
         ),
     ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model and role; call none.")
+    ] = False,
+    prices: Annotated[
+        Path | None, typer.Option(help="Prices for --dry-run: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens.")
+    ] = None,
+    batch: Annotated[
+        str | None,
+        typer.Option(help="Provider batch APIs: all | SIZE | model | judge | judge=SIZE,model (docs/batch.md)."),
+    ] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a results table.
 
     Example: trustmh run --pillar privacy --limit 5
     """
-    from trustmh.runner import run_tasks
+    from trustmh.runner import dry_run_tasks, run_tasks
 
     selected = _selected_tasks(tasks or [], pillar or [])
     if not selected:
         raise UserError("no tasks selected; see `trustmh tasks`")
+    if dry_run:
+        roles = {"judge": judge, "user": user_model}
+        dry_run_tasks(selected, model, roles, limit, str(data_dir) if data_dir else None, source, prices)
+        return
     run_tasks(
         selected,
         models=model,
@@ -143,6 +164,8 @@ def run_command(
         timeout=timeout,
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
+        user_model=user_model,
+        batch=batch,
     )
 
 

@@ -1,0 +1,132 @@
+"""Robustness tasks with replayed outputs: per-variant scores and paired relative drop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from tests.conftest import require_shared_data
+from tests.fakes import metrics_of, replay_eval, write_replay
+from trustmh.errors import UserError
+from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
+from trustmh.pillars.robustness.perturb import KINDS
+from trustmh.pillars.robustness.tasks import (
+    parse_variants,
+    robustness_crisis_classification,
+    robustness_crisis_cssrs,
+    robustness_task,
+)
+
+
+def test_crisis_classification_clean_vs_perturbed(tmp_path: Path) -> None:
+    task = robustness_crisis_classification(source="starter", kinds="typos,prepend_distractor", intensities="2")
+    samples = list(task.dataset)
+    assert len(samples) == 21 * 3
+    outputs: dict[str, str | None] = {}
+    for sample in samples:
+        gold = str(sample.target)
+        base = str(sample.metadata["base_id"])
+        variant = sample.metadata["perturbation"]
+        if variant == "typos@2" and base.startswith("s-si"):
+            outputs[str(sample.id)] = "no_crisis"  # 3 of 21 items flip under typos
+        elif variant == "prepend_distractor@2" and base == "s-nc-1":
+            outputs[str(sample.id)] = "unclear"  # unparsed: excluded from the pair
+        else:
+            outputs[str(sample.id)] = gold
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
+    metrics = metrics_of(log)
+    assert metrics["score[perturbation=clean]"] == 1.0 and metrics["score[perturbation=clean]_n"] == 21
+    assert metrics["score[perturbation=typos@2]"] == pytest.approx(18 / 21)
+    assert metrics["relative_drop[perturbation=typos@2]"] == pytest.approx(3 / 21)
+    assert (
+        metrics["relative_drop[perturbation=typos@2]_ci_low"]
+        <= 3 / 21
+        <= metrics["relative_drop[perturbation=typos@2]_ci_high"]
+    )
+    assert metrics["score[perturbation=prepend_distractor@2]_unparsed"] == 1
+    assert (
+        metrics["relative_drop[perturbation=prepend_distractor@2]"] == 0
+        and metrics["relative_drop[perturbation=prepend_distractor@2]_n"] == 20
+    )
+    assert metrics["relative_drop[perturbation=prepend_distractor@2]_unparsed"] == 1
+    # the model read a perturbed message, the instructions and label list intact
+    perturbed = next(s for s in log.samples or [] if s.id == "s-ax-1@typos-2")
+    record = perturbed.metadata["perturbation"]
+    assert record["editable"] == "span" and record["changed"]
+    assert all(f"- {label}: {text}" in record["perturbed_input"] for label, text in CLASS_DEFINITIONS.items())
+    assert perturbed.input != record["perturbed_input"]  # sample input stays the clean one
+    assert perturbed.store["perturbation"]["kind"] == "typos"
+
+
+@scorer(metrics=[])
+def exact_letter() -> Scorer:
+    async def score(state: TaskState, target: Target) -> Score:
+        answer = state.output.completion.strip()
+        return Score(value={"correct": None if not answer else float(answer == target.text)})
+
+    return score
+
+
+def test_generic_factory_protects_mcq_options(tmp_path: Path) -> None:
+    question = "A client reports low mood for three weeks. What is the most likely diagnosis?\nA. Major depressive episode\nB. Panic disorder\nAnswer:"
+    dataset = MemoryDataset([Sample(id="q1", input=question, target="A")], name="mcq")
+    task = robustness_task(
+        dataset=dataset,
+        scorer=exact_letter(),
+        score_field="correct",
+        config=GenerateConfig(max_tokens=4),
+        metadata={},
+        kinds=["delete_char"],
+        intensities=[5],
+    )
+    outputs = {"q1@clean": "A", "q1@delete_char-5": "B"}
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
+    metrics = metrics_of(log)
+    assert metrics["relative_drop[perturbation=delete_char@5]"] == 1.0
+    record = next(s for s in log.samples or [] if s.id == "q1@delete_char-5").metadata["perturbation"]
+    assert record["editable"] == "default"
+    lines = record["perturbed_input"].splitlines()
+    assert lines[1].startswith("A. ") and lines[2].startswith("B. ") and lines[3] == "Answer:"
+
+
+def test_variant_options() -> None:
+    assert parse_variants("typos, case_flip", "1,5") == [("typos", 1), ("typos", 5), ("case_flip", 1), ("case_flip", 5)]
+    assert len(parse_variants("all", 2)) == len(KINDS) == 13
+    with pytest.raises(UserError, match="unknown perturbation kind 'shout'"):
+        parse_variants("shout", "1")
+    with pytest.raises(UserError, match="from 1 to 5"):
+        parse_variants("typos", "0")
+
+
+def test_cssrs_robustness_builds_on_real_data(tmp_path: Path) -> None:
+    data = require_shared_data()
+    task = robustness_crisis_cssrs(data_dir=str(data))
+    assert len(task.dataset) == 500 * 2  # clean + typos@3 by default
+    first = list(task.dataset)[:3]
+    outputs = {str(s.id): str(s.target) for s in first}
+    metrics = metrics_of(replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=3))
+    assert metrics["score[perturbation=clean]"] == 1.0 and metrics["relative_drop[perturbation=typos@3]"] == 0.0
+
+
+def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> None:
+    question = "A client reports low mood for three weeks. What is the most likely diagnosis?\nA. Major depressive episode\nB. Panic disorder\nAnswer:"
+    dataset = MemoryDataset([Sample(id="q1", input=question, target="A")], name="mcq")
+    task = robustness_task(
+        dataset=dataset,
+        scorer=exact_letter(),
+        score_field="correct",
+        config=GenerateConfig(max_tokens=4),
+        metadata={},
+        kinds=["stacked"],
+        intensities=[3],
+    )
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", {"q1@clean": "A", "q1@stacked-3": "A"}), tmp_path)
+    record = next(s for s in log.samples or [] if s.id == "q1@stacked-3").metadata["perturbation"]
+    assert record["stages"] == ["character", "word", "sentence"] and record["changed"]
+    lines = record["perturbed_input"].splitlines()
+    assert lines[-3].startswith("A. ") and lines[-2].startswith("B. ") and lines[-1] == "Answer:"
