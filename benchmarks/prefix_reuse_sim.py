@@ -102,9 +102,9 @@ def common_prefix(a: Any, b: Any) -> int:
 
 
 def register_model(simulator: ReuseSimulator) -> None:
-    from inspect_ai.log._samples import sample_active
     from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
 
+    from trustmh._inspect_compat import sample_active
     from trustmh.models.providers import _as_chat
 
     @modelapi(name="reuse-sim")
@@ -142,12 +142,12 @@ def main() -> None:
     from inspect_ai import eval_set
 
     import trustmh._registry  # noqa: F401
+    from trustmh.cli.evaluate import _selected_tasks
     from trustmh.runner import build_tasks, eval_set_options
-    from trustmh.tasking import all_tasks
 
     simulator = ReuseSimulator()
     register_model(simulator)
-    names = [info.name for info in all_tasks()]
+    names = _selected_tasks([], [])  # what a bare `trustmh run` runs
     totals = []
     for cache_mb in (int(value) for value in args.cache_mb.split(",")):
         simulator.reset(cache_mb)
