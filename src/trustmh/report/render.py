@@ -27,6 +27,7 @@ from trustmh.report.headline import (
     pillar_scores,
     ranking,
 )
+from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.results import MetricRow
 
 STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
@@ -104,6 +105,8 @@ def _pillar_section(
         charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
+    if pillar == "safety":
+        charts.append(store.add("safety-tradeoff", safety_tradeoff_figure(rows, style)))
     headline = chosen_headline(pillar, rows)
     return {
         "name": pillar,
