@@ -85,7 +85,7 @@ async def _run(
             if progress is not None:
                 progress.finish(engine.stats)
     finally:
-        notes = {}
+        notes: dict[str, Any] = {}
         for backend in {id(b): b for b in backends.values()}.values():
             notes.update(backend.summary() if hasattr(backend, "summary") else {})
         await engine.close()
