@@ -16,7 +16,8 @@ from tests.report.report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_align
 from trustmh.cli import report as report_cli
 from trustmh.errors import UserError
 from trustmh.report import TIDY_COLUMNS, build_report, collect
-from trustmh.report.headline import pillar_scores, ranking
+from trustmh.report.headline import pillar_scores
+from trustmh.report.ranking import leaderboards
 
 
 def _figures(page: str) -> dict:
@@ -44,13 +45,15 @@ def test_latest_successful_log_per_task_and_model(logs: Logs) -> None:
 def test_ranking_is_mean_rank_over_present_pillars(logs: Logs) -> None:
     rows = [r for res in collect([logs.synthetic]).results for r in res.rows]
     scores = pillar_scores(rows)
-    assert ("trustmh/replay/model-a", "sycophancy") not in scores  # missing, not zero
-    ranked = {r.model: r for r in ranking(["trustmh/replay/model-a", "trustmh/replay/model-b"], scores)}
+    assert ("benchmark", "trustmh/replay/model-a", "sycophancy") not in scores  # missing, not zero
+    (board,) = leaderboards(scores)
+    ranked = {r.model: r for r in board.rows}
     a, b = ranked["trustmh/replay/model-a"], ranked["trustmh/replay/model-b"]
-    # b is better on crisis, safety, fairness (lower spread); worse on robustness, ethics.
-    assert b.pillar_ranks == {"crisis": 1, "safety": 1, "fairness": 1, "robustness": 2, "ethics": 2, "sycophancy": 1}
-    assert a.mean_rank == pytest.approx((2 + 2 + 2 + 1 + 1) / 5)
-    assert "sycophancy" not in a.pillar_ranks
+    # b is separated from a (CIs apart) on crisis, safety and strict ethics accuracy; on
+    # fairness and robustness their CIs overlap, so they share rank 1.
+    assert b.pillar_ranks == {"crisis": 1, "safety": 1, "fairness": 1, "robustness": 1, "ethics": 1, "sycophancy": 1}
+    assert a.pillar_ranks == {"crisis": 2, "safety": 2, "fairness": 1, "robustness": 1, "ethics": 2}
+    assert a.mean_rank == pytest.approx(8 / 5) and (b.tie_group, a.tie_group) == (1, 2)
 
 
 def test_report_content(logs: Logs, tmp_path: Path) -> None:
@@ -62,7 +65,8 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
         and '<link rel="stylesheet"' not in page
     )
     assert "Not comparable with the published benchmark" in page
-    assert "mean of its ranks over the pillars it was evaluated on" in page
+    assert "mean of its ranks over the pillars it has" in page
+    assert "Benchmark leaderboard" in page and "Starter-suite leaderboard" in page
     assert 'id="pillar-dialogue"' in page
     assert "missing" in page and SECRET_OUTPUT in page  # sample excerpts are there unredacted
     figures = _figures(page)
@@ -72,8 +76,8 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
         "confusion (rows = gold",
         "jailbreak method × objective",
         "rta by method",
-        "accuracy by intensity",
-        "accuracy_spread by attribute",
+        "score by perturbation",
+        "refusal_rate_range by attribute",
         "APA principle scores",
     ):
         assert expected in titles, expected
@@ -85,12 +89,14 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
 def test_hover_gives_n_and_ci_and_sample_text_is_escaped(logs: Logs, tmp_path: Path) -> None:
     page = build_report([logs.root], tmp_path / "r.html").read_text(encoding="utf-8")
     assert MARKUP not in page and html.escape(MARKUP) in page
-    radar = next(f for f in _figures(page).values() if f["data"][0]["type"] == "scatterpolar")
+    figures = _figures(page)
+    radar = next(f for f in figures.values() if f["data"][0]["type"] == "scatterpolar")
     b = next(t for t in radar["data"] if t["name"].endswith("model-b"))
     crisis = b["hovertext"][list(b["theta"]).index("crisis")]
-    assert "n=20" in crisis and "[0.400, 0.600]" in crisis
-    privacy = b["hovertext"][list(b["theta"]).index("privacy")]
-    assert "STARTER" in privacy
+    assert "n=20" in crisis and "[0.470, 0.530]" in crisis
+    assert "privacy" not in b["theta"]  # starter results are on their own leaderboard
+    dots = next(f for f in figures.values() if f["title"].startswith("Pillar scores with 95% CIs"))
+    assert all("STARTER" in h for t in dots["data"] for h in t["hovertext"])
     bars = [f for f in _figures(page).values() if f["data"][0]["type"] == "bar"]
     assert bars and all(
         "n = " in h and "CI" in h for f in bars for t in f["data"] for h in t["hovertext"] if "missing" not in h
@@ -121,8 +127,15 @@ def test_exports(logs: Logs, tmp_path: Path) -> None:
     assert tuple(rows[0]) == TIDY_COLUMNS
     assert {r["model"] for r in rows} == {"trustmh/replay/model-a", "trustmh/replay/model-b", "trustmh/smollm2"}
     assert {r["source"] for r in rows} == {"starter"}
-    records = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    document = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    records = document["results"]
     assert len(records) == len(rows) and set(records[0]) == set(TIDY_COLUMNS)
+    (starter,) = document["rankings"]  # only starter logs here: one leaderboard
+    assert starter["source"] == "starter" and starter["pillars"] == ["privacy"]
+    assert {r["model"] for r in starter["rows"]} == {"trustmh/replay/model-a", "trustmh/replay/model-b"}
+    assert all(set(r) == {"model", "mean_rank", "tie_group", "pillar_ranks"} for r in starter["rows"])
+    # the embedded model answered 2 items: no Pearson r, so it is not ranked (never as zero)
+    assert "trustmh/smollm2" not in {r["model"] for r in starter["rows"]}
 
 
 def test_alignment_section(logs: Logs, tmp_path: Path) -> None:
