@@ -159,6 +159,7 @@ def run_tasks(
 
     validate_models(models, judge)
     tasks = build_tasks(names, source, data_dir)
+    check_replays(models, model_args, tasks, limit)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
     started_at = time.time()
@@ -219,6 +220,9 @@ def eval_set_options(
         else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
         max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
         display=display,
+        # Logs of other models (or tasks) in the folder are left alone, so adding a model to a
+        # comparison is rerunning with one more -m; the logs of this run's tasks still resume.
+        log_dir_allow_dirty=True,
     )
 
 
@@ -320,9 +324,24 @@ def _last_user_text(sample: Any) -> str:
     return ""
 
 
-def _check_recordings(task: str, built: Any, responses: Path) -> None:
-    """Validate the responses file against the task's samples before any scoring."""
-    from trustmh.models.replay import Recordings
+def _check_recordings(
+    task: str, built: Any, responses: Path, label: str | None = None, limit: int | None = None
+) -> None:
+    """Validate the task's recordings against its samples before any model call or scoring."""
+    from trustmh.models.replay import Recordings, task_file
 
-    recordings = Recordings.load(responses)
-    recordings.check_covers(task, [(str(sample.id), _last_user_text(sample)) for sample in built.dataset])
+    recordings = Recordings.load(task_file(responses, task, label))
+    samples = [(str(sample.id), _last_user_text(sample)) for sample in built.dataset]
+    recordings.check_covers(task, samples, limit)
+
+
+def check_replays(models: Sequence[str], model_args: dict[str, Any], tasks: Sequence[Any], limit: int | None) -> None:
+    """A replayed model must have a record for every sample it will be asked about: one line
+    naming the file, the task and the first missing id, instead of an error per sample."""
+    responses = model_args.get("responses")
+    for model in models:
+        if not model.startswith("trustmh/replay") or not responses:
+            continue
+        label = model.removeprefix("trustmh/replay").strip("/") or None
+        for task in tasks:
+            _check_recordings(task.name.removeprefix("trustmh/"), task, Path(str(responses)), label, limit)

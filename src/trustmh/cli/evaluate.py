@@ -17,6 +17,7 @@ from trustmh.errors import UserError, redact
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
+DISPLAYS = ("log", "rich", "full", "plain", "conversation", "none")
 
 
 def register(app: typer.Typer) -> None:
@@ -78,9 +79,12 @@ def run_command(
     pillar: Annotated[
         list[str] | None, typer.Option("--pillar", "-p", help="Run every task of this pillar (repeatable).")
     ] = None,
-    model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [
-        DEFAULT_MODEL
-    ],  # noqa: B006
+    model: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--model", "-m", help=f"Model(s) under test, inspect syntax (repeatable; default {DEFAULT_MODEL})."
+        ),
+    ] = None,
     model_arg: Annotated[
         list[str] | None,
         typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay)."),
@@ -119,16 +123,36 @@ def run_command(
             min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6)."
         ),
     ] = None,
+    display: Annotated[
+        str,
+        typer.Option(
+            help="inspect's display: log (default: warnings and errors only), rich or full (live progress and a panel "
+            "per task), plain, none."
+        ),
+    ] = "log",
 ) -> None:
-    """Run tasks (inspect eval-set underneath) and print a results table.
+    """Run tasks (inspect eval-set underneath) and print a one-line-per-task summary.
+
+    Several -m run every task on each model into the same log folder; rerunning with one
+    more -m adds that model and resumes the others.
 
     Example: trustmh run --pillar privacy --limit 5
+
+    Example: trustmh run ethics_ethicmh -m trustmh/replay/a -m trustmh/replay/b -M responses=DIR --data-dir DATA
     """
     from trustmh.runner import run_tasks
 
+    model = model or [DEFAULT_MODEL]
     selected = _selected_tasks(tasks or [], pillar or [])
     if not selected:
         raise UserError("no tasks selected; see `trustmh tasks`")
+    if display not in DISPLAYS:
+        raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
+    err_console.print(
+        f"running {len(selected)} task{'s' if len(selected) != 1 else ''} × {len(model)} "
+        f"model{'s' if len(model) != 1 else ''} into {log_dir}/"
+        + (" (progress: --display rich)" if display == "log" else "")
+    )
     run_tasks(
         selected,
         models=model,
@@ -143,6 +167,7 @@ def run_command(
         timeout=timeout,
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
+        display=display,
     )
 
 

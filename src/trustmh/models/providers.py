@@ -13,6 +13,7 @@ tries to download an encoding and fails offline.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.log._samples import sample_active
@@ -29,7 +30,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from trustmh.errors import UserError
 from trustmh.models.llama import shared_llama
-from trustmh.models.replay import Recordings
+from trustmh.models.replay import Recordings, ReplayFolder
 
 DEFAULT_MAX_TOKENS = 256
 
@@ -65,6 +66,7 @@ class TrustmhModelAPI(ModelAPI):
         kind, _, rest = model_name.partition("/")
         self.kind = kind
         self.recordings: Recordings | None = None
+        self.replay_folder: ReplayFolder | None = None
         self.gguf_path: str | None = None
         if kind == "smollm2":
             self.gguf_path = None
@@ -75,8 +77,13 @@ class TrustmhModelAPI(ModelAPI):
         elif kind == "replay":
             responses = model_args.get("responses")
             if not responses:
-                raise UserError("trustmh/replay needs recorded outputs: --model trustmh/replay -M responses=FILE.jsonl")
-            self.recordings = Recordings.load(responses)
+                raise UserError(
+                    "trustmh/replay needs recorded outputs: --model trustmh/replay -M responses=FILE.jsonl (or a folder)"
+                )
+            if Path(str(responses)).is_dir():
+                self.replay_folder = ReplayFolder(str(responses), rest or None)
+            else:
+                self.recordings = Recordings.load(responses)
         else:
             raise UserError(
                 f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf or trustmh/replay"
@@ -84,7 +91,7 @@ class TrustmhModelAPI(ModelAPI):
 
     def max_connections(self) -> int:
         # The embedded model serialises calls anyway; more connections only queue threads.
-        return 1 if self.recordings is None else 64
+        return 1 if self.recordings is None and self.replay_folder is None else 64
 
     async def generate(
         self,
@@ -93,7 +100,7 @@ class TrustmhModelAPI(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        if self.recordings is not None:
+        if self.recordings is not None or self.replay_folder is not None:
             return self._replay(input)
         llama = shared_llama(self.gguf_path)
         result = await llama.achat(
@@ -110,10 +117,15 @@ class TrustmhModelAPI(ModelAPI):
         return output
 
     def _replay(self, input: list[ChatMessage]) -> ModelOutput:
-        assert self.recordings is not None
         active = sample_active()
         sample_id = active.sample.id if active is not None else None
-        recorded = self.recordings.lookup(sample_id, _last_user_text(input))
+        recordings = self.recordings
+        if self.replay_folder is not None:
+            if active is None:
+                raise UserError("trustmh/replay with a folder of recordings runs inside a task only")
+            recordings = self.replay_folder.for_task(active.task)
+        assert recordings is not None
+        recorded = recordings.lookup(sample_id, _last_user_text(input))
         output = ModelOutput.from_content(model=self.model_name, content=recorded or "")
         # A null recording is "no answer": mark it so scorers can tell it from an empty string.
         output.metadata = {"replay_no_answer": recorded is None}
