@@ -236,3 +236,26 @@ def test_cli(logs: Logs, tmp_path: Path) -> None:
     assert out.exists() and (tmp_path / "t.json").exists() and str(out) in result.output
     bad = runner.invoke(_app(), ["report", str(tmp_path / "missing"), "-o", str(tmp_path / "x.html")])
     assert bad.exit_code == 2 and "no such log directory" in bad.output and not (tmp_path / "x.html").exists()
+
+
+def test_heatmap_category_comes_from_the_ci_of_the_icc_it_prints(tmp_path: Path) -> None:
+    from trustmh.report.alignment import icc_heatmaps, load_alignment
+
+    alignment = load_alignment(write_alignment(tmp_path / "align.json"))
+    ((_, figure),) = icc_heatmaps(alignment)
+    heat = figure.data[0]
+    # ICC(A,1) CIs are [0.5, 0.85] (width 0.35 <= 0.355: GR) whatever the file's ICC(C,1) category says
+    assert {cell.split("<br>")[1] for line in heat.text for cell in line} == {"GR"}
+    assert all("95% CI [0.500, 0.850]" in h for line in heat.hovertext for h in line)
+    assert all("[" not in cell for line in heat.text for cell in line)  # the CI is on hover, not in the cell
+
+
+def test_same_item_side_by_side_across_models(logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.real], tmp_path / "r.html").read_text(encoding="utf-8")
+    block = page.split('id="compare-privacy-confaide-tier1"')[1].split("</details>")[0]
+    assert "starter-t1-0" in block
+    for model in ("trustmh/replay/model-a", "trustmh/replay/model-b", "trustmh/smollm2"):
+        assert model in block
+    assert "not run" in block  # the embedded model answered only the first 2 items
+    redacted = build_report([logs.real], tmp_path / "p.html", redact=True).read_text(encoding="utf-8")
+    assert 'id="compare-' not in redacted

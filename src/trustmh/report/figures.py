@@ -162,7 +162,7 @@ def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
         labels = list(dict.fromkeys([g for g, _ in cells] + [p for _, p in cells]))
         counts = [[cells.get((g, p), 0.0) for p in labels] for g in labels]
         totals = [sum(line) for line in counts]
-        share = [[c / t if t else None for c in line] for line, t in zip(counts, totals)]
+        share = [[c / t if t else None for c in line] for line, t in zip(counts, totals, strict=True)]
         text = [[("—" if v is None else f"{v:.2f}") for v in line] for line in share]
         hover = [
             [
@@ -211,7 +211,7 @@ def rta_grid_figure(result: LogResult) -> go.Figure | None:
         hover.append(
             [
                 f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}"
-                for o, s in zip(objectives, stats)
+                for o, s in zip(objectives, stats, strict=True)
             ]
         )
     fig = go.Figure(
