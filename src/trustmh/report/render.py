@@ -230,6 +230,39 @@ def _cell(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
+# Items per task in the side-by-side view (the log has them all).
+ITEMS_COMPARED = 50
+
+
+def _item_views(results: list[LogResult]) -> list[dict[str, Any]]:
+    """Per task run on several models: the same item's answers and scores side by side."""
+    by_task: dict[str, list[LogResult]] = {}
+    for res in results:
+        by_task.setdefault(res.task, []).append(res)
+    views = []
+    for task, logs in sorted(by_task.items()):
+        if len(logs) < 2 or not any(res.samples for res in logs):
+            continue
+        models = [res.model for res in logs]
+        answers = [{x.id: x for x in res.samples} for res in logs]
+        ids = list(dict.fromkeys(x.id for res in logs for x in res.samples))
+        items = []
+        for item in ids[:ITEMS_COMPARED]:
+            found = [a.get(item) for a in answers]
+            first = next(x for x in found if x is not None)
+            items.append({"id": item, "input": first.input, "cells": found})
+        views.append(
+            {
+                "task": task,
+                "models": models,
+                "items": items,
+                "more": len(ids) - len(items),
+                "key": task.replace("_", "-"),
+            }
+        )
+    return views
+
+
 def _starter_tasks(results: list[LogResult]) -> list[str]:
     """``"task (model, model)"`` per starter task, one entry per task to keep the banner short."""
     by_task: dict[str, list[str]] = {}
@@ -268,6 +301,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "leaderboards": boards,
         "sections": sections,
         "logs": results,
+        "compare": [] if redact else _item_views(results),
         "skipped": collection.skipped,
         "starter_tasks": _starter_tasks(results),
         "starter_warning": STARTER_WARNING,
