@@ -317,7 +317,16 @@ def score_responses(
     import trustmh._registry  # noqa: F401
 
     (built,) = build_tasks([task], source, data_dir)
-    _check_recordings(task, built, responses)
+    try:
+        _check_recordings(task, built, responses)
+    except UserError as error:
+        if (built.metadata or {}).get("trustmh_source") != "starter":
+            raise
+        # The usual cause: outputs recorded on the benchmark, scored against the starter items.
+        raise UserError(
+            f"{error} — scored against the starter suite because no benchmark data was given; "
+            "add --data-dir DIR (or set TRUSTMH_DATA_DIR) to score against the benchmark dataset"
+        ) from None
     target_dir = log_dir or Path(tempfile.mkdtemp(prefix="trustmh-score-"))
     logs = eval(
         built,

@@ -40,7 +40,7 @@ def tasks_command(
     """
     from trustmh.catalog_view import task_rows
 
-    rows = task_rows(str(data_dir) if data_dir else None)
+    rows = task_rows(_existing_data_dir(data_dir))
     if as_json:
         write_json(rows, "-")
         return
@@ -166,7 +166,7 @@ def run_command(
         judge=judge,
         limit=limit,
         log_dir=log_dir,
-        data_dir=str(data_dir) if data_dir else None,
+        data_dir=_existing_data_dir(data_dir),
         source=source,
         max_connections=max_connections,
         write_report=report,
@@ -176,6 +176,16 @@ def run_command(
         display=display,
         user_model=user_model,
     )
+
+
+def _existing_data_dir(data_dir: Path | None) -> str | None:
+    """``--data-dir`` as a string, refused at once when the folder does not exist (later it
+    would surface as a failed download of every dataset)."""
+    if data_dir is None:
+        return None
+    if not data_dir.is_dir():
+        raise UserError(f"--data-dir {data_dir}: no such folder (a folder with one subfolder per dataset)")
+    return str(data_dir)
 
 
 _NUMBER = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")  # no leading zeros: "0123" stays text
@@ -214,7 +224,10 @@ def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
 def score_command(
     task: Annotated[str, typer.Argument(help="Task to score, e.g. privacy_psyleak.")],
     responses: Annotated[
-        Path, typer.Option(help='Recorded outputs: JSONL of {"id", "output"} or {"input", "output"}.')
+        Path,
+        typer.Option(
+            help='Recorded outputs: JSONL of {"id", "output"} or {"input", "output"}, or a folder of <task>.jsonl.'
+        ),
     ],
     json_out: Annotated[str, typer.Option("--json", help="Where to write the JSON summary ('-' = stdout).")] = "-",
     data_dir: Annotated[Path | None, typer.Option(help="Folder of benchmark datasets.")] = None,
@@ -230,14 +243,16 @@ def score_command(
     """
     from trustmh.runner import score_responses
 
-    if not responses.is_file():
-        raise UserError(
-            f"{responses}: "
-            + ("a folder; expected a JSONL file of recorded outputs" if responses.is_dir() else "file not found")
-        )
+    if not responses.exists():
+        raise UserError(f"{responses}: file not found")
     summary = score_responses(
-        task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir
+        task, responses, data_dir=_existing_data_dir(data_dir), judge=judge, source=source, log_dir=log_dir
     )
+    if summary.get("source") == "starter":
+        err_console.print(
+            "note: scored against the starter suite (items written by the trustmh authors), not the benchmark; "
+            "add --data-dir DIR to score against the benchmark dataset"
+        )
     write_json(summary, json_out)
 
 
