@@ -259,3 +259,29 @@ def test_same_item_side_by_side_across_models(logs: Logs, tmp_path: Path) -> Non
     assert "not run" in block  # the embedded model answered only the first 2 items
     redacted = build_report([logs.real], tmp_path / "p.html", redact=True).read_text(encoding="utf-8")
     assert 'id="compare-' not in redacted
+
+
+def test_metrics_no_model_scored_collapse_into_one_line_per_task() -> None:
+    from trustmh.report.collect import LogResult
+    from trustmh.report.render import _metric_table
+    from trustmh.results import MetricRow
+
+    def row(model: str, metric: str, value: float | None, unparsed: int = 0) -> MetricRow:
+        return MetricRow("t", "ethics", model, metric, value, None, None, 0 if value is None else 9, unparsed, "", None)
+
+    results = [
+        LogResult(
+            "a.eval",
+            "t",
+            m,
+            "ethics",
+            "",
+            "",
+            "",
+            [row(m, "accuracy", 0.5), row(m, "sc1", None), row(m, "sc2", None, unparsed=u)],
+        )
+        for m, u in (("a", 0), ("b", 3))
+    ]
+    table = _metric_table(results)
+    assert [r["metric"] for r in table["rows"]] == ["accuracy", "sc2"]  # sc2 had unparsed judge replies: kept
+    assert table["unscored"] == {"t": ["sc1"]}

@@ -74,12 +74,17 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
             entry["sources"].add(row.source)
             entry["cells"][row.model] = _metric_cell(row, res)
     view = []
+    # Metrics no model scored (and none had unparsed answers): one line per task, not a row each.
+    unscored: dict[str, list[str]] = {}
     for entry in rows.values():
+        if all(not c["scored"] and not c["unparsed"] for c in entry["cells"].values()):
+            unscored.setdefault(entry["task"], []).append(entry["metric"])
+            continue
         entry["starter"] = "starter" in entry["sources"]
         entry["cells"] = [entry["cells"].get(m) for m in models]
         view.append(entry)
     view.sort(key=lambda e: e["task"])  # stable: metric order within a task is the scorer's
-    return {"models": models, "rows": view}
+    return {"models": models, "rows": view, "unscored": unscored}
 
 
 def _pillar_section(
@@ -255,7 +260,7 @@ def _item_views(results: list[LogResult]) -> list[dict[str, Any]]:
             {
                 "task": task,
                 "models": models,
-                "items": items,
+                "entries": items,
                 "more": len(ids) - len(items),
                 "key": task.replace("_", "-"),
             }
