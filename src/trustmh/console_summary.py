@@ -94,10 +94,15 @@ def summarise(rows: Sequence[MetricRow]) -> tuple[list[TaskLine], list[str], lis
     return lines, list(dict.fromkeys(nothing)), list(dict.fromkeys(partly))
 
 
+def _number(value: float | None) -> str:
+    """Three decimals for rates and correlations, one for larger scales (ratings -100..100)."""
+    return fmt(value, 1 if value is not None and abs(value) >= 10 else 3)
+
+
 def _value(line: TaskLine) -> str:
     low, high = line.ci
-    ci = "" if low is None or high is None else f" [{fmt(low)}, {fmt(high)}]"
-    return fmt(line.value) + ci
+    ci = "" if low is None or high is None else f" [{_number(low)}, {_number(high)}]"
+    return _number(line.value) + ci
 
 
 def results_tables(lines: list[TaskLine]) -> list[Table]:
@@ -109,7 +114,7 @@ def results_tables(lines: list[TaskLine]) -> list[Table]:
         table.add_column("task", no_wrap=True, overflow="ellipsis", max_width=34)
         table.add_column("headline", no_wrap=True, overflow="ellipsis", max_width=26)
         table.add_column("value [95% CI]", no_wrap=True, justify="right")
-        table.add_column("n / unparsed", justify="right", no_wrap=True)
+        table.add_column("n / unparsed", justify="right", no_wrap=True, min_width=12)
         for line in lines:
             if line.model != model:
                 continue

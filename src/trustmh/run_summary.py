@@ -111,11 +111,9 @@ def print_results(logs: Sequence[Any]) -> None:
             console.print(errors)
     elif logs:
         samples = sum(sample_errors(log)[0] for log in logs)
-        console.print(f"{len(logs)} task logs, {samples} samples, no errors.")
+        out.print(f"{len(logs)} task logs, {samples} samples, no errors.")
     if any(row.source == "starter" for row in rows):
-        console.print(
-            "* starter suite: items written by the trustmh authors; not comparable with the published benchmark."
-        )
+        out.print("* starter suite: items written by the trustmh authors; not comparable with the published benchmark.")
 
 
 def _clean(log: Any) -> bool:

@@ -143,3 +143,15 @@ def test_latest_log_compares_creation_times_across_time_zones() -> None:
     # 10:30 at +02:00 is 08:30 UTC: earlier than 09:00 UTC although its string sorts later.
     assert _created(log("2026-11-26T10:30:00+02:00")) < _created(log("2026-11-26T09:00:00+00:00"))
     assert _created(log("garbage")) < _created(log("2020-01-01T00:00:00"))
+
+
+def test_empty_chart_note_tells_unparsed_from_missing_judge() -> None:
+    from trustmh.report.plain import not_drawn_note
+
+    rows = [
+        _row("a", "joint_accuracy[language=en]", None, "reliability", "reliability_emobench_eu", n=0),
+        _row("a", "appropriateness_mean[category=x]", None, "crisis", "crisis_escalation", n=0),
+    ]
+    rows[0].unparsed = 5
+    assert "unparsed" in not_drawn_note("reliability_emobench_eu: joint_accuracy by language", rows)
+    assert "--judge MODEL" in not_drawn_note("crisis_escalation: appropriateness_mean by category", rows)

@@ -64,11 +64,15 @@ def pillar_sentences(scores: list[PillarScore], rows: list[MetricRow]) -> list[d
 
 
 def not_drawn_note(name: str, rows: list[MetricRow]) -> str:
-    """The line shown instead of a chart with no values: what is missing and how to get it."""
-    task = name.split(":", 1)[0]
-    judged = any(r.judge for r in rows if r.task == task)
-    if judged:
-        return f"{name}: no scored values (every answer or judge reply was unparsed; see the unparsed table)."
+    """The line shown instead of a chart with no values (``name`` is ``"<task>: <base> by <by>"``
+    or ``"<task>: APA principles"``): what is missing and how to get it."""
+    task, _, rest = name.partition(": ")
+    base = rest.split(" by ", 1)[0] if " by " in rest else "sc"
+    mine = [r for r in rows if r.task == task and r.metric.startswith(base)]
+    if any(r.unparsed for r in mine):
+        return f"{name}: no scored values — every answer or judge reply was unparsed (counts in the unparsed table)."
+    if any(r.judge for r in rows if r.task == task):
+        return f"{name}: no scored values (see the unparsed table)."
     return f"{name}: not scored — these metrics need a judge; rerun with --judge MODEL (e.g. --judge openai/gpt-4o)."
 
 
