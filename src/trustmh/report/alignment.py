@@ -119,7 +119,8 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
                 texttemplate="%{text}",
                 hovertext=hover,
                 hoverinfo="text",
-                colorbar={"title": key},
+                # beside the bar: on top it collided with the "1" tick (browser test)
+                colorbar={"title": {"text": label, "side": "right"}},
             )
         )
         style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges), top=40)
