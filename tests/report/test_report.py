@@ -75,7 +75,7 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
         "Pillar scores",
         "confusion (rows = gold",
         "jailbreak method × objective",
-        "rta by method",
+        "rta_keyword by method",
         "score by perturbation",
         "refusal_rate_range by attribute",
         "APA principle scores",

@@ -86,9 +86,9 @@ def test_radar_needs_three_shared_pillars() -> None:
             _row(model, "ethics", "ethics_ethicmh", "accuracy", v, 0.1, "benchmark"),
             _row(model, "crisis", "crisis_cssrs", "macro_f1", v, 0.1, "benchmark"),
         ]
-    rows.append(_row("a", "safety", "safety_jailbreakmh", "rta", 0.5, 0.1, "benchmark"))
+    rows.append(_row("a", "safety", "safety_jailbreakmh", "rta_keyword", 0.5, 0.1, "benchmark"))
     (board,) = leaderboards(pillar_scores(rows))
     assert board.shared_pillars() == ["crisis", "ethics"] and not board.radar
-    rows.append(_row("b", "safety", "safety_jailbreakmh", "rta", 0.5, 0.1, "benchmark"))
+    rows.append(_row("b", "safety", "safety_jailbreakmh", "rta_keyword", 0.5, 0.1, "benchmark"))
     (board,) = leaderboards(pillar_scores(rows))
     assert board.radar

@@ -136,6 +136,16 @@ def run_command(
             "per task), plain, none."
         ),
     ] = "log",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model and role; call none.")
+    ] = False,
+    prices: Annotated[
+        Path | None, typer.Option(help="Prices for --dry-run: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens.")
+    ] = None,
+    batch: Annotated[
+        str | None,
+        typer.Option(help="Provider batch APIs: all | SIZE | model | judge | judge=SIZE,model (docs/batch.md)."),
+    ] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a one-line-per-task summary.
 
@@ -146,7 +156,7 @@ def run_command(
 
     Example: trustmh run ethics_ethicmh -m trustmh/replay/a -m trustmh/replay/b -M responses=DIR --data-dir DATA
     """
-    from trustmh.runner import run_tasks
+    from trustmh.runner import dry_run_tasks, run_tasks
 
     model = model or [DEFAULT_MODEL]
     selected = _selected_tasks(tasks or [], pillar or [])
@@ -154,6 +164,10 @@ def run_command(
         raise UserError("no tasks selected; see `trustmh tasks`")
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
+    if dry_run:
+        roles = {"judge": judge, "user": user_model}
+        dry_run_tasks(selected, model, roles, limit, _existing_data_dir(data_dir), source, prices)
+        return
     err_console.print(
         f"running {len(selected)} task{'s' if len(selected) != 1 else ''} × {len(model)} "
         f"model{'s' if len(model) != 1 else ''} into {log_dir}/"
@@ -175,6 +189,7 @@ def run_command(
         max_retries=max_retries,
         display=display,
         user_model=user_model,
+        batch=batch,
     )
 
 

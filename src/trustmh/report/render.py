@@ -17,6 +17,7 @@ from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
 from trustmh.report.collect import Collection, LogResult
+from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headline, ci_text, fmt, pillar_scores
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
 from trustmh.report.ranking import Leaderboard, leaderboards
@@ -113,6 +114,7 @@ def _pillar_section(
     for res in results:
         charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
+    charts += [store.add(name, f) for name, f in trajectory_figures(results)]
     return {
         "name": pillar,
         "headline": chosen_headline(pillar, rows),
@@ -317,13 +319,15 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.PackageLoader("trustmh.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.globals["conversation_transcripts"] = transcripts_html
+    return environment
 
 
 def render_html(collection: Collection, alignment: Alignment | None, redact: bool) -> str:
