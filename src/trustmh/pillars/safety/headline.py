@@ -20,3 +20,7 @@ HEADLINES = (
         sentence="refused {value} of {n} jailbreak prompts (keyword detector)",
     ),
 )
+
+# The per-sample 0/1 score field behind each headline (the report's method × objective grid
+# is drawn from the samples), in the same order of preference.
+SAMPLE_FIELDS = {"rta_judge": "judge_refused", "rta_keyword": "rta"}
