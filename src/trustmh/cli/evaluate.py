@@ -168,7 +168,8 @@ def run_command(
         roles = {"judge": judge, "user": user_model}
         dry_run_tasks(selected, model, roles, limit, _existing_data_dir(data_dir), source, prices)
         return
-    err_console.print(
+    # stdout: stderr carries nothing but the one-line error when the input is bad
+    console.print(
         f"running {len(selected)} task{'s' if len(selected) != 1 else ''} × {len(model)} "
         f"model{'s' if len(model) != 1 else ''} into {log_dir}/"
         + (" (progress: --display rich)" if display == "log" else "")
