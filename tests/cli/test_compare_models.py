@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from tests.helpers import write_jsonl
+from tests.fakes import write_jsonl
 from trustmh.errors import UserError
 from trustmh.runner import build_tasks, run_tasks
 

@@ -11,7 +11,9 @@ Model names:
   ``get_model``): a deployed chatbot over HTTP (:mod:`trustmh.models.http_chatbot`).
 
 Every call reports token usage: without it inspect counts tokens with tiktoken, which
-tries to download an encoding and fails offline.
+tries to download an encoding and fails offline. Embedded calls also report
+``input_tokens_cache_read``: the prompt tokens not prefilled because a KV prefix or an
+identical request's answer was reused (:mod:`trustmh.models.reuse`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log._samples import sample_active
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -31,6 +32,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from trustmh._inspect_compat import sample_active
 from trustmh.errors import UserError
 from trustmh.models.http_chatbot import HttpChatbot
 from trustmh.models.llama import shared_llama
@@ -50,8 +52,13 @@ def _last_user_text(messages: list[ChatMessage]) -> str:
     return ""
 
 
-def _usage(input_tokens: int, output_tokens: int) -> ModelUsage:
-    return ModelUsage(input_tokens=input_tokens, output_tokens=output_tokens, total_tokens=input_tokens + output_tokens)
+def _usage(input_tokens: int, output_tokens: int, cache_read: int | None = None) -> ModelUsage:
+    return ModelUsage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=input_tokens + output_tokens,
+        input_tokens_cache_read=cache_read,
+    )
 
 
 @modelapi(name="trustmh")
@@ -137,7 +144,12 @@ class TrustmhModelAPI(ModelAPI):
             config.stop_seqs,
         )
         output = ModelOutput.from_content(model=self.model_name, content=result.text)
-        output.usage = _usage(result.input_tokens, result.output_tokens)
+        # Prompt tokens the model did not prefill (KV prefix reused, or the whole answer reused)
+        # are reported as cache reads, so input - cache read = tokens really prefilled.
+        output.usage = _usage(result.input_tokens, result.output_tokens, result.cached_input_tokens)
+        if result.reused_answer:
+            # Its output tokens were generated once, by the identical earlier request.
+            output.metadata = {"trustmh_reused_answer": True}
         output.choices[0].stop_reason = "max_tokens" if result.finish_reason == "length" else "stop"
         return output
 
