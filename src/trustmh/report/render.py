@@ -21,6 +21,7 @@ from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headline, ci_text, fmt, pillar_scores
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
 from trustmh.report.ranking import Leaderboard, leaderboards
+from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.results import MetricRow
 
 STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
@@ -115,6 +116,8 @@ def _pillar_section(
         charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
+    if pillar == "safety":
+        charts.append(store.add("safety-tradeoff", safety_tradeoff_figure(rows, style)))
     return {
         "name": pillar,
         "headline": chosen_headline(pillar, rows),
