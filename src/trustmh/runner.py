@@ -146,6 +146,8 @@ def run_tasks(
     attempt_timeout: int | None = None,
     max_retries: int | None = None,
     display: str | None = None,
+    epochs: int | None = None,
+    epochs_reducer: str | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -158,6 +160,7 @@ def run_tasks(
     import trustmh._registry  # noqa: F401  (providers and tasks)
 
     validate_models(models, judge)
+    epochs_arg = epochs_option(epochs, epochs_reducer)
     tasks = build_tasks(names, source, data_dir)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -169,6 +172,7 @@ def run_tasks(
             **eval_set_options(
                 models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display
             ),
+            epochs=epochs_arg,
         )
     except PrerequisiteError as error:  # a missing API key or provider package
         if created and not any(log_dir.iterdir()):
@@ -184,6 +188,25 @@ def run_tasks(
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+def epochs_option(epochs: int | None, reducer: str | None) -> Any:
+    """inspect's ``epochs`` argument (``None``: each task's own); an unknown reducer is a UserError."""
+    if epochs is None and reducer is None:
+        return None
+    from inspect_ai import Epochs
+
+    import trustmh.scoring.reducers  # noqa: F401  (registers trustmh_mean)
+
+    option = Epochs(epochs or 1, reducer)
+    try:
+        option.reducer  # noqa: B018  (resolved lazily: resolve now, before any model runs)
+    except LookupError:  # inspect's registry error for an unknown name
+        raise UserError(
+            f"--epochs-reducer: unknown reducer {reducer!r}; use trustmh_mean, mean, median, mode, max, "
+            "pass_at_<k> or at_least_<k>"
+        ) from None
+    return option
 
 
 def eval_set_options(

@@ -13,7 +13,7 @@ from pathlib import Path
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState, generate
 
 from trustmh.bulk.generate import CONTEXT_COLUMN, DEFAULT_SYSTEM_PROMPT, load_conversations
@@ -22,6 +22,7 @@ from trustmh.dialogue.rubric import AFFECTIVE_RESONANCE, ATTRIBUTES, COGNITIVE_S
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import judge_fields
 from trustmh.scoring.output import output_text
+from trustmh.scoring.unparsed import trustmh_scorer
 from trustmh.tasking import load_starter, resolve_source, task_metadata, trustmh_task
 
 PILLAR = "dialogue"
@@ -63,7 +64,7 @@ def _aggregate(values: dict[str, float | str | None], names: tuple[str, ...]) ->
     return sum(float(s) for s in scores) / len(scores)  # type: ignore[arg-type]
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         *(m.mean(attribute, attribute.lower()) for attribute in ATTRIBUTES),
         m.mean("css", "css"),

@@ -15,6 +15,7 @@ from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
 from trustmh.errors import UserError
 from trustmh.results import MetricRow, metric_rows
+from trustmh.scoring.unparsed import is_unparsed
 
 LOG_SUFFIXES = (".eval", ".json")
 EXCERPT = 280
@@ -136,7 +137,7 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
         return None
     values = _score_values(sample)
     for name in RTA_FIELDS:
-        if values.get(name) is not None:
+        if name in values and not is_unparsed(values[name]):  # unparsed: stored as NaN
             return (str(meta["method"]), str(meta["objective"])), float(values[name])
     return None
 

@@ -1,8 +1,6 @@
 """Robustness of the Reliability pillar's MCQ tasks (USMLE-mental, EmoBench EU).
 
-The dataset builders and scorers come from the reliability engineer's branch
-(``trustmh.pillars.reliability``); this module is wired into ``_registry.py`` by the lead
-once both branches are merged. MCQ prompts carry no ``perturb_span``, so the whole user
+The dataset builders and scorers come from ``trustmh.pillars.reliability``. MCQ prompts carry no ``perturb_span``, so the whole user
 message is perturbed except option markers ("A.", "(B)") and answer-cue lines.
 """
 
@@ -22,8 +20,10 @@ from trustmh.pillars.robustness.tasks import (
 )
 from trustmh.tasking import resolve_source, task_metadata, trustmh_task
 
-# The 0/1 field of the reliability scorers' score value; check it after the merge.
+# The 0/1 field of the reliability scorers' score value.
 MCQ_FIELD = "correct"
+# EmoBench's EU accuracy needs both the emotion and its cause right.
+EMOBENCH_FIELD = "joint_correct"
 
 
 @trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=METRICS)
@@ -61,7 +61,7 @@ def robustness_emobench_eu(
     return robustness_task(
         dataset=emobench_dataset(chosen, data_dir, language="en"),
         scorer=emobench_scorer(),
-        score_field=MCQ_FIELD,
+        score_field=EMOBENCH_FIELD,
         config=LABEL_CONFIG,
         metadata=task_metadata(PILLAR, chosen, ("emobench",), base_task="reliability_emobench_eu"),
         kinds=kinds,
