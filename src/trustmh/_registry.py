@@ -3,6 +3,8 @@
 # ruff: noqa: F401
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.models.providers import TrustmhModelAPI
+from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench
+from trustmh.pillars.crisis.simulated_risk import crisis_simulated_risk
 from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
 from trustmh.pillars.fairness.tasks import fairness_esconv
@@ -23,5 +25,6 @@ from trustmh.pillars.reliability.tasks import (
 )
 from trustmh.pillars.robustness.reliability_tasks import robustness_emobench_eu, robustness_usmle_mental
 from trustmh.pillars.robustness.tasks import robustness_crisis_classification, robustness_crisis_cssrs
+from trustmh.pillars.safety.crescendo import safety_crescendo
 from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas

@@ -95,7 +95,7 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     return args
 
 
-def validate_models(models: Sequence[str], judge: str | None) -> None:
+def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
@@ -106,7 +106,8 @@ def validate_models(models: Sequence[str], judge: str | None) -> None:
     except ImportError:  # pragma: no cover
         registry_find = None
 
-    for option, model in [*(("--model", m) for m in models), *((("--judge", judge),) if judge else ())]:
+    others = [(option, model) for option, model in (("--judge", judge), ("--user-model", user_model)) if model]
+    for option, model in [*(("--model", m) for m in models), *others]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
             raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
@@ -118,17 +119,22 @@ def validate_models(models: Sequence[str], judge: str | None) -> None:
             )
 
 
-def judge_role(judge: str | None) -> dict[str, Any] | None:
-    """The ``judge`` model role, with the same endpoint defaults as the models under test
-    (the user's ``-M`` args are for the models under test and never reach the judge)."""
-    if not judge:
-        return None
-    args = model_defaults([judge], {})
-    if not args:
-        return {"judge": judge}
-    from inspect_ai.model import get_model
+def model_roles(**roles: str | None) -> dict[str, Any] | None:
+    """inspect model roles (``judge``, ``user`` = the simulated user of conversation tasks),
+    each with the same endpoint defaults as the models under test (the user's ``-M`` args are for
+    the models under test and never reach these roles)."""
+    bound: dict[str, Any] = {}
+    for role, model in roles.items():
+        if not model:
+            continue
+        args = model_defaults([model], {})
+        if not args:
+            bound[role] = model
+            continue
+        from inspect_ai.model import get_model
 
-    return {"judge": get_model(judge, role="judge", **args)}
+        bound[role] = get_model(model, role=role, **args)
+    return bound or None
 
 
 def run_tasks(
@@ -146,6 +152,7 @@ def run_tasks(
     attempt_timeout: int | None = None,
     max_retries: int | None = None,
     display: str | None = None,
+    user_model: str | None = None,
     epochs: int | None = None,
     epochs_reducer: str | None = None,
 ) -> list[Any]:
@@ -159,7 +166,7 @@ def run_tasks(
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
 
-    validate_models(models, judge)
+    validate_models(models, judge, user_model)
     epochs_arg = epochs_option(epochs, epochs_reducer)
     tasks = build_tasks(names, source, data_dir)
     created = not log_dir.exists()
@@ -170,7 +177,16 @@ def run_tasks(
             tasks=tasks,
             log_dir=str(log_dir),
             **eval_set_options(
-                models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display
+                models,
+                model_args,
+                judge,
+                limit,
+                max_connections,
+                timeout,
+                attempt_timeout,
+                max_retries,
+                display,
+                user_model,
             ),
             epochs=epochs_arg,
         )
@@ -219,6 +235,7 @@ def eval_set_options(
     attempt_timeout: int | None = None,
     max_retries: int | None = None,
     display: str | None = None,
+    user_model: str | None = None,
 ) -> dict[str, Any]:
     """The ``inspect_ai.eval_set`` keyword arguments of a trustmh run (besides tasks and
     log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does."""
@@ -226,7 +243,7 @@ def eval_set_options(
     return dict(
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=judge_role(judge),
+        model_roles=model_roles(judge=judge, user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,

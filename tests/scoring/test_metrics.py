@@ -69,3 +69,20 @@ def test_results_fold_the_strict_variant_into_its_metric_row() -> None:
     entry = folded["accuracy"]
     assert entry["value"] == 0.5 and entry["unparsed"] == 2 and entry["strict"] == 0.25 and entry["strict_n"] == 4
     assert entry["strict_ci_low"] == flat["accuracy_strict_ci_low"]
+
+
+def test_every_trustmh_scorer_marks_unparsed_for_the_reducers() -> None:
+    """A scorer declared with inspect's plain @scorer would store None, which reducers turn into 0."""
+    from pathlib import Path
+
+    import trustmh
+
+    root = Path(trustmh.__file__).parent
+    plain = [
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "@scorer(" in path.read_text(encoding="utf-8")
+        # robust_scorer only passes on the score of the base task's trustmh_scorer
+        and path.relative_to(root).as_posix() != "pillars/robustness/tasks.py"
+    ]
+    assert plain == [], f"declare these scorers with trustmh_scorer: {plain}"
