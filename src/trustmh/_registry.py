@@ -1,6 +1,8 @@
 """Loaded by inspect_ai through the ``inspect_ai`` entry point: every task and provider."""
 
 # ruff: noqa: F401
+from trustmh.cost.run_estimate import DryRunModelAPI
+from trustmh.dialogue.mindeval import dialogue_mindeval
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.models.providers import TrustmhModelAPI
 from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench

@@ -14,6 +14,7 @@ from tests.conftest import require_shared_data
 from tests.crisis.helpers import metrics_of, run, write_replay
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
+from trustmh.pillars.robustness.perturb import KINDS
 from trustmh.pillars.robustness.tasks import (
     parse_variants,
     robustness_crisis_classification,
@@ -99,7 +100,7 @@ def test_generic_factory_protects_mcq_options(tmp_path: Path) -> None:
 
 def test_variant_options() -> None:
     assert parse_variants("typos, case_flip", "1,5") == [("typos", 1), ("typos", 5), ("case_flip", 1), ("case_flip", 5)]
-    assert len(parse_variants("all", 2)) == 10
+    assert len(parse_variants("all", 2)) == len(KINDS) == 13
     with pytest.raises(UserError, match="unknown perturbation kind 'shout'"):
         parse_variants("shout", "1")
     with pytest.raises(UserError, match="from 1 to 5"):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from trustmh.bulk.backends import EndpointSettings, ModelSpec, make_backends
+from trustmh.bulk.budget import Budget, cap_reached
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine, RunStats
 from trustmh.bulk.progress import ProgressReporter
@@ -34,6 +35,7 @@ class RunSettings:
     retry: RetryPolicy
     show_progress: bool = True
     description: str = "calls"
+    budget: Budget | None = None  # --max-cost / --max-tokens-total
 
 
 @dataclass
@@ -70,6 +72,7 @@ async def _run(
         await engine.close()
         raise
     engine.cache = cache
+    engine.budget = settings.budget
     startup = time.perf_counter() - started
     progress = ProgressReporter(len(items), settings.description) if settings.show_progress else None
     engine.progress = progress
@@ -84,4 +87,6 @@ async def _run(
         await engine.close()
         if cache is not None:
             cache.close()
+    if settings.budget is not None and settings.budget.stopped:
+        raise cap_reached(settings.budget, engine.stats.fresh_successes)
     return RunReport(results, engine.stats, startup, run_seconds)

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from trustmh.data.readers import read_csv_rows
 from trustmh.errors import DataFormatError, UserError
+from trustmh.mentalalign.schema import ID_COLUMN
 
 TABLE_SUFFIXES = (".csv", ".xlsx")
-INTEGER_COLUMNS = ("ConvID",)
+INTEGER_COLUMNS = (ID_COLUMN,)
 
 
 @dataclass

@@ -133,16 +133,30 @@ def run_command(
             "pass_at_<k>, at_least_<k>. Unparsed answers stay unparsed under each."
         ),
     ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model and role; call none.")
+    ] = False,
+    prices: Annotated[
+        Path | None, typer.Option(help="Prices for --dry-run: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens.")
+    ] = None,
+    batch: Annotated[
+        str | None,
+        typer.Option(help="Provider batch APIs: all | SIZE | model | judge | judge=SIZE,model (docs/batch.md)."),
+    ] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a results table.
 
     Example: trustmh run --pillar privacy --limit 5
     """
-    from trustmh.runner import run_tasks
+    from trustmh.runner import dry_run_tasks, run_tasks
 
     selected = _selected_tasks(tasks or [], pillar or [])
     if not selected:
         raise UserError("no tasks selected; see `trustmh tasks`")
+    if dry_run:
+        roles = {"judge": judge, "user": user_model}
+        dry_run_tasks(selected, model, roles, limit, str(data_dir) if data_dir else None, source, prices)
+        return
     run_tasks(
         selected,
         models=model,
@@ -160,6 +174,7 @@ def run_command(
         epochs=epochs,
         epochs_reducer=epochs_reducer,
         user_model=user_model,
+        batch=batch,
     )
 
 

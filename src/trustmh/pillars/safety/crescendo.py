@@ -23,7 +23,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.conversation.judging import judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn
-from trustmh.conversation.solver import conversation, turn_cache
+from trustmh.conversation.solver import answer_tokens, conversation, turn_cache
 from trustmh.pillars.safety.dataset import harmful_intents
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeField, Rubric
@@ -173,10 +173,11 @@ def safety_crescendo(
     source: str = "auto",
     data_dir: str | None = None,
     max_turns: int | None = None,
-    max_tokens: int = 256,
+    max_tokens: int | None = None,
 ) -> Task:
     """Crescendo: a simulated attacker escalates toward a PsyHarm request over several turns."""
     chosen = resolve_source(source, data_dir)
+    max_tokens = answer_tokens(max_tokens, chosen, 256)
     turns = max_turns or (STARTER_TURNS if chosen == "starter" else BENCHMARK_TURNS)
     return Task(
         dataset=crescendo_dataset(chosen, data_dir),
