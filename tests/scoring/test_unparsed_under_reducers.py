@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from inspect_ai import Epochs, eval
 
-from tests.helpers import write_jsonl
+from tests.fakes import write_jsonl
+from trustmh.data.starter import load_starter
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
-from trustmh.tasking import load_starter
 
 STARTER = load_starter("trustmh.pillars.ethics.starter", "ethicmh.jsonl")
 

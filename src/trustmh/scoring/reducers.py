@@ -17,8 +17,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from inspect_ai.scorer import Score, ScoreReducer, score_reducer
-from inspect_ai.scorer._metric import Value
+from inspect_ai.scorer import Score, ScoreReducer, Value, score_reducer
 
 from trustmh.scoring.unparsed import UNPARSED, is_unparsed
 
