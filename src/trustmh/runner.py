@@ -159,6 +159,8 @@ def run_tasks(
     display: str | None = None,
     user_model: str | None = None,
     batch: str | None = None,
+    epochs: int | None = None,
+    epochs_reducer: str | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -171,6 +173,7 @@ def run_tasks(
     from trustmh._inspect_compat import PrerequisiteError
 
     validate_models(models, judge, user_model)
+    epochs_arg = epochs_option(epochs, epochs_reducer)
     batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
     check_replays(models, model_args, tasks, limit)
@@ -196,6 +199,7 @@ def run_tasks(
                 user_model,
                 batch_plan,
             ),
+            epochs=epochs_arg,
         )
     except PrerequisiteError as error:  # a missing API key or provider package
         if created and not any(log_dir.iterdir()):
@@ -211,6 +215,25 @@ def run_tasks(
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+def epochs_option(epochs: int | None, reducer: str | None) -> Any:
+    """inspect's ``epochs`` argument (``None``: each task's own); an unknown reducer is a UserError."""
+    if epochs is None and reducer is None:
+        return None
+    from inspect_ai import Epochs
+
+    import trustmh.scoring.reducers  # noqa: F401  (registers trustmh_mean)
+
+    option = Epochs(epochs or 1, reducer)
+    try:
+        option.reducer  # noqa: B018  (resolved lazily: resolve now, before any model runs)
+    except LookupError:  # inspect's registry error for an unknown name
+        raise UserError(
+            f"--epochs-reducer: unknown reducer {reducer!r}; use trustmh_mean, mean, median, mode, max, "
+            "pass_at_<k> or at_least_<k>"
+        ) from None
+    return option
 
 
 def dry_run_tasks(
