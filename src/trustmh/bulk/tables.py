@@ -2,13 +2,14 @@
 
 Reading is strict (one-line errors naming file, line/row and column); writing is atomic
 (a temporary file renamed into place), so an interrupted run never leaves half a file.
+Cells are text a spreadsheet never executes and that reads back exactly
+(:mod:`trustmh.spreadsheet`).
 """
 
 from __future__ import annotations
 
 import csv
 import os
-import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from trustmh.data.readers import read_csv_rows
 from trustmh.errors import DataFormatError, UserError
+from trustmh.spreadsheet import escape_xlsx_text, neutralise_csv_cell, restore_csv_cell, unescape_xlsx_text
 
 TABLE_SUFFIXES = (".csv", ".xlsx")
 INTEGER_COLUMNS = ("ConvID",)
@@ -45,6 +47,7 @@ def read_table(path: Path, required: Sequence[str]) -> Table:
     columns = [name for name in rows[0] if name != "_line"]
     _check_unique_columns(path, "line 1", _csv_header(path))
     where = [f"line {row.pop('_line')}" for row in rows]
+    rows = [{name: restore_csv_cell(text) for name, text in row.items()} for row in rows]
     return Table(path, columns, rows, where)
 
 
@@ -66,6 +69,8 @@ def _cell_text(value: object) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))  # ConvID 7 read back as 7.0 must stay "7"
+    if isinstance(value, str):
+        return unescape_xlsx_text(value)
     return str(value)
 
 
@@ -90,7 +95,7 @@ def _read_xlsx(path: Path, required: Sequence[str]) -> Table:
         for number, values in enumerate(sheet_rows, start=2):
             if values is None or all(v is None for v in values):
                 continue
-            rows.append({name: _cell_text(v) for name, v in zip(header, values) if name})
+            rows.append({name: _cell_text(v) for name, v in zip(header, values, strict=False) if name})
             where.append(f"row {number}")
     finally:
         workbook.close()
@@ -128,24 +133,25 @@ def _write_csv(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]
         writer = csv.writer(handle)
         writer.writerow(columns)
         for row in rows:
-            writer.writerow([row.get(name, "") for name in columns])
-
-
-def _xlsx_value(column: str, text: str, illegal: re.Pattern[str]) -> str | int:
-    # The released MentalAlign workbooks store ConvID as a number; keep that type.
-    if column in INTEGER_COLUMNS and text.isdigit():
-        return int(text)
-    # Control characters are not allowed in xlsx cells; they carry no meaning here.
-    return illegal.sub("", text)
+            writer.writerow([neutralise_csv_cell(row.get(name, "")) for name in columns])
 
 
 def _write_xlsx(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]]) -> None:
     import openpyxl
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+    from openpyxl.cell import WriteOnlyCell
 
     workbook = openpyxl.Workbook(write_only=True)
     sheet = workbook.create_sheet()
-    sheet.append(list(columns))
+
+    def cell(column: str, text: str) -> WriteOnlyCell | int:
+        # The released MentalAlign workbooks store ConvID as a number; keep that type.
+        if column in INTEGER_COLUMNS and text.isdigit():
+            return int(text)
+        written = WriteOnlyCell(sheet, value=escape_xlsx_text(text))
+        written.data_type = "s"  # always a string: openpyxl would make "=..." a live formula
+        return written
+
+    sheet.append([cell("", name) for name in columns])
     for row in rows:
-        sheet.append([_xlsx_value(name, row.get(name, ""), ILLEGAL_CHARACTERS_RE) for name in columns])
+        sheet.append([cell(name, row.get(name, "")) for name in columns])
     workbook.save(path)
