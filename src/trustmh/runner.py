@@ -5,6 +5,7 @@ What a run prints lives in :mod:`trustmh.run_summary`.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.errors import UserError
+from trustmh.locks import exclusive
 from trustmh.results import score_summary
 from trustmh.run_summary import console, first_line, print_results
 
@@ -59,6 +61,7 @@ DEFAULT_LOG_REALTIME = False
 # A sample that still fails after its retries is retried once more in the same run before it
 # counts as an error; the task fails (and eval-set reruns its errored samples) above this share.
 DEFAULT_RETRY_ON_ERROR = 1
+LOCK_FILE = ".trustmh.lock"  # held by the run writing a log folder
 DEFAULT_FAIL_ON_ERROR = 0.1
 
 
@@ -161,29 +164,49 @@ def run_tasks(
     tasks = build_tasks(names, source, data_dir)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
-    started_at = time.time()
-    try:
-        success, logs = eval_set(
-            tasks=tasks,
-            log_dir=str(log_dir),
-            **eval_set_options(
+    lock_file = log_dir / LOCK_FILE
+    # One run per log folder: a second would pay every call again and remove logs the first
+    # is still writing (remove_superseded_logs).
+    with exclusive(lock_file, f"log folder {log_dir}"):
+        started_at = time.time()
+        try:
+            options = eval_set_options(
                 models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display
-            ),
-        )
-    except PrerequisiteError as error:  # a missing API key or provider package
-        if created and not any(log_dir.iterdir()):
-            log_dir.rmdir()
-        from rich.text import Text
+            )
+            success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **with_redacting_models(options))
+        except PrerequisiteError as error:  # a missing API key or provider package
+            if created:
+                lock_file.unlink(missing_ok=True)
+                if not any(log_dir.iterdir()):
+                    log_dir.rmdir()
+            from rich.text import Text
 
-        text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
-        raise UserError(first_line(text).removeprefix("ERROR: ")) from None
-    remove_superseded_logs(log_dir, logs, started_at)
+            text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
+            raise UserError(first_line(text).removeprefix("ERROR: ")) from None
+        remove_superseded_logs(log_dir, logs, started_at)
     print_results(logs)
     if not success:
         raise_on_failed(logs)
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with every model (and the judge) built now and wrapped so that an error
+    echoing a key is redacted before inspect records it (``models/redacting.py``)."""
+    from trustmh.models.redacting import get_redacting_model, install_log_redaction, redacting_model
+
+    install_log_redaction()
+    options = dict(options)
+    model_args = options.pop("model_args", None) or {}
+    options["model"] = [get_redacting_model(name, **model_args) for name in options["model"]]
+    roles = options.get("model_roles") or {}
+    options["model_roles"] = {
+        role: redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
+        for role, model in roles.items()
+    } or None
+    return options
 
 
 def eval_set_options(
@@ -297,18 +320,25 @@ def score_responses(
 
     (built,) = build_tasks([task], source, data_dir)
     _check_recordings(task, built, responses)
-    target_dir = log_dir or Path(tempfile.mkdtemp(prefix="trustmh-score-"))
-    logs = eval(
-        built,
-        model=f"trustmh/replay/{responses.stem}",
-        model_args={"responses": str(responses)},
-        model_roles={"judge": judge} if judge else None,
-        log_dir=str(target_dir),
-        display="none",
-        fail_on_error=True,
-    )
-    raise_on_failed(logs)
-    return score_summary(logs[0])
+    roles = with_redacting_models({"model": [], "model_roles": judge_role(judge)})["model_roles"]
+    # Without --log-dir the logs (prompts and replies) go to a private temporary folder that is
+    # removed afterwards, whatever happens: the JSON summary is the result.
+    temporary = None if log_dir else tempfile.mkdtemp(prefix="trustmh-score-")
+    try:
+        logs = eval(
+            built,
+            model=f"trustmh/replay/{responses.stem}",
+            model_args={"responses": str(responses)},
+            model_roles=roles,
+            log_dir=str(log_dir or temporary),
+            display="none",
+            fail_on_error=True,
+        )
+        raise_on_failed(logs)
+        return score_summary(logs[0])
+    finally:
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
 
 
 def _last_user_text(sample: Any) -> str:

@@ -16,6 +16,7 @@ from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine, RunStats
 from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.retry import RetryPolicy
+from trustmh.locks import exclusive
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -50,7 +51,10 @@ def run_jobs(
     items: Sequence[Item],
     job: Callable[[BulkEngine, Item], Awaitable[Result]],
 ) -> RunReport:
-    """Run ``job(engine, item)`` for every item; blocks until all are done."""
+    """Run ``job(engine, item)`` for every item; blocks until all are done.
+
+    One run at a time per cache: a second one refuses (it would pay every call again).
+    """
     return asyncio.run(_run(specs, settings, items, job))
 
 
@@ -64,9 +68,14 @@ async def _run(
     # Backends first: a missing API key must fail before the cache file is created.
     backends = make_backends(list(specs), settings.endpoint)
     engine = BulkEngine(backends, None, settings.endpoint.max_connections, settings.retry)
+    lock = contextlib.ExitStack()
     try:
+        if settings.cache_path:
+            path = settings.cache_path
+            lock.enter_context(exclusive(path.with_name(path.name + ".lock"), f"cache {path}"))
         cache = CompletionCache(settings.cache_path) if settings.cache_path else None
     except BaseException:
+        lock.close()
         await engine.close()
         raise
     engine.cache = cache
@@ -81,7 +90,10 @@ async def _run(
             if progress is not None:
                 progress.finish(engine.stats)
     finally:
-        await engine.close()
-        if cache is not None:
-            cache.close()
+        try:
+            await engine.close()
+            if cache is not None:
+                cache.close()
+        finally:
+            lock.close()
     return RunReport(results, engine.stats, startup, run_seconds)

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from trustmh import PILLARS
 from trustmh.cli.common import console, err_console, user_errors, write_json
-from trustmh.errors import UserError, redact
+from trustmh.errors import UserError, is_secret_name, redact, register_secret
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
@@ -174,6 +174,8 @@ def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
             raise UserError(f"{option} expects KEY=VALUE, got {redact(pair)!r}")
         if key.strip() in parsed:
             raise UserError(f"{option} {key.strip()!r} given twice")
+        if is_secret_name(key.strip()):
+            register_secret(value)  # redacted from every error and log line from now on
         parsed[key.strip().replace("-", "_")] = _coerce(value)
     return parsed
 

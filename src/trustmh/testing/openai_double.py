@@ -52,6 +52,10 @@ class Faults:
     http_429: float = 0.0
     timeout: float = 0.0
     malformed: float = 0.0
+    # An error whose body echoes the caller's key ("Incorrect API key provided: sk-..."), as some
+    # endpoints do; with status 503 it is retried (and logged as such), with 401 it is final.
+    echo_key: float = 0.0
+    echo_key_status: int = 503
     retry_after: float = 0.2  # seconds announced in the Retry-After header of a 429
     hang_seconds: float = 30.0  # how long a "timeout" request sleeps; above the client timeout
     # Faults only hit the first ``fault_attempts`` requests of each sample (None: every
@@ -59,8 +63,8 @@ class Faults:
     fault_attempts: int | None = None
 
     def __post_init__(self) -> None:
-        total = self.http_5xx + self.http_429 + self.timeout + self.malformed
-        if total > 1.0 + 1e-9 or min(self.http_5xx, self.http_429, self.timeout, self.malformed) < 0:
+        shares = (self.http_5xx, self.http_429, self.timeout, self.malformed, self.echo_key)
+        if sum(shares) > 1.0 + 1e-9 or min(shares) < 0:
             raise ValueError("fault fractions must be non-negative and sum to at most 1")
 
 
@@ -99,7 +103,7 @@ def choose_fault(faults: Faults, seed: int, key: str, attempt: int) -> str | Non
     if faults.fault_attempts is not None and attempt > faults.fault_attempts:
         return None
     draw = _fraction(seed, key, attempt)
-    for name in ("http_5xx", "http_429", "timeout", "malformed"):
+    for name in ("http_5xx", "http_429", "timeout", "malformed", "echo_key"):
         share = getattr(faults, name)
         if draw < share:
             return name
@@ -151,6 +155,13 @@ def build_app(latency: float, faults: Faults, seed: int, responder: Responder, s
                 {"error": {"message": "simulated rate limit", "type": "rate_limit"}},
                 status=429,
                 headers={"Retry-After": f"{faults.retry_after:g}"},
+            )
+        if fault == "echo_key":
+            key = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+            message = f"Incorrect API key provided: {key}. You can find your API key at https://example.invalid."
+            return web.json_response(
+                {"error": {"message": message, "type": "invalid_request_error", "code": "invalid_api_key"}},
+                status=faults.echo_key_status,
             )
         if fault == "malformed":
             return web.Response(text='{"id": "x", "choices": [ {"mess', content_type="application/json")
