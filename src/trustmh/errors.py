@@ -38,6 +38,19 @@ class DataFormatError(UserError):
         super().__init__(f"{location}: {expected}")
 
 
+EXIT_INCOMPLETE = 3
+
+
+class IncompleteRunError(UserError):
+    """The command ran and wrote its outputs, but some calls failed for good (exit 3, not 0).
+
+    Failed cells are empty and listed in the summary; rerunning the same command retries
+    only them (successful calls are cached).
+    """
+
+    exit_code = EXIT_INCOMPLETE
+
+
 class DatasetMissingError(UserError):
     """A dataset file is not available locally and cannot be downloaded."""
 

@@ -173,7 +173,9 @@ def run_tasks(
             options = eval_set_options(
                 models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display
             )
-            success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **with_redacting_models(options))
+            options = with_redacting_models(options)
+            check_endpoints(options)
+            success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except PrerequisiteError as error:  # a missing API key or provider package
             if created:
                 lock_file.unlink(missing_ok=True)
@@ -207,6 +209,17 @@ def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
         for role, model in roles.items()
     } or None
     return options
+
+
+def check_endpoints(options: dict[str, Any]) -> None:
+    """Stop within seconds, naming the endpoint, if a model's or the judge's server cannot be reached."""
+    from trustmh.endpoints import check_reachable, model_endpoint
+
+    roles = options.get("model_roles") or {}
+    for option, model in [*(("--model", m) for m in options["model"]), *(("--judge", m) for m in roles.values())]:
+        url = model_endpoint(str(model), getattr(model.api, "base_url", None))
+        if url:
+            check_reachable(url, f"{option} {model}")
 
 
 def eval_set_options(

@@ -7,6 +7,7 @@ from pathlib import Path
 from tests.hardening.hardening_cli import REPO, isolated_env, run_cli
 from trustmh.locks import exclusive
 from trustmh.runner import LOCK_FILE
+from trustmh.testing.openai_double import OpenAIDouble
 
 
 def test_a_second_run_on_the_same_log_folder_refuses(tmp_path: Path) -> None:
@@ -30,7 +31,7 @@ def test_a_second_bulk_run_on_the_same_cache_refuses(tmp_path: Path) -> None:
     conversations = tmp_path / "conv.csv"
     conversations.write_text("context\nI cannot sleep.\n", encoding="utf-8")
     cache = tmp_path / "bulk.sqlite"
-    with exclusive(cache.with_name(cache.name + ".lock"), "the first run"):
+    with OpenAIDouble() as server, exclusive(cache.with_name(cache.name + ".lock"), "the first run"):
         result = run_cli(
             [
                 "generate",
@@ -39,7 +40,7 @@ def test_a_second_bulk_run_on_the_same_cache_refuses(tmp_path: Path) -> None:
                 "--model",
                 "openai/m",
                 "--base-url",
-                "http://127.0.0.1:9/v1",
+                server.base_url,
                 "--cache",
                 str(cache),
                 "-o",

@@ -16,6 +16,7 @@ from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine, RunStats
 from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.retry import RetryPolicy
+from trustmh.endpoints import DEFAULT_BASE_URLS, check_reachable
 from trustmh.locks import exclusive
 
 Item = TypeVar("Item")
@@ -74,6 +75,15 @@ async def _run(
             path = settings.cache_path
             lock.enter_context(exclusive(path.with_name(path.name + ".lock"), f"cache {path}"))
         cache = CompletionCache(settings.cache_path) if settings.cache_path else None
+        remote = [spec for spec in specs if spec.provider == "openai"]
+        if remote:  # a dead endpoint fails now, not after every item's retries
+            url = settings.endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URLS["openai"]
+            try:
+                await asyncio.to_thread(check_reachable, url, f"model {remote[0].spec}")
+            except BaseException:
+                if cache is not None:
+                    cache.close()
+                raise
     except BaseException:
         lock.close()
         await engine.close()

@@ -18,6 +18,7 @@ from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.common import console, user_errors, write_json
+from trustmh.errors import IncompleteRunError
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
@@ -107,6 +108,17 @@ def print_usage_line(summary: dict[str, Any]) -> None:
     )
 
 
+def fail_if_incomplete(failed: int, total: int, summary: dict[str, Any], output: Path) -> None:
+    """Exit 3 (outputs written) when calls failed for good, naming the kinds of the last errors."""
+    if not failed:
+        return
+    kinds = ", ".join(f"{kind}: {count}" for kind, count in sorted(summary["failure_reasons"].items())) or "unknown"
+    raise IncompleteRunError(
+        f"{failed} of {total} cells failed ({kinds}); they are empty in {output} and listed in "
+        f"{summary_path(output)}; rerun the same command to retry only them"
+    )
+
+
 @user_errors
 def generate_command(
     conversations: Annotated[Path, typer.Option(help="MentalBench CSV/xlsx with a `context` column.")],
@@ -142,12 +154,15 @@ def generate_command(
     write_table(output, result.columns, result.rows)
     summary = run_summary(result.report, price_in, price_out)
     summary["failed_cells"] = result.failures
+    summary["empty_replies"] = result.empty_replies
     write_json(summary, summary_path(output))
     print_usage_line(summary)
     console.print(
-        f"wrote {output} ({len(result.rows)} rows, {len(result.failures)} empty cells from failed calls)",
+        f"wrote {output} ({len(result.rows)} rows; {len(result.failures)} failed calls left empty cells, "
+        f"{len(result.empty_replies)} empty replies; both listed in {summary_path(output)})",
         highlight=False,
     )
+    fail_if_incomplete(len(result.failures), len(result.rows) * len(targets), summary, output)
 
 
 @user_errors
@@ -196,6 +211,7 @@ def judge_command(
         f"(empty cells listed in {summary_path(output)})",
         highlight=False,
     )
+    fail_if_incomplete(counts["call_failed"], sum(counts.values()), summary, output)
 
 
 def register(app: typer.Typer) -> None:
