@@ -3,6 +3,8 @@
 # ruff: noqa: F401
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.models.providers import TrustmhModelAPI
+from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench
+from trustmh.pillars.crisis.simulated_risk import crisis_simulated_risk
 from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
 from trustmh.pillars.fairness.tasks import fairness_esconv

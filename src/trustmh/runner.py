@@ -98,7 +98,7 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     return args
 
 
-def validate_models(models: Sequence[str], judge: str | None) -> None:
+def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
@@ -109,7 +109,8 @@ def validate_models(models: Sequence[str], judge: str | None) -> None:
     except ImportError:  # pragma: no cover
         registry_find = None
 
-    for option, model in [*(("--model", m) for m in models), *((("--judge", judge),) if judge else ())]:
+    others = [(option, model) for option, model in (("--judge", judge), ("--user-model", user_model)) if model]
+    for option, model in [*(("--model", m) for m in models), *others]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
             raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
@@ -121,17 +122,22 @@ def validate_models(models: Sequence[str], judge: str | None) -> None:
             )
 
 
-def judge_role(judge: str | None) -> dict[str, Any] | None:
-    """The ``judge`` model role, with the same endpoint defaults as the models under test
-    (the user's ``-M`` args are for the models under test and never reach the judge)."""
-    if not judge:
-        return None
-    args = model_defaults([judge], {})
-    if not args:
-        return {"judge": judge}
-    from inspect_ai.model import get_model
+def model_roles(**roles: str | None) -> dict[str, Any] | None:
+    """inspect model roles (``judge``, ``user`` = the simulated user of conversation tasks),
+    each with the same endpoint defaults as the models under test (the user's ``-M`` args are for
+    the models under test and never reach these roles)."""
+    bound: dict[str, Any] = {}
+    for role, model in roles.items():
+        if not model:
+            continue
+        args = model_defaults([model], {})
+        if not args:
+            bound[role] = model
+            continue
+        from inspect_ai.model import get_model
 
-    return {"judge": get_model(judge, role="judge", **args)}
+        bound[role] = get_model(model, role=role, **args)
+    return bound or None
 
 
 def run_tasks(
@@ -149,6 +155,7 @@ def run_tasks(
     attempt_timeout: int | None = None,
     max_retries: int | None = None,
     display: str | None = None,
+    user_model: str | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -160,7 +167,7 @@ def run_tasks(
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
 
-    validate_models(models, judge)
+    validate_models(models, judge, user_model)
     tasks = build_tasks(names, source, data_dir)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -171,16 +178,27 @@ def run_tasks(
         started_at = time.time()
         try:
             options = eval_set_options(
-                models, model_args, judge, limit, max_connections, timeout, attempt_timeout, max_retries, display
+                models,
+                model_args,
+                judge,
+                limit,
+                max_connections,
+                timeout,
+                attempt_timeout,
+                max_retries,
+                display,
+                user_model,
             )
             options = with_redacting_models(options)
             check_endpoints(options)
             success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
-        except PrerequisiteError as error:  # a missing API key or provider package
+        except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
                 lock_file.unlink(missing_ok=True)
                 if not any(log_dir.iterdir()):
                     log_dir.rmdir()
+            if isinstance(error, UserError):
+                raise
             from rich.text import Text
 
             text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
@@ -216,7 +234,11 @@ def check_endpoints(options: dict[str, Any]) -> None:
     from trustmh.endpoints import check_reachable, model_endpoint
 
     roles = options.get("model_roles") or {}
-    for option, model in [*(("--model", m) for m in options["model"]), *(("--judge", m) for m in roles.values())]:
+    flags = {"judge": "--judge", "user": "--user-model"}
+    for option, model in [
+        *(("--model", m) for m in options["model"]),
+        *((flags.get(role, role), m) for role, m in roles.items()),
+    ]:
         url = model_endpoint(str(model), getattr(model.api, "base_url", None))
         if url:
             check_reachable(url, f"{option} {model}")
@@ -232,6 +254,7 @@ def eval_set_options(
     attempt_timeout: int | None = None,
     max_retries: int | None = None,
     display: str | None = None,
+    user_model: str | None = None,
 ) -> dict[str, Any]:
     """The ``inspect_ai.eval_set`` keyword arguments of a trustmh run (besides tasks and
     log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does."""
@@ -239,7 +262,7 @@ def eval_set_options(
     return dict(
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=judge_role(judge),
+        model_roles=model_roles(judge=judge, user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,
@@ -333,7 +356,7 @@ def score_responses(
 
     (built,) = build_tasks([task], source, data_dir)
     _check_recordings(task, built, responses)
-    roles = with_redacting_models({"model": [], "model_roles": judge_role(judge)})["model_roles"]
+    roles = with_redacting_models({"model": [], "model_roles": model_roles(judge=judge)})["model_roles"]
     # Without --log-dir the logs (prompts and replies) go to a private temporary folder that is
     # removed afterwards, whatever happens: the JSON summary is the result.
     temporary = None if log_dir else tempfile.mkdtemp(prefix="trustmh-score-")

@@ -89,6 +89,12 @@ def run_command(
         str | None,
         typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so)."),
     ] = None,
+    user_model: Annotated[
+        str | None,
+        typer.Option(
+            help="Simulated user of conversation tasks (inspect role 'user'; default: the model under test plays it)."
+        ),
+    ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="At most this many samples per task.")] = None,
     log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(
         DEFAULT_LOG_DIR
@@ -143,6 +149,7 @@ def run_command(
         timeout=timeout,
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
+        user_model=user_model,
     )
 
 

@@ -1,0 +1,86 @@
+"""What a conversation leaves in the sample: its turns, why it stopped, and whether it finished.
+
+The solver writes one :class:`ConversationRecord` to the sample store (key :data:`STORE_KEY`),
+so it is in the log beside the messages; scorers read it back with :func:`conversation_of`,
+which refuses a conversation that stopped early for any reason other than the planned end or
+the simulated user ending it: a shorter conversation is never scored as if it were complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from inspect_ai.solver import TaskState
+
+STORE_KEY = "trustmh_conversation"
+EndReason = Literal["script", "max_turns", "user_ended"]
+
+
+@dataclass
+class Turn:
+    """One exchange: the user's message and the assistant's answer (1-based ``number``)."""
+
+    number: int
+    user: str
+    assistant: str
+
+
+@dataclass
+class ConversationRecord:
+    planned_turns: int
+    turns: list[Turn] = field(default_factory=list)
+    ended_by: EndReason | None = None  # None while the conversation is still running
+    user_side: str = "scripted"  # "scripted" or "simulated:<model>"
+    closing_message: str | None = None  # the simulated user's words before it ended the conversation
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ConversationRecord:
+        turns = [Turn(**turn) for turn in data.get("turns", [])]
+        return cls(**{**data, "turns": turns})
+
+    @property
+    def complete(self) -> bool:
+        if self.ended_by is None:
+            return False
+        if self.ended_by == "user_ended":
+            return True
+        return len(self.turns) == self.planned_turns
+
+
+class IncompleteConversation(RuntimeError):
+    """The conversation did not reach its planned end: the sample is an error, not a score."""
+
+
+def save(state: TaskState, record: ConversationRecord) -> None:
+    state.store.set(STORE_KEY, record.as_dict())
+
+
+def conversation_of(state: TaskState) -> ConversationRecord:
+    """The finished conversation of ``state``; raises :class:`IncompleteConversation` otherwise."""
+    data = state.store.get(STORE_KEY)
+    if not data:
+        raise IncompleteConversation("no conversation was recorded for this sample (was the conversation solver run?)")
+    record = ConversationRecord.from_dict(data)
+    if not record.complete:
+        raise IncompleteConversation(
+            f"the conversation stopped after {len(record.turns)} of {record.planned_turns} turns "
+            f"(ended by: {record.ended_by or 'an interruption'}); it is not scored as complete"
+        )
+    return record
+
+
+def transcript_text(turns: list[Turn], upto: int, include_last_answer: bool = False) -> str:
+    """The conversation up to turn ``upto``: every earlier exchange, then turn ``upto``'s user message
+    (and its answer too if ``include_last_answer``). What a judge reads as context."""
+    lines: list[str] = []
+    for turn in turns:
+        if turn.number > upto:
+            break
+        lines.append(f"[Turn {turn.number}] User: {turn.user}")
+        if turn.number < upto or include_last_answer:
+            lines.append(f"[Turn {turn.number}] Assistant: {turn.assistant}")
+    return "\n\n".join(lines)
