@@ -65,6 +65,9 @@ LOCK_FILE = ".trustmh.lock"  # held by the run writing a log folder
 DEFAULT_FAIL_ON_ERROR = 0.1
 
 
+OPENAI_SDK_PROVIDERS = ("openai/", "openai-api/")  # providers built on the openai SDK client
+
+
 def _embedded(model: str) -> bool:
     return model.startswith("trustmh/")
 
@@ -85,7 +88,7 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     import os
 
     args = dict(model_args)
-    if any(model.startswith("openai/") for model in models) and "max_retries" not in args:
+    if any(model.startswith(OPENAI_SDK_PROVIDERS) for model in models) and "max_retries" not in args:
         args["max_retries"] = 0
     base_url = os.environ.get("OPENAI_BASE_URL", "")
     if (
@@ -168,6 +171,8 @@ def run_tasks(
     import trustmh._registry  # noqa: F401  (providers and tasks)
 
     validate_models(models, judge, user_model)
+    if log_dir.exists() and not log_dir.is_dir():
+        raise UserError(f"--log-dir {log_dir}: not a folder")
     tasks = build_tasks(names, source, data_dir)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -220,13 +225,33 @@ def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
     install_log_redaction()
     options = dict(options)
     model_args = options.pop("model_args", None) or {}
-    options["model"] = [get_redacting_model(name, **model_args) for name in options["model"]]
+    options["model"] = [sent_as_logged(get_redacting_model(name, **model_args)) for name in options["model"]]
     roles = options.get("model_roles") or {}
     options["model_roles"] = {
-        role: redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
+        role: sent_as_logged(
+            redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
+        )
         for role, model in roles.items()
     } or None
     return options
+
+
+def sent_as_logged(model: Any) -> Any:
+    """The settings a model is sent are the ones the log records.
+
+    inspect treats an ``openai/<name>`` it does not recognise as OpenAI's newest reasoning model
+    and silently drops ``temperature`` (the log still says 0.0). On an OpenAI-compatible server
+    (vLLM, llama.cpp, ...) such a name is that server's model, not an OpenAI codename: the
+    temperature is sent. Names inspect recognises (gpt-5, o-series) keep its rules.
+    """
+    import os
+
+    base_url = os.environ.get("OPENAI_BASE_URL", "") or str(getattr(model.api, "base_url", "") or "")
+    if str(model).startswith("openai/") and base_url and "api.openai.com" not in base_url:
+        api = model.api
+        if hasattr(api, "is_latest"):
+            api.is_latest = lambda: False
+    return model
 
 
 def check_endpoints(options: dict[str, Any]) -> None:

@@ -119,6 +119,8 @@ class DoubleState:
     outcomes: Counter[str] = field(default_factory=Counter)
     request_times: dict[str, list[float]] = field(default_factory=dict)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
+    # generation settings of the first requests (the body without its messages)
+    settings_seen: list[dict[str, Any]] = field(default_factory=list)
     # Tests read the counters from their own thread while the server loop writes them.
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -141,6 +143,9 @@ def build_app(latency: float, faults: Faults, seed: int, responder: Responder, s
         messages = body.get("messages") or []
         key = request.headers.get("X-Sample-Key") or messages_key(messages)
         attempt = state.record(key, dict(request.headers))
+        with state.lock:
+            if len(state.settings_seen) < 50:
+                state.settings_seen.append({k: v for k, v in body.items() if k != "messages"})
         fault = choose_fault(faults, seed, key, attempt)
         with state.lock:
             state.outcomes[fault or "ok"] += 1
