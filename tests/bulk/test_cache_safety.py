@@ -52,3 +52,26 @@ def test_a_second_writer_is_refused_with_the_holders_pid(tmp_path: Path) -> None
                 pass
     with exclusive(lock, "cache c.sqlite"):  # released when the holder is done
         pass
+
+
+@pytest.mark.parametrize("writer", ["table", "text"])
+def test_a_failed_write_is_one_error_and_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer: str
+) -> None:
+    import errno
+
+    from trustmh.bulk import tables
+    from trustmh.cli import common
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if writer == "table":
+        monkeypatch.setattr(tables, "_write_csv", full)
+        with pytest.raises(UserError, match=r"out.csv: cannot write \(no space left on the device\)"):
+            tables.write_table(tmp_path / "out.csv", ["a"], [{"a": "1"}])
+    else:
+        monkeypatch.setattr(common.os, "replace", full)
+        with pytest.raises(UserError, match=r"out.json: cannot write \(no space left on the device\)"):
+            common.write_text("{}", tmp_path / "out.json")
+    assert list(tmp_path.iterdir()) == []

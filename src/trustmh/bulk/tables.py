@@ -14,9 +14,11 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from trustmh.data.readers import read_csv_rows
 from trustmh.errors import DataFormatError, UserError
+from trustmh.paths import check_input_file, check_output_file, os_error_words
 from trustmh.spreadsheet import escape_xlsx_text, neutralise_csv_cell, restore_csv_cell, unescape_xlsx_text
 
 TABLE_SUFFIXES = (".csv", ".xlsx")
@@ -77,28 +79,37 @@ def _cell_text(value: object) -> str:
 def _read_xlsx(path: Path, required: Sequence[str]) -> Table:
     import openpyxl
 
-    if not path.is_file():
-        raise UserError(f"{path}: file not found")
+    check_input_file(path, "an xlsx workbook")
     try:
         workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds (zip, xml, key errors) for bad files
         raise DataFormatError(path, None, f"expected an xlsx workbook ({type(error).__name__})") from None
     try:
-        sheet_rows = workbook.active.iter_rows(values_only=True)
-        header = [_cell_text(v).strip() for v in next(sheet_rows, ())]
-        missing = [name for name in required if name not in header]
-        if missing:
-            raise DataFormatError(path, "row 1", f"missing column {missing[0]!r} (found: {', '.join(header)})")
-        _check_unique_columns(path, "row 1", header)
-        rows: list[dict[str, str]] = []
-        where: list[str] = []
-        for number, values in enumerate(sheet_rows, start=2):
-            if values is None or all(v is None for v in values):
-                continue
-            rows.append({name: _cell_text(v) for name, v in zip(header, values, strict=False) if name})
-            where.append(f"row {number}")
+        return _read_sheet(path, workbook, required)
+    except UserError:
+        raise
+    except Exception as error:  # noqa: BLE001 - read_only parses the sheet lazily: its XML fails here
+        raise DataFormatError(
+            path, None, f"expected an xlsx workbook, its sheet is corrupt ({type(error).__name__})"
+        ) from None
     finally:
         workbook.close()
+
+
+def _read_sheet(path: Path, workbook: Any, required: Sequence[str]) -> Table:
+    sheet_rows = workbook.active.iter_rows(values_only=True)
+    header = [_cell_text(v).strip() for v in next(sheet_rows, ())]
+    missing = [name for name in required if name not in header]
+    if missing:
+        raise DataFormatError(path, "row 1", f"missing column {missing[0]!r} (found: {', '.join(header)})")
+    _check_unique_columns(path, "row 1", header)
+    rows: list[dict[str, str]] = []
+    where: list[str] = []
+    for number, values in enumerate(sheet_rows, start=2):
+        if values is None or all(v is None for v in values):
+            continue
+        rows.append({name: _cell_text(v) for name, v in zip(header, values, strict=False) if name})
+        where.append(f"row {number}")
     if not rows:
         raise DataFormatError(path, None, "no data rows after the header")
     columns = [name for name in header if name]
@@ -114,8 +125,12 @@ def first_rows(table: Table, limit: int | None) -> Table:
 def write_table(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]]) -> None:
     """Write CSV or xlsx (by suffix) atomically: the file appears whole or not at all."""
     check_table_suffix(path, "the output")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    check_output_file(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise UserError(f"{path}: cannot write ({os_error_words(error)})") from None
     os.close(handle)
     try:
         if path.suffix.lower() == ".xlsx":
@@ -123,6 +138,9 @@ def write_table(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str
         else:
             _write_csv(Path(temporary), columns, rows)
         os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise UserError(f"{path}: cannot write ({os_error_words(error)})") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

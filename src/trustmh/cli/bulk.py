@@ -19,6 +19,7 @@ from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.common import console, user_errors, write_json
 from trustmh.errors import IncompleteRunError
+from trustmh.paths import check_output_file
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
@@ -144,6 +145,7 @@ def generate_command(
     limit: Limit = None,
 ) -> None:
     check_table_suffix(output, "--output")
+    check_output_file(output, "--output")
     targets = parse_model_columns(model)  # before reading a possibly large file
     table = first_rows(load_conversations(conversations), limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
@@ -190,6 +192,7 @@ def judge_command(
     limit: Limit = None,
 ) -> None:
     check_table_suffix(output, "--output")
+    check_output_file(output, "--output")
     judge = parse_model(judge_model)
     table = first_rows(read_table(responses, ["context"]), limit)
     keys = select_keys(table, key or [])

@@ -14,6 +14,7 @@ from rich.table import Table
 from trustmh import PILLARS
 from trustmh.cli.common import console, err_console, user_errors, write_json
 from trustmh.errors import UserError, is_secret_name, redact, register_secret
+from trustmh.paths import check_input_file, check_output_file
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
@@ -207,11 +208,9 @@ def score_command(
     """
     from trustmh.runner import score_responses
 
-    if not responses.is_file():
-        raise UserError(
-            f"{responses}: "
-            + ("a folder; expected a JSONL file of recorded outputs" if responses.is_dir() else "file not found")
-        )
+    check_input_file(responses, "a JSONL file of recorded outputs")
+    if json_out != "-":
+        check_output_file(Path(json_out), "--json")  # before scoring, not after
     summary = score_responses(
         task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir
     )

@@ -28,6 +28,7 @@ import numpy as np
 
 from trustmh.data.readers import read_text
 from trustmh.errors import DataFormatError, UserError
+from trustmh.paths import check_input_file
 
 ATTRIBUTES: tuple[str, ...] = (
     "Guidance",
@@ -153,12 +154,13 @@ def _read_xlsx(path: Path) -> tuple[list[str], list[list[object]]]:
         frame = pd.read_excel(path, dtype=str, engine="openpyxl")
     except (zipfile.BadZipFile, InvalidFileException, ValueError, KeyError, OSError) as error:
         raise DataFormatError(path, None, f"expected an .xlsx workbook ({error})") from None
+    except SyntaxError as error:  # xml.etree's ParseError: the package is fine, its sheet XML is not
+        raise DataFormatError(path, None, f"expected an .xlsx workbook, its sheet XML is corrupt ({error})") from None
     return [str(c) for c in frame.columns], frame.to_numpy(dtype=object).tolist()
 
 
 def _read_table(path: Path) -> tuple[list[str], list[list[object]]]:
-    if not path.is_file():
-        raise UserError(f"{path}: file not found")
+    check_input_file(path)  # a folder, FIFO or symlink loop is named as such, not "not found"
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx(path)
@@ -246,14 +248,14 @@ def match_to(reference: RatingTable, other: RatingTable) -> RatingTable:
         )
     position = {conv_id: i for i, conv_id in enumerate(other.conv_ids)}
     wanted = set(reference.conv_ids)
-    for conv_id, row in zip(other.conv_ids, other.rows):
+    for conv_id, row in zip(other.conv_ids, other.rows, strict=True):
         if conv_id not in wanted:
             raise DataFormatError(
                 other.path,
                 f"row {row}",
                 f"{ID_COLUMN} {conv_id!r} is not in {reference.path}; both files must rate the same conversations",
             )
-    for conv_id, row in zip(reference.conv_ids, reference.rows):
+    for conv_id, row in zip(reference.conv_ids, reference.rows, strict=True):
         if conv_id not in position:
             raise DataFormatError(
                 other.path,
