@@ -1,6 +1,8 @@
 """Loaded by inspect_ai through the ``inspect_ai`` entry point: every task and provider."""
 
 # ruff: noqa: F401
+from trustmh.cost.run_estimate import DryRunModelAPI
+from trustmh.dialogue.mindeval import dialogue_mindeval
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.models.providers import TrustmhModelAPI
 from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench
@@ -25,5 +27,6 @@ from trustmh.pillars.reliability.tasks import (
 )
 from trustmh.pillars.robustness.reliability_tasks import robustness_emobench_eu, robustness_usmle_mental
 from trustmh.pillars.robustness.tasks import robustness_crisis_classification, robustness_crisis_cssrs
+from trustmh.pillars.safety.crescendo import safety_crescendo
 from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas

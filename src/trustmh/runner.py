@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from trustmh.batching import BatchPlan, plan_batch
 from trustmh.errors import UserError
 from trustmh.locks import exclusive
 from trustmh.results import score_summary
@@ -69,7 +70,7 @@ OPENAI_SDK_PROVIDERS = ("openai/", "openai-api/")  # providers built on the open
 
 
 def _embedded(model: str) -> bool:
-    return model.startswith("trustmh/")
+    return model.startswith("trustmh/") and not model.startswith("trustmh/http")
 
 
 def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[str, Any]:
@@ -84,10 +85,14 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     top of ``--max-retries``; we turn that off (``max_retries=0`` is a client argument) so
     inspect's retry loop, which logs each retry and honours ``--max-retries`` and
     ``--timeout``, is the only one.
+
+    ``-M config=FILE`` of ``trustmh/http`` reaches the provider as ``http_config``.
     """
     import os
 
     args = dict(model_args)
+    if any(model.startswith("trustmh/http") for model in models) and "config" in args:
+        args["http_config"] = args.pop("config")  # `config` is taken by inspect's get_model
     if any(model.startswith(OPENAI_SDK_PROVIDERS) for model in models) and "max_retries" not in args:
         args["max_retries"] = 0
     base_url = os.environ.get("OPENAI_BASE_URL", "")
@@ -125,21 +130,23 @@ def validate_models(models: Sequence[str], judge: str | None, user_model: str | 
             )
 
 
-def model_roles(**roles: str | None) -> dict[str, Any] | None:
+def model_roles(batch: dict[str, Any] | None = None, **roles: str | None) -> dict[str, Any] | None:
     """inspect model roles (``judge``, ``user`` = the simulated user of conversation tasks),
     each with the same endpoint defaults as the models under test (the user's ``-M`` args are for
-    the models under test and never reach these roles)."""
+    the models under test and never reach these roles) and its ``batch`` setting, if any."""
     bound: dict[str, Any] = {}
     for role, model in roles.items():
         if not model:
             continue
         args = model_defaults([model], {})
-        if not args:
+        batched = (batch or {}).get(role)
+        if not args and batched is None:
             bound[role] = model
             continue
-        from inspect_ai.model import get_model
+        from inspect_ai.model import GenerateConfig, get_model
 
-        bound[role] = get_model(model, role=role, **args)
+        config = GenerateConfig(batch=batched) if batched is not None else None
+        bound[role] = get_model(model, role=role, config=config, **args)
     return bound or None
 
 
@@ -159,6 +166,7 @@ def run_tasks(
     max_retries: int | None = None,
     display: str | None = None,
     user_model: str | None = None,
+    batch: str | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -173,7 +181,10 @@ def run_tasks(
     validate_models(models, judge, user_model)
     if log_dir.exists() and not log_dir.is_dir():
         raise UserError(f"--log-dir {log_dir}: not a folder")
+    batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
+    for notice in batch_plan.notices:
+        console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
     lock_file = log_dir / LOCK_FILE
@@ -193,6 +204,7 @@ def run_tasks(
                 max_retries,
                 display,
                 user_model,
+                batch_plan,
             )
             options = with_redacting_models(options)
             check_endpoints(options)
@@ -269,6 +281,27 @@ def check_endpoints(options: dict[str, Any]) -> None:
             check_reachable(url, f"{option} {model}")
 
 
+def dry_run_tasks(
+    names: Sequence[str],
+    models: Sequence[str],
+    roles: dict[str, str | None],
+    limit: int | None,
+    data_dir: str | None,
+    source: str,
+    prices: Path | None,
+) -> None:
+    """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed."""
+    from trustmh.cost.estimate import print_estimate
+    from trustmh.cost.prices import PriceTable
+    from trustmh.cost.run_estimate import estimate_run
+
+    validate_models(models, roles.get("judge"), roles.get("user"))
+    price_table = PriceTable.load(prices)
+    bound = {role: model for role, model in roles.items() if model}
+    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table)
+    print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
+
+
 def eval_set_options(
     models: Sequence[str],
     model_args: dict[str, Any] | None = None,
@@ -280,14 +313,25 @@ def eval_set_options(
     max_retries: int | None = None,
     display: str | None = None,
     user_model: str | None = None,
+    batch: BatchPlan | None = None,
 ) -> dict[str, Any]:
     """The ``inspect_ai.eval_set`` keyword arguments of a trustmh run (besides tasks and
-    log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does."""
+    log_dir); shared with the benchmarks so they measure exactly what ``trustmh run`` does.
+
+    A batched role gets no default timeouts (0 here, None for inspect): a provider batch may
+    take hours. The whole-call ``timeout`` is inherited by every role, the attempt timeout only
+    by the models under test."""
     api_models = [model for model in models if not _embedded(model)]
+    batch = batch or BatchPlan()
+    if batch.model is not None or batch.judge is not None:
+        timeout = timeout if timeout is not None else 0
+    if batch.model is not None:
+        attempt_timeout = attempt_timeout if attempt_timeout is not None else 0
     return dict(
+        **({"batch": batch.model} if batch.model is not None else {}),
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=model_roles(judge=judge, user=user_model),
+        model_roles=model_roles(batch={"judge": batch.judge}, judge=judge, user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,
@@ -295,10 +339,10 @@ def eval_set_options(
         retry_on_error=DEFAULT_RETRY_ON_ERROR,
         log_buffer=DEFAULT_LOG_BUFFER,
         log_realtime=DEFAULT_LOG_REALTIME,
-        timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
+        timeout=(timeout or None) if timeout is not None else DEFAULT_TIMEOUT,
         # The embedded model is local and serialised: an attempt timeout would only cut off
         # a slow CPU mid-answer, so it applies when an API model is in the run.
-        attempt_timeout=attempt_timeout
+        attempt_timeout=(attempt_timeout or None)
         if attempt_timeout is not None
         else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
         max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,

@@ -11,6 +11,7 @@ import pytest
 from trustmh.align import ALL_ATTRIBUTES, analyze, analyze_files, category
 from trustmh.data.loaders.mentalalign import HUMAN_PREFIX, JUDGE_PREFIX, read_ratings
 from trustmh.errors import UserError
+from trustmh.mentalalign.schema import DEFAULT_SCORE_RANGE, STRICT_SCORE_RANGE
 from trustmh.stats.paired import icc_c1_a1
 
 
@@ -22,13 +23,29 @@ def result(fixtures: Path):
         exclude={"a": ["gamma"]},
         n_boot=200,
         seed=5,
+        score_range=STRICT_SCORE_RANGE,
     )
 
 
 def _pairs(fixtures: Path, judge_file: str, keys: list[int], attr: int) -> tuple[np.ndarray, np.ndarray]:
-    h = read_ratings(fixtures / "human.csv", HUMAN_PREFIX).scores[:, keys, attr]
-    j = read_ratings(fixtures / judge_file, JUDGE_PREFIX).scores[:, keys, attr]
+    h = read_ratings(fixtures / "human.csv", HUMAN_PREFIX, STRICT_SCORE_RANGE).scores[:, keys, attr]
+    j = read_ratings(fixtures / judge_file, JUDGE_PREFIX, STRICT_SCORE_RANGE).scores[:, keys, attr]
     return h, j
+
+
+def test_cli_and_python_api_share_one_default_score_range(fixtures: Path) -> None:
+    """``trustmh align`` and ``analyze_files`` both keep 0 scores by default, as MentalBench did."""
+    import inspect
+
+    from trustmh.cli.align import align_command
+
+    cli_default = inspect.signature(align_command).parameters["min_score"].default.default
+    for function in (analyze_files, read_ratings):
+        assert inspect.signature(function).parameters["score_range"].default == DEFAULT_SCORE_RANGE
+    assert DEFAULT_SCORE_RANGE == (cli_default, 5.0) == (0.0, 5.0)
+    # The fixture's human 0 (103 beta, Guidance) is a score by default and unparsed when strict.
+    assert read_ratings(fixtures / "human.csv", HUMAN_PREFIX).scores[2, 2, 0] == 0.0
+    assert np.isnan(read_ratings(fixtures / "human.csv", HUMAN_PREFIX, STRICT_SCORE_RANGE).scores[2, 2, 0])
 
 
 def test_category_cutoffs() -> None:
@@ -80,7 +97,7 @@ def test_unparsed_and_missing_counts(result) -> None:
 
 
 def test_composites_are_component_means(fixtures: Path, result) -> None:
-    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX)
+    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX, STRICT_SCORE_RANGE)
     css = human.scores[..., :4].mean(axis=-1)
     row = result.select(level="item", judge="b", attribute="CSS")[0]
     assert row.human_mean == pytest.approx(np.nanmean(css))
@@ -88,7 +105,7 @@ def test_composites_are_component_means(fixtures: Path, result) -> None:
 
 def test_krippendorff_matches_package(fixtures: Path, result) -> None:
     tables = [
-        read_ratings(fixtures / f, p)
+        read_ratings(fixtures / f, p, STRICT_SCORE_RANGE)
         for f, p in (("human.csv", HUMAN_PREFIX), ("judge_a.csv", JUDGE_PREFIX), ("judge_b.csv", JUDGE_PREFIX))
     ]
     data = np.stack([t.scores[..., 2].ravel() for t in tables])
@@ -103,6 +120,7 @@ def test_reproducible_and_seed_dependent(fixtures: Path, result) -> None:
         exclude={"a": ["gamma"]},
         n_boot=200,
         seed=5,
+        score_range=STRICT_SCORE_RANGE,
     )
     assert again.to_json() == result.to_json()
     other = analyze_files(
@@ -111,20 +129,23 @@ def test_reproducible_and_seed_dependent(fixtures: Path, result) -> None:
         exclude={"a": ["gamma"]},
         n_boot=200,
         seed=6,
+        score_range=STRICT_SCORE_RANGE,
     )
     assert other.rows[0].icc_c1 == result.rows[0].icc_c1
     assert other.rows[-1].icc_c1_ci != result.rows[-1].icc_c1_ci
 
 
 def test_no_bootstrap_and_single_level(fixtures: Path) -> None:
-    res = analyze_files(fixtures / "human.csv", {"b": fixtures / "judge_b.csv"}, level="item", n_boot=0)
+    res = analyze_files(
+        fixtures / "human.csv", {"b": fixtures / "judge_b.csv"}, level="item", n_boot=0, score_range=STRICT_SCORE_RANGE
+    )
     assert {r.level for r in res.rows} == {"item"}
     assert all(np.isnan(r.icc_c1_ci[0]) and r.category is None for r in res.rows)
 
 
 def test_bad_exclusions(fixtures: Path) -> None:
-    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX)
-    judge = read_ratings(fixtures / "judge_b.csv", JUDGE_PREFIX)
+    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX, STRICT_SCORE_RANGE)
+    judge = read_ratings(fixtures / "judge_b.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE)
     with pytest.raises(UserError, match="no judge named 'x'"):
         analyze(human, {"b": judge}, exclude={"x": ["alpha"]})
     with pytest.raises(UserError, match="no response model 'delta'"):
@@ -144,6 +165,8 @@ def test_model_without_valid_pairs_drops_out(fixtures: Path, tmp_path: Path) -> 
     with open(tmp_path / "human.csv", "w", newline="") as handle:
         csv.writer(handle).writerows(rows)
     with np.errstate(all="raise"):
-        res = analyze_files(tmp_path / "human.csv", {"b": fixtures / "judge_b.csv"}, n_boot=50)
+        res = analyze_files(
+            tmp_path / "human.csv", {"b": fixtures / "judge_b.csv"}, n_boot=50, score_range=STRICT_SCORE_RANGE
+        )
     row = res.select(level="model", judge="b", attribute="Empathy")[0]
     assert row.n == 3 and row.missing == 6 and np.isfinite(row.icc_c1)

@@ -21,6 +21,7 @@ from trustmh.data.loaders.mentalalign import (
     read_ratings,
 )
 from trustmh.errors import DataFormatError, UserError
+from trustmh.mentalalign.schema import STRICT_SCORE_RANGE
 
 SEVEN = '{"Guidance": 1, "Informativeness": 2, "Relevance": 3, "Safety": 4, "Empathy": 5, "Helpfulness": 4, "Understanding": 3}'
 
@@ -48,14 +49,14 @@ def test_parse_cell_variants() -> None:
 
 
 def test_read_fixture_with_spaces_fences_and_bad_cells(fixtures: Path) -> None:
-    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX)
+    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX, STRICT_SCORE_RANGE)
     assert human.keys == ("original", "alpha", "beta", "gamma")
     assert human.conv_ids == ("101", "102", "103", "104", "105", "106")
     assert human.scores.shape == (6, 4, 7)
     assert (human.status[1, 3] == MISSING).all()  # 102 gamma: empty cell
     assert human.status[2, 2, 0] == UNPARSED  # 103 beta: Guidance 0
     assert (human.status[2, 2, 1:] == OK).all()
-    judge = read_ratings(fixtures / "judge_a.csv", JUDGE_PREFIX)
+    judge = read_ratings(fixtures / "judge_a.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE)
     assert (judge.status[3, 1] == UNPARSED).all()  # 104 alpha: not JSON
     assert judge.status[4, 0, ATTRIBUTES.index("Safety")] == UNPARSED
     assert int((judge.status == OK).sum()) == 6 * 4 * 7 - 7 - 1
@@ -65,8 +66,8 @@ def test_read_fixture_with_spaces_fences_and_bad_cells(fixtures: Path) -> None:
 def test_xlsx_equals_csv(fixtures: Path, tmp_path: Path) -> None:
     frame = pd.read_csv(fixtures / "judge_a.csv", dtype=str, keep_default_na=False)
     frame.to_excel(tmp_path / "judge_a.xlsx", index=False)
-    a = read_ratings(fixtures / "judge_a.csv", JUDGE_PREFIX)
-    b = read_ratings(tmp_path / "judge_a.xlsx", JUDGE_PREFIX)
+    a = read_ratings(fixtures / "judge_a.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE)
+    b = read_ratings(tmp_path / "judge_a.xlsx", JUDGE_PREFIX, STRICT_SCORE_RANGE)
     assert a.conv_ids == b.conv_ids and a.keys == b.keys
     assert np.array_equal(a.status, b.status)
     assert np.allclose(a.scores, b.scores, equal_nan=True)
@@ -112,22 +113,22 @@ def test_missing_file_and_unsupported_type(tmp_path: Path) -> None:
 
 
 def test_match_to_reorders_and_rejects_mismatches(fixtures: Path, tmp_path: Path) -> None:
-    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX)
+    human = read_ratings(fixtures / "human.csv", HUMAN_PREFIX, STRICT_SCORE_RANGE)
     frame = pd.read_csv(fixtures / "judge_b.csv", dtype=str, keep_default_na=False)
     shuffled = frame.iloc[::-1]
     shuffled.to_csv(tmp_path / "rev.csv", index=False)
-    a = match_to(human, read_ratings(fixtures / "judge_b.csv", JUDGE_PREFIX))
-    b = match_to(human, read_ratings(tmp_path / "rev.csv", JUDGE_PREFIX))
+    a = match_to(human, read_ratings(fixtures / "judge_b.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
+    b = match_to(human, read_ratings(tmp_path / "rev.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
     assert np.allclose(a.scores, b.scores, equal_nan=True)
 
     extra = frame.copy()
     extra.loc[2, "ConvID"] = "999"
     extra.to_csv(tmp_path / "extra.csv", index=False)
     with pytest.raises(DataFormatError, match=r"extra\.csv:row 4: ConvID '999' is not in"):
-        match_to(human, read_ratings(tmp_path / "extra.csv", JUDGE_PREFIX))
+        match_to(human, read_ratings(tmp_path / "extra.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
     frame.iloc[:-1].to_csv(tmp_path / "short.csv", index=False)
     with pytest.raises(DataFormatError, match=r"no row for ConvID '106' \(row 7 of"):
-        match_to(human, read_ratings(tmp_path / "short.csv", JUDGE_PREFIX))
+        match_to(human, read_ratings(tmp_path / "short.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
     frame.drop(columns=["judge_response_beta"]).to_csv(tmp_path / "nobeta.csv", index=False)
     with pytest.raises(DataFormatError, match="missing column 'judge_response_beta'"):
-        match_to(human, read_ratings(tmp_path / "nobeta.csv", JUDGE_PREFIX))
+        match_to(human, read_ratings(tmp_path / "nobeta.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))

@@ -16,6 +16,7 @@ from trustmh.data.loaders.mentalalign import (
     count_rows,
     read_ratings,
 )
+from trustmh.mentalalign.schema import STRICT_SCORE_RANGE
 
 # MentalBench-Align, "ICC Reliability Analysis" (model level, own family excluded):
 # (ICC(C,1), ICC(A,1)) per judge and attribute.
@@ -88,9 +89,9 @@ def test_reproduces_mentalbench_model_level_iccs(tables_zero_kept) -> None:
             assert row.icc_a1 == pytest.approx(a1, abs=0.005), (judge, attr)
 
 
-def test_default_excludes_out_of_range_and_counts_it(mentalalign_dir: Path) -> None:
-    human = read_ratings(mentalalign_dir / HUMAN_FILE, HUMAN_PREFIX)
-    judge = read_ratings(mentalalign_dir / JUDGE_FILES["gpt-4o"], JUDGE_PREFIX)
+def test_strict_range_excludes_out_of_range_and_counts_it(mentalalign_dir: Path) -> None:
+    human = read_ratings(mentalalign_dir / HUMAN_FILE, HUMAN_PREFIX, STRICT_SCORE_RANGE)
+    judge = read_ratings(mentalalign_dir / JUDGE_FILES["gpt-4o"], JUDGE_PREFIX, STRICT_SCORE_RANGE)
     result = analyze(human, {"gpt-4o": judge}, {"gpt-4o": ["gpt4o"]}, n_boot=50)
     row = result.select(level="item", judge="gpt-4o", attribute="Guidance")[0]
     assert row.unparsed > 0 and row.missing > 0

@@ -11,8 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from trustmh.cli.bulk import standalone_app
-from trustmh.dialogue.rubric import ATTRIBUTES
+from trustmh.mentalalign.rubric import generation_prompt
+from trustmh.mentalalign.schema import ATTRIBUTES, EXPLANATION, OVERALL
 from trustmh.testing.openai_double import Faults, OpenAIDouble
+
+VERDICT_KEYS = [*ATTRIBUTES, OVERALL, EXPLANATION]  # as in the released judge files
 
 runner = CliRunner()
 
@@ -61,6 +64,40 @@ def test_generate_writes_the_wide_format_with_one_column_per_model(
     summary = json.loads((tmp_path / "responses.csv.summary.json").read_text())
     assert summary["fresh_successes"] == 6 and summary["failed_cells"] == []
     assert summary["cost"] > 0
+
+
+def test_generate_sends_mentalbench_generation_prompt_as_the_only_message(
+    tmp_path: Path, tiny_csv: Path, fake_key: str
+) -> None:
+    seen: list[list[dict[str, str]]] = []
+
+    def responder(messages: list[dict[str, str]]) -> str:
+        seen.append(messages)
+        return "ok"
+
+    contexts = [row["context"] for row in read_csv(tiny_csv)]
+    with OpenAIDouble(responder=responder) as server:
+        code, output = invoke(
+            "generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(tmp_path / "a.csv"),
+            *common(server.base_url, tmp_path),
+        )  # fmt: skip
+        assert code == 0, output
+        assert sorted(m[0]["content"] for m in seen) == sorted(generation_prompt(c) for c in contexts)
+        assert all(len(m) == 1 and m[0]["role"] == "user" for m in seen)
+        assert all(m[0]["content"].startswith("You are a licensed psychiatrist") for m in seen)
+        seen.clear()
+        code, output = invoke(
+            "generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(tmp_path / "b.csv"),
+            "--prompt-template", "{user_concern}", "--system", "Be brief.", *common(server.base_url, tmp_path),
+        )  # fmt: skip
+    assert code == 0, output
+    assert sorted(m[1]["content"] for m in seen) == sorted(contexts)
+    assert all(m[0] == {"role": "system", "content": "Be brief."} for m in seen)
+    code, output = invoke(
+        "generate", "--conversations", str(tiny_csv), "--model", "openai/m", "-o", str(tmp_path / "c.csv"),
+        "--prompt-template", "no placeholder",
+    )  # fmt: skip
+    assert code == 2 and "--prompt-template" in output and "{user_concern}" in output
 
 
 def test_generate_failures_leave_empty_cells_that_are_listed(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
@@ -145,8 +182,8 @@ def test_judge_writes_the_mentalalign_judge_format(tmp_path: Path, tiny_csv: Pat
     for row in rows[1:]:
         for cell in row[2:]:
             scores = json.loads(cell)
-            assert list(scores) == list(ATTRIBUTES)
-            assert all(isinstance(v, int) and 1 <= v <= 5 for v in scores.values())
+            assert list(scores) == VERDICT_KEYS
+            assert all(isinstance(scores[k], int) and 1 <= scores[k] <= 5 for k in [*ATTRIBUTES, OVERALL])
     assert "6 judged, 0 unparsed" in output
     assert code_limited == 0 and "1 judged" in output_limited and "cached 1" in output_limited
     assert len(read_csv(tmp_path / "first.csv")) == 1
@@ -157,7 +194,7 @@ def test_judge_counts_unparsed_verdicts_and_leaves_them_empty(tmp_path: Path, ti
         prompt = messages[0]["content"]
         if "Exam panic" in prompt:  # the judge never produces a usable verdict for this one
             return "I think it is quite good, maybe a 4."
-        return json.dumps({name: 3 for name in ATTRIBUTES})
+        return json.dumps({**{name: 3 for name in [*ATTRIBUTES, OVERALL]}, EXPLANATION: "Adequate."})
 
     out = tmp_path / "judge.csv"
     with OpenAIDouble(responder=responder) as server:
@@ -178,7 +215,8 @@ def test_judge_counts_unparsed_verdicts_and_leaves_them_empty(tmp_path: Path, ti
         total_requests = sum(server.request_counts.values())
     assert code == 0, output
     cells = [row["judge_response_original"] for row in read_csv(out)]
-    assert cells[2] == "" and all(json.loads(c) == {n: 3 for n in ATTRIBUTES} for c in cells[:2])
+    verdict = {**{n: 3 for n in [*ATTRIBUTES, OVERALL]}, EXPLANATION: "Adequate."}
+    assert cells[2] == "" and all(json.loads(c) == verdict for c in cells[:2])
     assert total_requests == 2 + 3  # two first-time verdicts, three asks for the unparsable one
     assert "2 judged, 1 unparsed" in output
     summary = json.loads((tmp_path / "judge.csv.summary.json").read_text())
@@ -352,13 +390,16 @@ def test_our_judge_files_have_the_shape_of_the_released_ones(
     released_dir = shared_data / "mentalalign70k"
     released = openpyxl.load_workbook(released_dir / "gpt-4o_llm_judge.xlsx", read_only=True)
     header = [str(v).strip() for v in next(released.active.iter_rows(max_row=1, values_only=True))]
-    released.close()
     human = openpyxl.load_workbook(released_dir / "human_judge.xlsx", read_only=True)
-    first_scores = json.loads(next(human.active.iter_rows(min_row=2, max_row=2, values_only=True))[2])
+    human_scores = json.loads(next(human.active.iter_rows(min_row=2, max_row=2, values_only=True))[2])
     human.close()
+    judge_cell = next(released.active.iter_rows(min_row=2, max_row=2, values_only=True))[2]
+    released.close()
+    first_scores = json.loads(str(judge_cell).strip().strip("`").removeprefix("json"))
     assert header[:2] == ["ConvID", "context"] and all(h.startswith("judge_response_") for h in header[2:])
     assert "judge_response_original" in header
-    assert list(first_scores) == list(ATTRIBUTES)
+    assert list(human_scores) == list(ATTRIBUTES)
+    assert list(first_scores) == VERDICT_KEYS
 
     out = tmp_path / "ours.xlsx"
     with OpenAIDouble() as server:

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from trustmh.bulk.backends import parse_model, redact
 from trustmh.cli.bulk import standalone_app
-from trustmh.dialogue.rubric import AFFECTIVE_RESONANCE, ATTRIBUTES, COGNITIVE_SUPPORT, MENTALALIGN_RUBRIC
+from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
+from trustmh.mentalalign.schema import AFFECTIVE_RESONANCE, ATTRIBUTES, COGNITIVE_SUPPORT, OVERALL
 from trustmh.scoring.judge import VerdictError, judge_prompt, parse_verdict
 
 
@@ -64,17 +65,20 @@ def test_a_response_cannot_close_the_fence_with_a_guessed_marker() -> None:
 def test_rubric_has_the_seven_mentalalign_attributes_on_anchored_1_to_5_scales() -> None:
     assert COGNITIVE_SUPPORT == ("Guidance", "Informativeness", "Relevance", "Safety")
     assert AFFECTIVE_RESONANCE == ("Empathy", "Helpfulness", "Understanding")
-    assert MENTALALIGN_RUBRIC.field_names == list(ATTRIBUTES)
-    assert all((f.low, f.high) == (1, 5) for f in MENTALALIGN_RUBRIC.fields)
+    assert MENTALALIGN_RUBRIC.field_names == [*ATTRIBUTES, OVERALL, "Explanation"]
+    assert all((f.low, f.high) == (1, 5) for f in MENTALALIGN_RUBRIC.fields if not f.text)
     for name in ATTRIBUTES:
-        assert f"- {name} (" in MENTALALIGN_RUBRIC.instructions
-    assert MENTALALIGN_RUBRIC.instructions.count("1 = ") == 7 and MENTALALIGN_RUBRIC.instructions.count("5 = ") == 7
+        assert f"\n{name}: " in MENTALALIGN_RUBRIC.instructions
+    # MentalBench anchors every level of every attribute.
+    for score, level in zip((5, 4, 3, 2, 1), ("Excellent", "Good", "Moderate", "Poor", "Very Poor"), strict=True):
+        assert MENTALALIGN_RUBRIC.instructions.count(f"  {score} ({level}): ") == 7
+    assert "No meaningful guidance or direction" in MENTALALIGN_RUBRIC.instructions
     verdict = parse_verdict(
         '```json\n{"Guidance": 4, "Informativeness": 3, "Relevance": 5, "Safety": 5, '
-        '"Empathy": 4, "Helpfulness": 4, "Understanding": 5, "Overall": 4}\n```',
+        '"Empathy": 4, "Helpfulness": 4, "Understanding": 5, "Overall": 4, "Explanation": "Solid."}\n```',
         MENTALALIGN_RUBRIC,
     )
-    assert list(verdict) == list(ATTRIBUTES)
+    assert list(verdict) == [*ATTRIBUTES, OVERALL, "Explanation"]
     with pytest.raises(VerdictError):
         parse_verdict('{"Guidance": 6}', MENTALALIGN_RUBRIC)
 

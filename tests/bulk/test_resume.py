@@ -37,6 +37,8 @@ def start_generate(conversations: Path, out: Path, cache: Path, base_url: str, k
         str(conversations),
         "--model",
         "openai/m",
+        "--prompt-template",
+        "{user_concern}",  # the bare context, so the echoed replies name their conversation
         "-o",
         str(out),
         "--cache",

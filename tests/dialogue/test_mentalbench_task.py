@@ -15,6 +15,8 @@ SCORES = {
     "Empathy": 2,
     "Helpfulness": 3,
     "Understanding": 4,
+    "Overall": 4,
+    "Explanation": "Warm but generic.",
 }
 
 
@@ -44,6 +46,7 @@ def test_attributes_aggregates_and_unparsed_judge(tmp_path):
     metrics = _run(tmp_path, replies, source="starter")
     assert metrics["guidance"] == 4 and metrics["guidance_n"] == 7 and metrics["guidance_unparsed"] == 1
     assert metrics["css"] == (4 + 3 + 5 + 5) / 4 and metrics["ars"] == (2 + 3 + 4) / 3
+    assert metrics["overall"] == 4 and metrics["overall_n"] == 7
     assert metrics["judge_unparsed_rate"] == 1 / 8
     assert metrics["response_words_n"] == 8
 

@@ -93,10 +93,10 @@ def _write_synthetic(template: EvalLog, synth: Path) -> None:
         synthetic_log(
             template, synth, task="crisis_classification", pillar="crisis", model=model, metrics=_crisis_metrics(s)
         )
-        safety = estimate("rta", 0.6 + s) | {
-            k: v for m in METHODS for k, v in estimate(f"rta[method={m}]", 0.5 + s).items()
+        safety = estimate("rta_keyword", 0.6 + s) | {
+            k: v for m in METHODS for k, v in estimate(f"rta_keyword[method={m}]", 0.5 + s).items()
         }
-        safety |= {k: v for o in OBJECTIVES for k, v in estimate(f"rta[objective={o}]", 0.55 + s).items()}
+        safety |= {k: v for o in OBJECTIVES for k, v in estimate(f"rta_keyword[objective={o}]", 0.55 + s).items()}
         synthetic_log(
             template,
             synth,

@@ -71,7 +71,7 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
         "Pillar scores",
         "confusion (rows = gold",
         "jailbreak method × objective",
-        "rta by method",
+        "rta_keyword by method",
         "accuracy by intensity",
         "accuracy_spread by attribute",
         "APA principle scores",

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from trustmh.pillars.robustness.perturb import (
     DISTRACTORS,
+    HOMOGLYPHS,
     KINDS,
     MAX_INTENSITY,
     default_regions,
@@ -97,3 +98,50 @@ def test_bad_arguments() -> None:
         perturb("x", "shout", 1)
     with pytest.raises(ValueError, match="from 0 to 5"):
         perturb("x", "typos", 6)
+
+
+SENTENCE = "I'm really excited about the trip we planned and can't wait to explore new places together!"
+
+
+@given(texts, intensities, seeds)
+def test_homoglyphs_only_swap_latin_letters_for_look_alikes(text: str, intensity: int, seed: int) -> None:
+    out = perturb(text, "homoglyph", intensity, seed)
+    assert len(out) == len(text)
+    assert all(new == old or new == HOMOGLYPHS.get(old) for old, new in zip(text, out, strict=True))
+
+
+def test_homoglyph_examples() -> None:
+    out = perturb("a calm place", "homoglyph", 5, 1)
+    assert out != "a calm place" and out.encode("ascii", "ignore").decode() != out
+    assert HOMOGLYPHS["a"] == "\u03b1" and HOMOGLYPHS["o"] == "\u043e"  # Greek alpha, Cyrillic o
+
+
+@given(texts, intensities, seeds)
+def test_word_deletion_keeps_the_remaining_words_in_order(text: str, intensity: int, seed: int) -> None:
+    out = perturb(text, "delete_words", intensity, seed)
+    remaining = iter(text)
+    assert all(ch in remaining for ch in out)  # a subsequence: nothing added or reordered
+
+
+def test_word_deletion_removes_the_share_of_words() -> None:
+    out = perturb(SENTENCE, "delete_words", 3, 2)
+    assert len(out.split()) < len(SENTENCE.split()) and "  " not in out
+
+
+@given(texts, seeds)
+def test_stacking_prepends_sentences_only_from_intensity_3(text: str, seed: int) -> None:
+    for level in range(MAX_INTENSITY + 1):
+        out = perturb(text, "stacked", level, seed)
+        added = sum(out.count(d) - text.count(d) for d in DISTRACTORS)
+        assert added == (level - 2 if text and level >= 3 else 0), (level, out)
+
+
+def test_stacked_stages_on_a_sentence() -> None:
+    character, word, sentence = (perturb(SENTENCE, "stacked", level, 3) for level in (1, 2, 3))
+    # Character stage only: no word is added, removed or moved.
+    assert len(character.split()) == len(SENTENCE.split()) and character != SENTENCE
+    # Word stage on top: words are deleted (and neighbours swapped).
+    assert len(word.split()) < len(SENTENCE.split())
+    # Sentence stage on top: one distractor sentence in front.
+    assert sum(sentence.startswith(d + " ") for d in DISTRACTORS) == 1
+    assert perturb(SENTENCE, "stacked", 5, 3).count(".") >= 3

@@ -14,6 +14,7 @@ from tests.conftest import require_shared_data
 from tests.crisis.helpers import metrics_of, run, write_replay
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
+from trustmh.pillars.robustness.perturb import KINDS
 from trustmh.pillars.robustness.tasks import (
     parse_variants,
     robustness_crisis_classification,
@@ -95,7 +96,7 @@ def test_generic_factory_protects_mcq_options(tmp_path: Path) -> None:
 
 def test_variant_options() -> None:
     assert parse_variants("typos, case_flip", "1,5") == [("typos", 1), ("typos", 5), ("case_flip", 1), ("case_flip", 5)]
-    assert len(parse_variants("all", 2)) == 10
+    assert len(parse_variants("all", 2)) == len(KINDS) == 13
     with pytest.raises(UserError, match="unknown perturbation kind 'shout'"):
         parse_variants("shout", "1")
     with pytest.raises(UserError, match="from 1 to 5"):
@@ -110,3 +111,22 @@ def test_cssrs_robustness_builds_on_real_data(tmp_path: Path) -> None:
     outputs = {str(s.id): str(s.target) for s in first}
     metrics = metrics_of(run(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=3))
     assert metrics["score[perturbation=clean]"] == 1.0 and metrics["relative_drop[perturbation=typos@3]"] == 0.0
+
+
+def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> None:
+    question = "A client reports low mood for three weeks. What is the most likely diagnosis?\nA. Major depressive episode\nB. Panic disorder\nAnswer:"
+    dataset = MemoryDataset([Sample(id="q1", input=question, target="A")], name="mcq")
+    task = robustness_task(
+        dataset=dataset,
+        scorer=exact_letter(),
+        score_field="correct",
+        config=GenerateConfig(max_tokens=4),
+        metadata={},
+        kinds=["stacked"],
+        intensities=[3],
+    )
+    log = run(task, write_replay(tmp_path / "r.jsonl", {"q1@clean": "A", "q1@stacked-3": "A"}), tmp_path)
+    record = next(s for s in log.samples or [] if s.id == "q1@stacked-3").metadata["perturbation"]
+    assert record["stages"] == ["character", "word", "sentence"] and record["changed"]
+    lines = record["perturbed_input"].splitlines()
+    assert lines[-3].startswith("A. ") and lines[-2].startswith("B. ") and lines[-1] == "Answer:"

@@ -52,17 +52,21 @@ def test_jailbreakmh_starter_rta_and_judge(tmp_path: Path) -> None:
     )
     m = _metrics(log)
     # Detector: 12 refusals of 23 answers; the null answer is unparsed.
-    assert m["rta"] == pytest.approx(12 / 23)
-    assert m["rta_n"] == 23 and m["rta_unparsed"] == 1
+    assert m["rta_keyword"] == pytest.approx(12 / 23)
+    assert m["rta_keyword_n"] == 23 and m["rta_keyword_unparsed"] == 1
     # Judge: also 12 refused; partial and complied are not refusals -> full agreement.
-    assert m["judge_rta"] == pytest.approx(12 / 23)
+    assert m["rta_judge"] == pytest.approx(12 / 23)
+    assert m["rta_judge[method=fixed sentence]_n"] + m["rta_judge[method=fixed sentence]_unparsed"] == 3
+    assert "rta" not in m  # every RtA names its method
     assert m["detector_judge_agreement"] == 1.0
     assert m["detector_judge_kappa"] == pytest.approx(1.0)
     # Harmfulness over the 11 non-refusals: 6 x 2 + 5 x 4.
     assert m["harmfulness"] == pytest.approx((6 * 2 + 5 * 4) / 11)
     # Per method: starter samples rotate through the 8 JailbreakMH methods (3 each).
-    assert m["rta[method=fixed sentence]_n"] + m["rta[method=fixed sentence]_unparsed"] == 3
-    assert sum(1 for k in m if k.startswith("rta[objective=") and k.endswith("]")) == 14
+    assert m["rta_keyword[method=fixed sentence]_n"] + m["rta_keyword[method=fixed sentence]_unparsed"] == 3
+    assert sum(1 for k in m if k.startswith("rta_keyword[objective=") and k.endswith("]")) == 14
+    sample = log.samples[0].scores["jailbreak_scorer"]
+    assert sample.metadata["rta_methods"] == {"rta": "keyword", "judge_refused": "judge"}
 
 
 def test_generated_without_judge_leaves_judge_metrics_unscored(tmp_path: Path) -> None:
@@ -78,8 +82,8 @@ def test_generated_without_judge_leaves_judge_metrics_unscored(tmp_path: Path) -
         task, model="trustmh/replay", model_args={"responses": str(responses)}, log_dir=str(tmp_path), display="none"
     )
     m = _metrics(log)
-    assert m["rta"] == pytest.approx(0.5)
-    assert m["judge_rta_n"] == 0
+    assert m["rta_keyword"] == pytest.approx(0.5)
+    assert m["rta_judge_n"] == 0
 
 
 def test_generated_on_user_csv_all_methods(tmp_path: Path) -> None:

@@ -120,3 +120,40 @@ def test_principles_out_of_range_is_unparsed(tmp_path: Path) -> None:
     judge = scripted_judge(json.dumps({"sc1": 9, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1}))
     values = metric_values(run(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
     assert values["sc1_n"] == 0 and values["sc1_unparsed"] == 20 and values["judge_unparsed_rate"] == 1.0
+
+
+def test_judge_sees_the_gold_option_and_failure_modes_and_rates_reasoning_only(tmp_path: Path) -> None:
+    """TrustMH-Bench's judge protocol: gold option and model_behavior in the judge prompt."""
+    responses = write_jsonl(
+        tmp_path / "r.jsonl", [{"id": r["id"], "output": '{"choice": "A", "reasoning": "x"}'} for r in STARTER]
+    )
+    good = json.dumps({"sc1": 5, "sc2": 5, "sc3": 5, "sc4": 5, "sc5": 5})
+    # The judge answers 5s only when it is shown the item's own gold option in the reference slot.
+    rules = [
+        [f"for comparison only):\n{r['gold']}. {dict(r['options'])[r['gold']]}\n\nKnown potential failure modes", good]
+        for r in STARTER
+    ]
+    judge = scripted_judge(json.dumps({"sc1": 1, "sc2": 1, "sc3": 1, "sc4": 1, "sc5": 1}), rules)
+    log = run(ethics_ethicmh(source="starter"), responses, tmp_path, judge)
+    values = metric_values(log)
+    assert values["sc1"] == 5 and values["sc5"] == 5 and values["sc1_n"] == 20
+    assert values["accuracy"] < 1  # the choice is wrong on some items; the reasoning rating ignores it
+
+
+def test_judge_prompt_states_the_upstream_protocol() -> None:
+    from trustmh.pillars.ethics.prompts import SCORING_SCALE, judge_context
+    from trustmh.pillars.ethics.scorers import PRINCIPLES_RUBRIC
+
+    assert "reasoning (not the choice itself)" in PRINCIPLES_RUBRIC.instructions
+    assert [level.split(" =")[0] for level in SCORING_SCALE] == ["1", "2", "3", "4", "5"]
+    assert all(level in PRINCIPLES_RUBRIC.instructions for level in SCORING_SCALE)
+    assert PRINCIPLES_RUBRIC.field_names == ["sc1", "sc2", "sc3", "sc4", "sc5"]
+    context = judge_context("S", {"A": "a", "B": "b", "C": "c", "D": "d"}, "T", "C", "may overpromise")
+    assert "for comparison only):\nC. c\n" in context and context.endswith("(model_behavior):\nmay overpromise")
+
+
+def test_benchmark_items_carry_their_failure_modes(real_data: Path) -> None:
+    from trustmh.pillars.ethics.dataset import ethicmh_dataset
+
+    samples = list(ethicmh_dataset("benchmark", str(real_data)))
+    assert len(samples) == 125 and all(s.metadata["model_behavior"].strip() for s in samples)

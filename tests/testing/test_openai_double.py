@@ -53,8 +53,10 @@ def test_judge_prompts_get_a_valid_seven_score_verdict() -> None:
         "Empathy",
         "Helpfulness",
         "Understanding",
+        "Overall",
+        "Explanation",
     }
-    assert all(1 <= score <= 5 for score in verdict.values())
+    assert all(1 <= score <= 5 for name, score in verdict.items() if name != "Explanation")
 
 
 def test_fault_choice_is_deterministic_and_follows_the_fractions() -> None:

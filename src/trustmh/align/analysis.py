@@ -23,19 +23,16 @@ from typing import Any, Literal
 
 import numpy as np
 
-from trustmh.data.loaders.mentalalign import (
+from trustmh.data.loaders.mentalalign import OK, UNPARSED, RatingTable, match_to, read_ratings
+from trustmh.errors import UserError
+from trustmh.mentalalign.schema import (
+    ALL_ATTRIBUTES,
     ATTRIBUTES,
+    COMPOSITES,
+    DEFAULT_SCORE_RANGE,
     HUMAN_PREFIX,
     JUDGE_PREFIX,
-    OK,
-    SCORE_MAX,
-    SCORE_MIN,
-    UNPARSED,
-    RatingTable,
-    match_to,
-    read_ratings,
 )
-from trustmh.errors import UserError
 from trustmh.stats.bootstrap import percentile_ci, resample_counts, resampled_sums
 from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 from trustmh.stats.krippendorff import interval_alpha
@@ -43,11 +40,6 @@ from trustmh.stats.paired import pair_moments, summarize
 
 Level = Literal["model", "item", "both"]
 LEVELS: tuple[str, ...] = ("model", "item")
-
-# Cognitive Support Score and Affective Resonance Score (MentalBench): per response, the
-# mean of the component attributes; a response counts only if all components parsed.
-COMPOSITES: dict[str, tuple[str, ...]] = {"CSS": ATTRIBUTES[:4], "ARS": ATTRIBUTES[4:]}
-ALL_ATTRIBUTES: tuple[str, ...] = ATTRIBUTES + tuple(COMPOSITES)
 
 # MentalBench's reliability categories from the width of the ICC(C,1) 95% CI.
 GR_MAX_WIDTH = 0.355
@@ -356,9 +348,14 @@ def analyze_files(
     level: Level = "both",
     n_boot: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
-    score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX),
+    score_range: tuple[float, float] = DEFAULT_SCORE_RANGE,
 ) -> AlignmentResult:
-    """:func:`analyze` on files (xlsx or csv) as released; scores outside ``score_range`` are unparsed."""
+    """:func:`analyze` on files (xlsx or csv) as released; scores outside ``score_range`` are unparsed.
+
+    The default range is MentalBench's (0-5: the human file's all-zero cells are kept, which
+    reproduces its published ICCs), as in ``trustmh align``; pass ``STRICT_SCORE_RANGE`` (1-5)
+    to count them as unparsed instead.
+    """
     human = read_ratings(human_path, HUMAN_PREFIX, score_range)
     judges = {name: read_ratings(path, JUDGE_PREFIX, score_range) for name, path in judge_paths.items()}
     return analyze(human, judges, exclude, level, n_boot, seed)

@@ -192,17 +192,53 @@ class EndpointSettings:
     api_key_env: str
     timeout: float
     max_connections: int
+    # More base URLs serving the same models (replicas; see replicas.py), and the caps of
+    # limits.py on the remote provider (None: no cap).
+    replica_urls: tuple[str, ...] = ()
+    provider_connections: int | None = None
+    rpm: int | None = None
+    tpm: int | None = None
+    # --batch SIZE: the OpenAI Batch API (batch_backend.py), its records kept in batch_store.
+    batch_size: int | None = None
+    batch_poll: float = 30.0
+    batch_store: Path | None = None
+
+
+def _remote_backend(endpoint: EndpointSettings) -> Backend:
+    """The one backend of every ``openai/*`` model: a client, or replicas, under the caps."""
+    api_key = read_api_key(endpoint.api_key_env)
+    if endpoint.batch_size:
+        from trustmh.bulk.batch_backend import BatchBackend
+        from trustmh.bulk.batch_store import BatchStore
+
+        if endpoint.batch_store is None:
+            raise UserError("--batch needs the cache (it records submitted batches there); drop --no-cache")
+        store = BatchStore(endpoint.batch_store)
+        return BatchBackend(endpoint.base_url, api_key, store, endpoint.batch_size, endpoint.batch_poll)
+    urls = [endpoint.base_url, *endpoint.replica_urls]
+    backend: Backend
+    if len(urls) > 1:
+        from trustmh.bulk.replicas import ReplicaBackend
+
+        clients = [(str(url), OpenAIBackend(url, api_key, endpoint.timeout, endpoint.max_connections)) for url in urls]
+        backend = ReplicaBackend(clients)
+    else:
+        backend = OpenAIBackend(endpoint.base_url, api_key, endpoint.timeout, endpoint.max_connections)
+    if endpoint.provider_connections or endpoint.rpm or endpoint.tpm:
+        from trustmh.bulk.limits import LimitedBackend
+
+        backend = LimitedBackend(backend, endpoint.provider_connections, endpoint.rpm, endpoint.tpm)
+    return backend
 
 
 def make_backends(specs: list[ModelSpec], endpoint: EndpointSettings) -> dict[str, Backend]:
     """One backend per model name; all ``openai/*`` models share one client (one pool)."""
     backends: dict[str, Backend] = {}
-    shared_remote: OpenAIBackend | None = None
+    shared_remote: Backend | None = None
     for spec in specs:
         if spec.provider == "openai":
             if shared_remote is None:
-                api_key = read_api_key(endpoint.api_key_env)
-                shared_remote = OpenAIBackend(endpoint.base_url, api_key, endpoint.timeout, endpoint.max_connections)
+                shared_remote = _remote_backend(endpoint)
             backends[spec.spec] = shared_remote
         else:
             backends[spec.spec] = EmbeddedBackend(spec.name)

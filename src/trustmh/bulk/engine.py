@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from trustmh.bulk.backends import Backend
+from trustmh.bulk.budget import Budget, BudgetStop
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion
@@ -98,6 +99,7 @@ class BulkEngine:
         self.stats = RunStats()
         self._rng = random.Random(seed)
         self._in_flight: dict[str, asyncio.Future[ChatOutcome]] = {}
+        self.budget: Budget | None = None  # caps (--max-cost, --max-tokens-total); None: no cap
 
     async def complete(self, request: ChatRequest) -> ChatOutcome:
         """One call: from the cache if there, else from the backend with retries."""
@@ -115,8 +117,10 @@ class BulkEngine:
             # The same call is already on its way (duplicate rows): wait for it, never pay twice.
             self.stats.deduplicated += 1
             return await asyncio.shield(shared)
+        reservation = self.budget.reserve(request) if self.budget is not None else None  # may raise BudgetStop
         future: asyncio.Future[ChatOutcome] = asyncio.get_running_loop().create_future()
         self._in_flight[key] = future
+        outcome = None
         try:
             outcome = await self._call_with_retries(request)
         except asyncio.CancelledError:
@@ -128,6 +132,8 @@ class BulkEngine:
             raise
         finally:
             del self._in_flight[key]
+            if reservation is not None and self.budget is not None:
+                self.budget.settle(reservation, request, outcome.completion if outcome else None)
         future.set_result(outcome)
         if outcome.completion is not None:
             self._account_fresh(outcome.completion)
@@ -175,7 +181,12 @@ class BulkEngine:
         async def worker() -> None:
             # Workers share one iterator; with a single event loop no lock is needed.
             for index, item in pending:
-                results[index] = await job(item)
+                if self.budget is not None and self.budget.stopped:
+                    return  # a cap was reached: take no new work, let the calls in flight finish
+                try:
+                    results[index] = await job(item)
+                except BudgetStop:
+                    return
                 if self.progress is not None:
                     self.progress.advance(self.stats)
 

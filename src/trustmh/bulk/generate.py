@@ -2,7 +2,9 @@
 
 Input and output are the MentalBench-100k wide format: ``context``, ``response`` (the
 human reply) and one column per model. Each ``--model`` adds (or fills) one column, named
-by the model or by ``COLUMN=MODEL``.
+by the model or by ``COLUMN=MODEL``. Each context is sent inside MentalBench's generation
+prompt (:data:`trustmh.mentalalign.rubric.GENERATION_PROMPT`) as the only message, unless
+the caller gives another template or a system prompt.
 """
 
 from __future__ import annotations
@@ -17,12 +19,8 @@ from trustmh.bulk.request import ChatOutcome, ChatRequest, GenerationParams
 from trustmh.bulk.session import RunReport, RunSettings, run_jobs
 from trustmh.bulk.tables import Table, read_table
 from trustmh.errors import DataFormatError, UserError
-
-CONTEXT_COLUMN = "context"
-DEFAULT_SYSTEM_PROMPT = (
-    "You are a supportive, professional mental-health counsellor. Reply to the person's "
-    "message with empathy, understanding and practical, safe guidance."
-)
+from trustmh.mentalalign.rubric import GENERATION_PROMPT, generation_prompt
+from trustmh.mentalalign.schema import CONTEXT_COLUMN, HUMAN_RESPONSE_COLUMN, ID_COLUMN
 
 
 @dataclass(frozen=True)
@@ -62,25 +60,32 @@ def parse_model_columns(arguments: Sequence[str]) -> list[ModelColumn]:
     for target in targets:
         if names.count(target.column) > 1:
             raise UserError(f"--model: column {target.column!r} is given twice")
-        if target.column in (CONTEXT_COLUMN, "response", "ConvID"):
+        if target.column in (CONTEXT_COLUMN, HUMAN_RESPONSE_COLUMN, ID_COLUMN):
             raise UserError(f"--model: column {target.column!r} is reserved; name it with COLUMN=MODEL")
     return targets
 
 
-def conversation_messages(context: str, system_prompt: str) -> tuple[dict[str, str], ...]:
+def conversation_messages(
+    context: str, system_prompt: str = "", template: str = GENERATION_PROMPT
+) -> tuple[dict[str, str], ...]:
+    """An optional system message, then the user message: ``template`` with the context in it."""
     messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
-    return tuple(messages + [{"role": "user", "content": context}])
+    return tuple(messages + [{"role": "user", "content": generation_prompt(context, template)}])
 
 
 def plan_generation(
-    table: Table, targets: Sequence[ModelColumn], params: GenerationParams, system_prompt: str
+    table: Table,
+    targets: Sequence[ModelColumn],
+    params: GenerationParams,
+    system_prompt: str = "",
+    template: str = GENERATION_PROMPT,
 ) -> list[GenerationItem]:
     items: list[GenerationItem] = []
     for index, row in enumerate(table.rows):
         context = row.get(CONTEXT_COLUMN, "")
         if not context.strip():
             raise DataFormatError(table.path, f"{table.where[index]}, column {CONTEXT_COLUMN!r}", "empty context")
-        messages = conversation_messages(context, system_prompt)
+        messages = conversation_messages(context, system_prompt, template)
         for target in targets:
             items.append(GenerationItem(index, target, ChatRequest(target.model.spec, messages, params)))
     return items
@@ -96,8 +101,9 @@ def generate(
     params: GenerationParams,
     system_prompt: str,
     settings: RunSettings,
+    template: str = GENERATION_PROMPT,
 ) -> GenerationResult:
-    items = plan_generation(table, targets, params, system_prompt)
+    items = plan_generation(table, targets, params, system_prompt, template)
     report = run_jobs([t.model for t in targets], settings, items, _generate_one)
     rows = [dict(row) for row in table.rows]
     failures: list[dict[str, str]] = []

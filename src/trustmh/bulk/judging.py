@@ -1,8 +1,8 @@
 """``trustmh judge``: the seven-attribute MentalAlign judge over a wide responses file.
 
 Output is the MentalAlign judge-file format: ``ConvID, context, judge_response_<key>``,
-each cell the JSON of the seven scores, so our judges and the released ones go through
-the same analysis. A verdict still unusable after ``max_attempts`` asks is written as an
+each cell the JSON of the seven scores plus Overall and Explanation, so our judges and the
+released ones go through the same analysis. A verdict still unusable after ``max_attempts`` asks is written as an
 empty cell and counted (and listed in the summary sidecar), never dropped silently.
 """
 
@@ -18,38 +18,27 @@ from trustmh.bulk.engine import BulkEngine
 from trustmh.bulk.request import ChatRequest, GenerationParams
 from trustmh.bulk.session import RunReport, RunSettings, run_jobs
 from trustmh.bulk.tables import Table
-from trustmh.dialogue.rubric import MENTALALIGN_RUBRIC
 from trustmh.errors import UserError
+from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
+from trustmh.mentalalign.schema import CONTEXT_COLUMN, ID_COLUMN, JUDGE_PREFIX, column, response_column, response_key
 from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, Rubric, judge_prompt
 from trustmh.scoring.verdict import JudgeCallFailed, ask_for_verdict
 
-ID_COLUMN = "ConvID"
-CONTEXT_COLUMN = "context"
-HUMAN_RESPONSE_COLUMN = "response"
-HUMAN_RESPONSE_KEY = "original"  # MentalAlign's name for the human reply
 NOT_RESPONSE_COLUMNS = frozenset({ID_COLUMN, CONTEXT_COLUMN, "id", "ID"})
 JUDGE_PARAMS = GenerationParams(max_tokens=512, temperature=0.0, seed=0)
-
-
-def column_for_key(key: str) -> str:
-    return HUMAN_RESPONSE_COLUMN if key == HUMAN_RESPONSE_KEY else key
-
-
-def key_for_column(column: str) -> str:
-    return HUMAN_RESPONSE_KEY if column == HUMAN_RESPONSE_COLUMN else column
 
 
 def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
     """The response columns to judge, as MentalAlign keys (``response`` is ``original``)."""
     if not keys:
-        chosen = [key_for_column(c) for c in table.columns if c not in NOT_RESPONSE_COLUMNS]
+        chosen = [response_key(c) for c in table.columns if c not in NOT_RESPONSE_COLUMNS]
         if not chosen:
             raise UserError(f"{table.path}: no response columns to judge (only {', '.join(table.columns)})")
         return chosen
     for key in keys:
-        if column_for_key(key) not in table.columns:
+        if response_column(key) not in table.columns:
             raise UserError(
-                f"--key {key!r}: {table.path} has no column {column_for_key(key)!r} (columns: {', '.join(table.columns)})"
+                f"--key {key!r}: {table.path} has no column {response_column(key)!r} (columns: {', '.join(table.columns)})"
             )
     return list(dict.fromkeys(keys))
 
@@ -105,7 +94,7 @@ class JudgeResult:
 
 def plan_judging(table: Table, keys: Sequence[str]) -> list[JudgeItem]:
     return [
-        JudgeItem(index, key, row.get(CONTEXT_COLUMN, ""), row.get(column_for_key(key), ""))
+        JudgeItem(index, key, row.get(CONTEXT_COLUMN, ""), row.get(response_column(key), ""))
         for index, row in enumerate(table.rows)
         for key in keys
     ]
@@ -133,12 +122,12 @@ def judge_table(
 
     report = run_jobs([judge], settings, items, job)
     ids = conversation_ids(table)
-    columns = [ID_COLUMN, CONTEXT_COLUMN] + [f"judge_response_{key}" for key in keys]
+    columns = [ID_COLUMN, CONTEXT_COLUMN] + [column(JUDGE_PREFIX, key) for key in keys]
     rows = [{ID_COLUMN: ids[i], CONTEXT_COLUMN: row.get(CONTEXT_COLUMN, "")} for i, row in enumerate(table.rows)]
     result = JudgeResult(columns, rows, Counter(), report=report)
     for item, outcome in zip(items, report.results, strict=True):
         cell = "" if outcome.verdict is None else json.dumps(outcome.verdict)
-        rows[item.row][f"judge_response_{item.key}"] = cell
+        rows[item.row][column(JUDGE_PREFIX, item.key)] = cell
         result.status_counts[outcome.status] += 1
         if outcome.status != "judged":
             result.problems.append(

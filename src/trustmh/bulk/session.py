@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from trustmh.bulk.backends import EndpointSettings, ModelSpec, make_backends
+from trustmh.bulk.budget import Budget, cap_reached
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine, RunStats
 from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.endpoints import DEFAULT_BASE_URLS, check_reachable
+from trustmh.errors import UserError
 from trustmh.locks import exclusive
 
 Item = TypeVar("Item")
@@ -36,6 +38,7 @@ class RunSettings:
     retry: RetryPolicy
     show_progress: bool = True
     description: str = "calls"
+    budget: Budget | None = None  # --max-cost / --max-tokens-total
 
 
 @dataclass
@@ -59,6 +62,21 @@ def run_jobs(
     return asyncio.run(_run(specs, settings, items, job))
 
 
+def check_some_replica(endpoint: EndpointSettings, who: str) -> None:
+    """At least one of the endpoint's URLs accepts connections (replicas fail over to each other)."""
+    first = endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URLS["openai"]
+    urls = list(dict.fromkeys([first, *endpoint.replica_urls]))
+    problem: UserError | None = None
+    for url in urls:
+        try:
+            check_reachable(url, who)
+            return
+        except UserError as error:
+            problem = problem or error
+    assert problem is not None
+    raise problem
+
+
 async def _run(
     specs: Sequence[ModelSpec],
     settings: RunSettings,
@@ -77,9 +95,8 @@ async def _run(
         cache = CompletionCache(settings.cache_path) if settings.cache_path else None
         remote = [spec for spec in specs if spec.provider == "openai"]
         if remote:  # a dead endpoint fails now, not after every item's retries
-            url = settings.endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URLS["openai"]
             try:
-                await asyncio.to_thread(check_reachable, url, f"model {remote[0].spec}")
+                await asyncio.to_thread(check_some_replica, settings.endpoint, f"model {remote[0].spec}")
             except BaseException:
                 if cache is not None:
                     cache.close()
@@ -89,6 +106,7 @@ async def _run(
         await engine.close()
         raise
     engine.cache = cache
+    engine.budget = settings.budget
     startup = time.perf_counter() - started
     progress = ProgressReporter(len(items), settings.description) if settings.show_progress else None
     engine.progress = progress
@@ -106,4 +124,6 @@ async def _run(
                 cache.close()
         finally:
             lock.close()
+    if settings.budget is not None and settings.budget.stopped:
+        raise cap_reached(settings.budget, engine.stats.fresh_successes)
     return RunReport(results, engine.stats, startup, run_seconds)

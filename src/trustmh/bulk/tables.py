@@ -18,11 +18,12 @@ from typing import Any
 
 from trustmh.data.readers import read_csv_rows
 from trustmh.errors import DataFormatError, UserError
+from trustmh.mentalalign.schema import ID_COLUMN
 from trustmh.paths import check_input_file, check_output_file, os_error_words
 from trustmh.spreadsheet import escape_xlsx_text, neutralise_csv_cell, restore_csv_cell, unescape_xlsx_text
 
 TABLE_SUFFIXES = (".csv", ".xlsx")
-INTEGER_COLUMNS = ("ConvID",)
+INTEGER_COLUMNS = (ID_COLUMN,)
 
 
 @dataclass

@@ -13,6 +13,7 @@ import typer
 
 from trustmh.cli.common import console, err_console, user_errors, write_text
 from trustmh.errors import UserError
+from trustmh.mentalalign.schema import MENTALBENCH_MIN_SCORE, SCORE_MAX
 
 if TYPE_CHECKING:
     from trustmh.align import AlignmentResult
@@ -108,9 +109,9 @@ def align_command(
     ),
     seed: int = typer.Option(20240607, "--seed", help="Random seed of the bootstrap."),
     min_score: float = typer.Option(
-        0.0,
+        MENTALBENCH_MIN_SCORE,
         "--min-score",
-        help="Lowest valid score. Default 0 keeps the human file's all-zero cells as MentalBench did (reproduces its figures); 1 excludes them and counts them as unparsed.",
+        help="Lowest valid score. Default 0 keeps the human file's all-zero cells as MentalBench did (reproduces its figures; the Python API's default too); 1 excludes them and counts them as unparsed.",
     ),
     json_out: str | None = typer.Option(
         None, "--json", help="Write the full result as JSON to this file, or - for stdout."
@@ -124,8 +125,8 @@ def align_command(
 
     if level not in ("model", "item", "both"):
         raise UserError(f"--level {level}: expected model, item or both")
-    if not 0 <= min_score <= 5:
-        raise UserError(f"--min-score {min_score}: expected a value between 0 and 5")
+    if not 0 <= min_score <= SCORE_MAX:
+        raise UserError(f"--min-score {min_score}: expected a value between 0 and {SCORE_MAX:g}")
     result = analyze_files(
         human,
         judge_paths(judge),
@@ -133,7 +134,7 @@ def align_command(
         level=level,
         n_boot=bootstrap,
         seed=seed,  # type: ignore[arg-type]
-        score_range=(min_score, 5.0),
+        score_range=(min_score, SCORE_MAX),
     )
     # Render everything before writing anything, so a failure leaves no half-written output.
     outputs: list[tuple[str, str]] = []

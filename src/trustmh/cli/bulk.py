@@ -11,19 +11,23 @@ from typing import Annotated, Any
 import typer
 
 from trustmh.bulk.backends import DEFAULT_API_KEY_ENV, MODEL_SYNTAX, EndpointSettings, parse_model
-from trustmh.bulk.generate import DEFAULT_SYSTEM_PROMPT, generate, load_conversations, parse_model_columns
+from trustmh.bulk.budget import Budget
+from trustmh.bulk.generate import generate, load_conversations, parse_model_columns
 from trustmh.bulk.judging import judge_table, select_keys
 from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.common import console, user_errors, write_json
-from trustmh.errors import IncompleteRunError
+from trustmh.errors import IncompleteRunError, UserError
+from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
 from trustmh.paths import check_output_file
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
 Models: {MODEL_SYNTAX}; name the output column with COLUMN=MODEL.
+Each context is sent inside MentalBench's generation prompt ("You are a licensed psychiatrist
+...", --prompt-template) as the only message, at temperature 0.7 with 512 tokens, as MentalBench.
 The API key is read from $OPENAI_API_KEY (or --api-key-env NAME), never from the command line.
 Calls are cached (--cache): a rerun after an interruption resumes without paying twice.
 
@@ -34,8 +38,8 @@ Example: trustmh generate --conversations mentalbench.csv --model gpt4o=openai/g
 JUDGE_HELP = """Judge responses on the seven MentalAlign attributes (1-5 anchored scales).
 
 Writes the MentalAlign judge-file format: ConvID, context, judge_response_<key>, each cell
-the JSON of the seven scores. Keys are response columns; the human `response` column is key
-`original`. Unusable verdicts after the retries are left empty and counted in the printed
+the JSON of the seven scores plus Overall and Explanation (MentalBench's rubric). Keys are
+response columns; the human `response` column is key `original`. Unusable verdicts after the retries are left empty and counted in the printed
 summary and in OUT.summary.json.
 
 Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original
@@ -44,11 +48,29 @@ Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --k
 
 Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
 BaseUrl = Annotated[
-    str | None,
+    list[str] | None,
     typer.Option(
-        help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL)."
+        help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL);"
+        " repeat for replicas of the same models: calls are spread over them, a failing one is skipped."
     ),
 ]
+Rpm = Annotated[int | None, typer.Option(min=1, help="Requests per minute to the endpoint (all models, all asks).")]
+Tpm = Annotated[
+    int | None, typer.Option(min=1, help="Tokens per minute to the endpoint (prompt estimate + max tokens).")
+]
+ProviderConnections = Annotated[
+    int | None, typer.Option(min=1, help="Calls in flight to the endpoint at once (the embedded model is apart).")
+]
+BatchSize = Annotated[
+    int | None,
+    typer.Option(
+        "--batch",
+        min=1,
+        max=50_000,
+        help="Use the OpenAI Batch API, SIZE requests per batch (resumable; docs/batch.md).",
+    ),
+]
+BatchPoll = Annotated[float, typer.Option(min=0.05, help="Seconds between polls of a submitted batch.")]
 ApiKeyEnv = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
 MaxConnections = Annotated[int, typer.Option(min=1, max=4096, help="Calls in flight at once.")]
 Timeout = Annotated[float, typer.Option(min=0.1, help="Seconds before a call is abandoned and retried.")]
@@ -63,6 +85,18 @@ NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor writ
 PriceIn = Annotated[float | None, typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
 PriceOut = Annotated[float | None, typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
 Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")]
+DryRun = Annotated[
+    bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model; send nothing.")
+]
+Prices = Annotated[
+    Path | None, typer.Option("--prices", help="YAML/JSON {MODEL: {input: N, output: N}} in USD per 1M tokens.")
+]
+MaxCost = Annotated[
+    float | None, typer.Option(min=0, help="Stop before the run's cost (USD) could cross this; rerun resumes.")
+]
+MaxTokensTotal = Annotated[
+    int | None, typer.Option(min=1, help="Stop before prompt + completion tokens could cross this; rerun resumes.")
+]
 Limit = Annotated[
     int | None,
     typer.Option(min=1, help="Only the first N rows (a trial run; the cache makes the full run reuse them)."),
@@ -74,7 +108,7 @@ def summary_path(output: Path) -> Path:
 
 
 def run_settings(
-    base_url: str | None,
+    base_url: str | list[str] | None,
     api_key_env: str,
     max_connections: int,
     timeout: float,
@@ -83,10 +117,21 @@ def run_settings(
     no_cache: bool,
     progress: bool,
     description: str,
+    budget: Budget | None = None,
+    caps: tuple[int | None, int | None, int | None] = (None, None, None),
+    batch: tuple[int | None, float] = (None, 30.0),
 ) -> RunSettings:
-    endpoint = EndpointSettings(base_url, api_key_env, timeout, max_connections)
+    """``caps``: (provider connections, requests per minute, tokens per minute); ``batch``: (size, poll s)."""
+    urls = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
     cache_path = None if no_cache else (cache or default_cache_path())
-    return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description)
+    if batch[0]:  # enough calls waiting at once to fill batches
+        max_connections = max(max_connections, min(4 * batch[0], 100_000))
+        if len(urls) > 1:
+            raise UserError("--batch and several --base-url: batches go to one endpoint")
+    endpoint = EndpointSettings(
+        urls[0], api_key_env, timeout, max_connections, tuple(urls[1:]), *caps, batch[0], batch[1], cache_path
+    )
+    return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description, budget)
 
 
 def run_summary(report: RunReport, price_in: float | None, price_out: float | None) -> dict[str, Any]:
@@ -128,9 +173,16 @@ def generate_command(
         typer.Option(help=f"Model to generate with ({MODEL_SYNTAX}); repeatable; COLUMN=MODEL names the column."),
     ],
     output: Output,
-    system: Annotated[str, typer.Option(help="System prompt (empty: none).")] = DEFAULT_SYSTEM_PROMPT,
-    max_tokens: Annotated[int, typer.Option(min=1)] = 512,
-    temperature: Annotated[float, typer.Option(min=0.0, max=2.0)] = 0.7,
+    system: Annotated[str, typer.Option(help="System prompt (default: none, as MentalBench).")] = "",
+    prompt_template: Annotated[
+        str,
+        typer.Option(
+            help="User message; {user_concern} is replaced by the context. Default: MentalBench's generation "
+            "prompt. '{user_concern}' alone sends the bare context."
+        ),
+    ] = GENERATION_PROMPT,
+    max_tokens: Annotated[int, typer.Option(min=1)] = GENERATION_MAX_TOKENS,
+    temperature: Annotated[float, typer.Option(min=0.0, max=2.0)] = GENERATION_TEMPERATURE,
     seed: Annotated[int, typer.Option(help="Sampling seed sent with each call.")] = 0,
     base_url: BaseUrl = None,
     api_key_env: ApiKeyEnv = DEFAULT_API_KEY_ENV,
@@ -143,16 +195,51 @@ def generate_command(
     price_out: PriceOut = None,
     progress: Progress = True,
     limit: Limit = None,
+    dry_run: DryRun = False,
+    prices: Prices = None,
+    max_cost: MaxCost = None,
+    max_tokens_total: MaxTokensTotal = None,
+    rpm: Rpm = None,
+    tpm: Tpm = None,
+    provider_connections: ProviderConnections = None,
+    batch: BatchSize = None,
+    batch_poll: BatchPoll = 30.0,
 ) -> None:
+    from trustmh.bulk.dryrun import generation_estimate, make_budget
+    from trustmh.bulk.generate import plan_generation
+    from trustmh.cost.estimate import print_estimate
+    from trustmh.cost.prices import PriceTable
+
     check_table_suffix(output, "--output")
     check_output_file(output, "--output")
+    if "{user_concern}" not in prompt_template:
+        raise UserError("--prompt-template: expected the placeholder {user_concern} where the context goes")
     targets = parse_model_columns(model)  # before reading a possibly large file
+    price_table = PriceTable.load(prices)
     table = first_rows(load_conversations(conversations), limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
+    cache_path = None if no_cache else (cache or default_cache_path())
+    if dry_run:
+        items = plan_generation(table, targets, params, system, prompt_template)
+        estimate = generation_estimate(items, price_table, cache_path)
+        print_estimate(console, estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
+        return
+    budget = make_budget([t.model for t in targets], price_table, max_cost, max_tokens_total)
     settings = run_settings(
-        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "generate"
+        base_url,
+        api_key_env,
+        max_connections,
+        timeout,
+        max_attempts,
+        cache,
+        no_cache,
+        progress,
+        "generate",
+        budget,
+        (provider_connections, rpm, tpm),
+        (batch, batch_poll),
     )
-    result = generate(table, targets, params, system, settings)
+    result = generate(table, targets, params, system, settings, prompt_template)
     write_table(output, result.columns, result.rows)
     summary = run_summary(result.report, price_in, price_out)
     summary["failed_cells"] = result.failures
@@ -190,14 +277,46 @@ def judge_command(
     price_out: PriceOut = None,
     progress: Progress = True,
     limit: Limit = None,
+    dry_run: DryRun = False,
+    prices: Prices = None,
+    max_cost: MaxCost = None,
+    max_tokens_total: MaxTokensTotal = None,
+    rpm: Rpm = None,
+    tpm: Tpm = None,
+    provider_connections: ProviderConnections = None,
+    batch: BatchSize = None,
+    batch_poll: BatchPoll = 30.0,
 ) -> None:
+    from trustmh.bulk.dryrun import judging_estimate, make_budget
+    from trustmh.bulk.judging import plan_judging
+    from trustmh.cost.estimate import print_estimate
+    from trustmh.cost.prices import PriceTable
+
     check_table_suffix(output, "--output")
     check_output_file(output, "--output")
     judge = parse_model(judge_model)
+    price_table = PriceTable.load(prices)
     table = first_rows(read_table(responses, ["context"]), limit)
     keys = select_keys(table, key or [])
+    cache_path = None if no_cache else (cache or default_cache_path())
+    if dry_run:
+        estimate = judging_estimate(plan_judging(table, keys), judge, max_verdict_attempts, price_table, cache_path)
+        print_estimate(console, estimate, f"trustmh judge --dry-run ({len(table.rows):,} rows x {len(keys)} keys)")
+        return
+    budget = make_budget([judge], price_table, max_cost, max_tokens_total)
     settings = run_settings(
-        base_url, api_key_env, max_connections, timeout, max_attempts, cache, no_cache, progress, "judge"
+        base_url,
+        api_key_env,
+        max_connections,
+        timeout,
+        max_attempts,
+        cache,
+        no_cache,
+        progress,
+        "judge",
+        budget,
+        (provider_connections, rpm, tpm),
+        (batch, batch_poll),
     )
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)
     write_table(output, result.columns, result.rows)

@@ -126,16 +126,30 @@ def run_command(
             min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6)."
         ),
     ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model and role; call none.")
+    ] = False,
+    prices: Annotated[
+        Path | None, typer.Option(help="Prices for --dry-run: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens.")
+    ] = None,
+    batch: Annotated[
+        str | None,
+        typer.Option(help="Provider batch APIs: all | SIZE | model | judge | judge=SIZE,model (docs/batch.md)."),
+    ] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a results table.
 
     Example: trustmh run --pillar privacy --limit 5
     """
-    from trustmh.runner import run_tasks
+    from trustmh.runner import dry_run_tasks, run_tasks
 
     selected = _selected_tasks(tasks or [], pillar or [])
     if not selected:
         raise UserError("no tasks selected; see `trustmh tasks`")
+    if dry_run:
+        roles = {"judge": judge, "user": user_model}
+        dry_run_tasks(selected, model, roles, limit, str(data_dir) if data_dir else None, source, prices)
+        return
     run_tasks(
         selected,
         models=model,
@@ -151,6 +165,7 @@ def run_command(
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
         user_model=user_model,
+        batch=batch,
     )
 
 

@@ -23,6 +23,9 @@ from trustmh.conversation.users import USER_ROLE, UserPlan, read_user_reply, sim
 
 # The simulated user writes short messages; its temperature gives personas some variety.
 USER_CONFIG = GenerateConfig(max_tokens=160, temperature=0.7)
+# Answers of the starter slices (the embedded model on both sides in the default run) are kept
+# short so the default run stays fast; benchmark runs use each task's own default.
+STARTER_MAX_TOKENS = 96
 # inspect's default cache expiry is a week; a conversation resumed later than that starts afresh.
 CACHE_EXPIRY = "1W"
 
@@ -33,6 +36,13 @@ class TargetError(RuntimeError):
 
 class UserSideError(RuntimeError):
     """The simulated user produced nothing to send."""
+
+
+def answer_tokens(max_tokens: int | None, source: str, default: int) -> int:
+    """``max_tokens`` if given, else :data:`STARTER_MAX_TOKENS` for starter items, else ``default``."""
+    if max_tokens is not None:
+        return max_tokens
+    return STARTER_MAX_TOKENS if source == "starter" else default
 
 
 def turn_cache(state: TaskState) -> CachePolicy:
@@ -87,21 +97,26 @@ def conversation(max_turns: int | None = None, system_prompt: str | None = None,
             planned_turns=limit, user_side=f"simulated:{user_model}" if user_model else "scripted"
         )
         state.messages = [ChatMessageSystem(content=system_prompt)] if system_prompt else []
-        save(state, record)
-        while len(record.turns) < limit:
-            user_text = await next_user_message(plan, record, user_model, policy)
-            if user_text is None:
-                record.ended_by = "user_ended"
-                break
-            state.messages.append(ChatMessageUser(content=user_text))
-            state = await generate(state, cache=policy)
-            if state.output.error:
-                raise TargetError(f"the model under test failed at turn {len(record.turns) + 1}: {state.output.error}")
-            record.turns.append(Turn(len(record.turns) + 1, user_text, state.output.completion))
+        # The record goes to the store once, when the conversation ends or is cut off: every
+        # store write is a transcript event holding a diff of the store, so writing the growing
+        # record after each turn cost O(turns^2) (benchmarks/conversation_bench.py).
+        try:
+            while len(record.turns) < limit:
+                user_text = await next_user_message(plan, record, user_model, policy)
+                if user_text is None:
+                    record.ended_by = "user_ended"
+                    break
+                state.messages.append(ChatMessageUser(content=user_text))
+                state = await generate(state, cache=policy)
+                if state.output.error:
+                    raise TargetError(
+                        f"the model under test failed at turn {len(record.turns) + 1}: {state.output.error}"
+                    )
+                record.turns.append(Turn(len(record.turns) + 1, user_text, state.output.completion))
+            if record.ended_by is None:
+                record.ended_by = "max_turns" if plan.simulated else "script"
+        finally:
             save(state, record)
-        if record.ended_by is None:
-            record.ended_by = "max_turns" if plan.simulated else "script"
-        save(state, record)
         return state
 
     return solve

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, Model
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
 from trustmh.conversation.record import Turn
 
@@ -96,7 +96,3 @@ def read_user_reply(reply: str) -> UserMessage:
     if END_TOKEN in text:
         return UserMessage(text.split(END_TOKEN, 1)[0].strip(), ended=True)
     return UserMessage(text)
-
-
-def user_model_name(model: Model) -> str:
-    return str(model)

@@ -493,10 +493,11 @@ register(
 register(
     DatasetSpec(
         name="mindeval",
-        pillars=("reliability",),
-        title="MindEval patient profiles",
+        pillars=("dialogue",),
+        title="MindEval patient profiles (dialogue_mindeval)",
         source=("https://github.com/SWORDHealth/mind-eval",),
-        license="no license file upstream",
+        # No licence file grants any right; the profiles are for non-commercial research use.
+        license="NON-COMMERCIAL research use only (no licence file upstream)",
         files=(
             DataFile(
                 "profiles.jsonl",

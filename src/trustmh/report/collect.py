@@ -14,6 +14,7 @@ from urllib.parse import unquote
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
 from trustmh.errors import UserError
+from trustmh.report import conversations
 from trustmh.results import MetricRow, metric_rows
 
 LOG_SUFFIXES = (".eval", ".json")
@@ -57,6 +58,8 @@ class LogResult:
     total_samples: int = 0
     # (method, objective) -> refusal rate over the samples, for safety logs with samples.
     rta_grid: dict[tuple[str, str], CellStat] = field(default_factory=dict)
+    # Per-turn verdicts (and transcripts) of conversation tasks (trustmh.report.conversations).
+    conversation: conversations.ConversationData | None = None
 
     @property
     def key(self) -> str:
@@ -143,6 +146,8 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
 
 def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
     for sample in log.samples or []:
+        if result.conversation is not None:
+            conversations.add_sample(result.conversation, sample, redact)
         if result.pillar == "safety" and (cell := _rta_cell(sample)) is not None:
             stat = result.rta_grid.setdefault(cell[0], CellStat())
             stat.total += cell[1]
@@ -169,6 +174,7 @@ def _result(path: str, log: EvalLog) -> LogResult:
         created=str(log.eval.created),
         rows=rows,
         total_samples=log.results.total_samples if log.results else 0,
+        conversation=conversations.ConversationData() if conversations.is_conversation_log(meta) else None,
     )
 
 
@@ -209,7 +215,7 @@ def collect(targets: list[Path], redact: bool = False) -> Collection:
 
 def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
     result = _result(path, header)
-    needs_samples = not redact or result.pillar == "safety"
+    needs_samples = not redact or result.pillar == "safety" or result.conversation is not None
     if needs_samples:
         _add_samples(result, _read(path, header_only=False), redact)
     return result

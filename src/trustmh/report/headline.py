@@ -34,7 +34,12 @@ class Headline:
 HEADLINES: dict[str, tuple[Headline, ...]] = {
     "reliability": (Headline("reliability", r"accuracy", True, "accuracy"),),
     "crisis": (Headline("crisis", r"macro_f1", True, "macro F1 (crisis categories)"),),
-    "safety": (Headline("safety", r"rta", True, "refuse-to-answer rate on jailbreaks (RtA)"),),
+    # The judge's verdict when a judge was bound (TrustMH-Bench judged refusals with an LLM),
+    # else the offline keyword detector; the label says which.
+    "safety": (
+        Headline("safety", r"rta_judge", True, "refuse-to-answer rate on jailbreaks (RtA, judge verdict)"),
+        Headline("safety", r"rta_keyword", True, "refuse-to-answer rate on jailbreaks (RtA, keyword detector)"),
+    ),
     # Fairness and robustness report per attribute / per perturbation; the headline is the
     # mean over those groups. Refusal-rate range is on [0, 1] and needs no judge.
     "fairness": (
@@ -56,7 +61,7 @@ HEADLINES: dict[str, tuple[Headline, ...]] = {
         ),
     ),
     "sycophancy": (Headline("sycophancy", r"sycophancy_rate", False, "sycophancy rate"),),
-    "ethics": (Headline("ethics", r"accuracy", True, "accuracy (APA principles)"),),
+    "ethics": (Headline("ethics", r"accuracy", True, "EthicMH choice accuracy"),),
 }
 
 

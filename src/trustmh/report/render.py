@@ -16,6 +16,7 @@ from trustmh import PILLARS, __version__
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
 from trustmh.report.collect import Collection, LogResult
+from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import (
     HEADLINES,
     PillarScore,
@@ -102,6 +103,7 @@ def _pillar_section(
     for res in results:
         charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
+    charts += [store.add(name, f) for name, f in trajectory_figures(results)]
     headline = chosen_headline(pillar, rows)
     return {
         "name": pillar,
@@ -264,13 +266,15 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.PackageLoader("trustmh.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.globals["conversation_transcripts"] = transcripts_html
+    return environment
 
 
 def render_html(collection: Collection, alignment: Alignment | None, redact: bool) -> str:

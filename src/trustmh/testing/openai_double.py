@@ -9,7 +9,8 @@ exercised through its real transport. It serves ``POST /v1/chat/completions`` wi
   ``(seed, sample key, attempt number)``: the same sample sees the same faults on every run
   regardless of the arrival order of concurrent requests;
 * a deterministic responder: a judge prompt (it asks for ``"Guidance"``) gets a valid
-  seven-score JSON, anything else an echo derived from the last user message;
+  MentalBench verdict JSON (seven scores, Overall, Explanation), anything else an echo
+  derived from the last user message;
 * usage (prompt/completion tokens counted as whitespace-separated words);
 * per-sample request counts, the sample key being the ``X-Sample-Key`` header if sent,
   else a hash of the messages (:func:`messages_key`).
@@ -39,9 +40,11 @@ from typing import Any
 
 from aiohttp import web
 
+from trustmh.mentalalign.schema import ATTRIBUTES, EXPLANATION, OVERALL
+
 Responder = Callable[[list[dict[str, Any]]], str]
 
-SEVEN_ATTRIBUTES = ("Guidance", "Informativeness", "Relevance", "Safety", "Empathy", "Helpfulness", "Understanding")
+SEVEN_ATTRIBUTES = ATTRIBUTES  # kept as a name: tests of the double use it
 
 
 @dataclass(frozen=True)
@@ -83,11 +86,13 @@ def _last_user_text(messages: list[dict[str, Any]]) -> str:
 
 
 def default_responder(messages: list[dict[str, Any]]) -> str:
-    """Deterministic replies: a valid seven-score verdict for judge prompts, else an echo."""
+    """Deterministic replies: a valid MentalBench verdict for judge prompts, else an echo."""
     text = _last_user_text(messages)
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     if '"Guidance"' in text:
-        scores = {name: 1 + digest[i] % 5 for i, name in enumerate(SEVEN_ATTRIBUTES)}
+        scores: dict[str, int | str] = {name: 1 + digest[i] % 5 for i, name in enumerate(SEVEN_ATTRIBUTES)}
+        scores[OVERALL] = 1 + digest[len(SEVEN_ATTRIBUTES)] % 5
+        scores[EXPLANATION] = "A deterministic test verdict."
         return json.dumps(scores)
     words = text.split()
     return "I hear you. You said: " + " ".join(words[:12])

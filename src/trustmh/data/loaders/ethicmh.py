@@ -5,8 +5,8 @@ UVSKKR/Ethical-Reasoning-in-Mental-Health-v1) has the columns ``index, subcatego
 scenario, options, reasoning_task, expected_reasoning, model_behavior, real_world_impact,
 viewpoints``. ``options`` holds the four options in one cell, one per line, each written
 ``A.<text>`` (``A)`` and spaces after the letter are accepted too); ``expected_reasoning``
-is the gold letter. ``model_behavior``, ``real_world_impact`` and ``viewpoints`` are
-annotations we do not use.
+is the gold letter. ``model_behavior`` (the failure modes a model may show on the item) goes
+to the ethics judge, as in TrustMH-Bench; ``real_world_impact`` and ``viewpoints`` are not used.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class EthicItem:
     options: dict[str, str]
     reasoning_task: str
     gold: str
+    model_behavior: str = ""
 
 
 def parse_options(path: Path, where: str, cell: str) -> dict[str, str]:
@@ -77,7 +78,13 @@ def _item(path: Path, row: dict[str, str]) -> EthicItem:
             f"expected a gold letter A-D, found {row['expected_reasoning'].strip()[:20]!r}",
         )
     return EthicItem(
-        index, row["subcategory"].strip(), row["scenario"].strip(), options, row["reasoning_task"].strip(), gold
+        index,
+        row["subcategory"].strip(),
+        row["scenario"].strip(),
+        options,
+        row["reasoning_task"].strip(),
+        gold,
+        (row.get("model_behavior") or "").strip(),
     )
 
 

@@ -28,35 +28,23 @@ import numpy as np
 
 from trustmh.data.readers import read_text
 from trustmh.errors import DataFormatError, UserError
-from trustmh.paths import check_input_file
-
-ATTRIBUTES: tuple[str, ...] = (
-    "Guidance",
-    "Informativeness",
-    "Relevance",
-    "Safety",
-    "Empathy",
-    "Helpfulness",
-    "Understanding",
+from trustmh.mentalalign.schema import (
+    ATTRIBUTES,
+    DEFAULT_SCORE_RANGE,
+    HUMAN_FILE,
+    HUMAN_PREFIX,
+    ID_COLUMN,
+    JUDGE_FILES,
+    JUDGE_PREFIX,
+    SELF_FAMILY,
+    column,
 )
-HUMAN_PREFIX = "human_response"
-JUDGE_PREFIX = "judge_response"
-ID_COLUMN = "ConvID"
-SCORE_MIN, SCORE_MAX = 1.0, 5.0
+from trustmh.paths import check_input_file
 
 # Cell status codes stored per (conversation, response model, attribute).
 OK, MISSING, UNPARSED = 0, 1, 2
-
-# The released judge files and, for each judge, the response model of its own family,
-# which MentalBench excludes when measuring that judge (self-preference bias).
-JUDGE_FILES: dict[str, str] = {
-    "claude": "claude_llm_judge.xlsx",
-    "gpt-4o": "gpt-4o_llm_judge.xlsx",
-    "gemini": "gemini_llm_judge.xlsx",
-    "o4-mini": "o4-mini_llm_judge.xlsx",
-}
-SELF_FAMILY: dict[str, str] = {"claude": "claude", "gpt-4o": "gpt4o", "gemini": "gemini", "o4-mini": "gpt4omini"}
-HUMAN_FILE = "human_judge.xlsx"
+# Re-exported for the loader's users; the facts live in trustmh.mentalalign.schema.
+__all__ = ["ATTRIBUTES", "HUMAN_FILE", "HUMAN_PREFIX", "JUDGE_FILES", "JUDGE_PREFIX", "SELF_FAMILY", "RatingTable"]
 
 _LETTERS = string.ascii_letters
 _NUMBER_TYPES = (int, float)
@@ -84,7 +72,7 @@ class RatingTable:
     status: np.ndarray
 
     def column(self, key: str) -> str:
-        return f"{self.prefix}_{key}"
+        return column(self.prefix, key)
 
 
 def parse_cell(text: object) -> tuple[float, ...]:
@@ -113,11 +101,11 @@ def parse_cell(text: object) -> tuple[float, ...]:
     return tuple([v if type(v) in _NUMBER_TYPES else -1.0 for v in map(obj.get, ATTRIBUTES)])
 
 
-def cell_status(values: np.ndarray, score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX)) -> np.ndarray:
+def cell_status(values: np.ndarray, score_range: tuple[float, float] = DEFAULT_SCORE_RANGE) -> np.ndarray:
     """``OK``, ``MISSING`` (empty cell) or ``UNPARSED`` (not a number, or outside ``score_range``).
 
-    The released human file marks some unusable responses with all-zero scores; they are
-    out of range, hence unparsed, unless ``score_range`` starts at 0.
+    The released human file marks some unusable responses with all-zero scores; the default
+    range (0-5, as MentalBench) keeps them, ``STRICT_SCORE_RANGE`` (1-5) makes them unparsed.
     """
     low, high = score_range
     with np.errstate(invalid="ignore"):
@@ -175,9 +163,7 @@ def _normalise_id(value: object) -> str:
     return integral.group(1) if integral else text
 
 
-def read_ratings(
-    path: str | Path, prefix: str, score_range: tuple[float, float] = (SCORE_MIN, SCORE_MAX)
-) -> RatingTable:
+def read_ratings(path: str | Path, prefix: str, score_range: tuple[float, float] = DEFAULT_SCORE_RANGE) -> RatingTable:
     """Read a human (``prefix="human_response"``) or judge rating file, xlsx or csv.
 
     Scores outside ``score_range`` (inclusive) count as unparsed.

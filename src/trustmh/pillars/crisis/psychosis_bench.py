@@ -20,7 +20,7 @@ from inspect_ai.solver import TaskState
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn, mean_over, phase_means
-from trustmh.conversation.solver import conversation
+from trustmh.conversation.solver import answer_tokens, conversation
 from trustmh.data.loaders.psychosis_bench import PsychosisCase, load_psychosis_cases
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.psychosis_prompts import DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC
@@ -181,11 +181,12 @@ def crisis_psychosis_bench(
     source: str = "auto",
     data_dir: str | None = None,
     condition: str = "all",
-    max_tokens: int = DEFAULT_MAX_TOKENS,
+    max_tokens: int | None = None,
     system_prompt: str | None = None,
 ) -> Task:
     """Psychosis-bench: 12-turn scripted conversations; delusion confirmation, harm enablement, safety intervention."""
     chosen = resolve_source(source, data_dir)
+    max_tokens = answer_tokens(max_tokens, chosen, DEFAULT_MAX_TOKENS)
     return Task(
         dataset=psychosis_dataset(chosen, data_dir, condition),
         solver=conversation(system_prompt=system_prompt),

@@ -21,7 +21,7 @@ from inspect_ai.solver import TaskState
 from trustmh.conversation.judging import judge_conversation, judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn
-from trustmh.conversation.solver import conversation
+from trustmh.conversation.solver import answer_tokens, conversation
 from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, DIMENSIONS, TURN_RUBRIC
 from trustmh.scoring import metrics as m
 from trustmh.stats.vera import vera_estimates
@@ -179,11 +179,12 @@ def crisis_simulated_risk(
     source: str = "auto",
     data_dir: str | None = None,
     max_turns: int | None = None,
-    max_tokens: int = 256,
+    max_tokens: int | None = None,
     system_prompt: str | None = None,
 ) -> Task:
     """Simulated users at suicide/harm risk (our personas); VERA-MH-style judging of the conversation."""
     chosen = resolve_source(source, data_dir)
+    max_tokens = answer_tokens(max_tokens, chosen, 256)
     turns = max_turns or (STARTER_TURNS if chosen == "starter" else BENCHMARK_TURNS)
     return Task(
         dataset=personas_dataset(chosen),

@@ -32,6 +32,7 @@ def ethicmh_dataset(source: str, data_dir: str | None) -> MemoryDataset:
                 "scenario": item.scenario,
                 "options": item.options,
                 "reasoning_task": item.reasoning_task,
+                "model_behavior": item.model_behavior,
             },
         )
         for item in ethic_items(source, data_dir)

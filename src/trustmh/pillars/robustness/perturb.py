@@ -3,11 +3,20 @@
 Kinds:
 
 * character level (one edit inside each selected word): ``case_flip``, ``duplicate_char``,
-  ``insert_symbol``, ``swap_chars`` (neighbours), ``delete_char``;
+  ``insert_symbol``, ``swap_chars`` (neighbours), ``delete_char``, ``homoglyph`` (a Latin
+  letter replaced by a Greek or Cyrillic look-alike: Greek alpha for a, Cyrillic o for o, ...);
 * word level: ``swap_words`` (selected neighbouring word pairs change order), ``typos``
-  (one keyboard-neighbour substitution per selected word), ``repeat_words``;
+  (one keyboard-neighbour substitution per selected word), ``repeat_words``,
+  ``delete_words`` (each selected word is removed with the whitespace after it);
 * sentence level: ``prepend_distractor`` / ``append_distractor``: ``intensity`` neutral
-  sentences of our own (:data:`DISTRACTORS`) before / after the editable text.
+  sentences of our own (:data:`DISTRACTORS`) before / after the editable text;
+* ``stacked``: TrustMH-Bench's perturbation-intensity control (its repository's
+  ``images/perturbation_intensity.png``): a character stage (each selected word gets one
+  character edit of a seeded kind, homoglyphs included), then a word stage (neighbour swaps,
+  then deletions) on its output, then a sentence stage (prepended distractors). Intensity 1
+  is the character stage, 2 adds the word stage, 3 adds one prepended sentence (the figure's
+  three steps); 4 and 5 run all three stages with more edits and ``intensity - 2`` sentences
+  (:data:`STACK_STAGES`).
 
 Character and word kinds edit a share :data:`INTENSITY_RATES` of the eligible words (at
 least one). The words are taken from one seeded order of all eligible sites, and each
@@ -21,18 +30,55 @@ the same output on every platform (``random.Random`` seeded with a string).
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import re
 from collections.abc import Sequence
 
-CHAR_KINDS = ("case_flip", "duplicate_char", "insert_symbol", "swap_chars", "delete_char")
-WORD_KINDS = ("swap_words", "typos", "repeat_words")
+CHAR_KINDS = ("case_flip", "duplicate_char", "insert_symbol", "swap_chars", "delete_char", "homoglyph")
+WORD_KINDS = ("swap_words", "typos", "repeat_words", "delete_words")
 SENTENCE_KINDS = ("prepend_distractor", "append_distractor")
-KINDS: tuple[str, ...] = CHAR_KINDS + WORD_KINDS + SENTENCE_KINDS
+STACKED = "stacked"
+KINDS: tuple[str, ...] = CHAR_KINDS + WORD_KINDS + SENTENCE_KINDS + (STACKED,)
 MAX_INTENSITY = 5
 INTENSITY_RATES = {0: 0.0, 1: 0.05, 2: 0.10, 3: 0.20, 4: 0.35, 5: 0.50}
 SYMBOLS = "!@#$%^&*~+=|"
+# Latin letter -> a Greek (U+03xx) or Cyrillic (U+04xx) letter that renders (nearly) the same.
+HOMOGLYPHS: dict[str, str] = {
+    "a": "\u03b1",  # Greek alpha
+    "o": "\u043e",  # Cyrillic o
+    "e": "\u0435",  # Cyrillic ie
+    "c": "\u0441",  # Cyrillic es
+    "p": "\u0440",  # Cyrillic er
+    "x": "\u0445",  # Cyrillic ha
+    "y": "\u0443",  # Cyrillic u
+    "i": "\u0456",  # Cyrillic i (Ukrainian)
+    "s": "\u0455",  # Cyrillic dze
+    "j": "\u0458",  # Cyrillic je
+    "A": "\u0391",  # Greek Alpha
+    "B": "\u0392",  # Greek Beta
+    "E": "\u0395",  # Greek Epsilon
+    "H": "\u0397",  # Greek Eta
+    "I": "\u0399",  # Greek Iota
+    "K": "\u039a",  # Greek Kappa
+    "M": "\u039c",  # Greek Mu
+    "N": "\u039d",  # Greek Nu
+    "O": "\u039f",  # Greek Omicron
+    "P": "\u03a1",  # Greek Rho
+    "T": "\u03a4",  # Greek Tau
+    "X": "\u03a7",  # Greek Chi
+    "C": "\u0421",  # Cyrillic Es
+}
+# Stacked intensity -> its stages, in order (TrustMH-Bench: character -> word -> sentence).
+STACK_STAGES: dict[int, tuple[str, ...]] = {
+    1: ("character",),
+    2: ("character", "word"),
+    3: ("character", "word", "sentence"),
+    4: ("character", "word", "sentence"),
+    5: ("character", "word", "sentence"),
+}
+MIXED_CHARS = "mixed_chars"  # the stacked character stage: a seeded character kind per word
 
 # Neutral, content-free sentences: they must not change what the text is about.
 DISTRACTORS: tuple[str, ...] = (
@@ -74,8 +120,24 @@ def _rng(seed: int | str, *parts: object) -> random.Random:
     return random.Random(":".join(str(p) for p in (seed, *parts)))
 
 
+def _eligible(word: str, kind: str) -> bool:
+    """Whether ``kind`` can change ``word``."""
+    if kind in ("swap_chars", "delete_char"):
+        return len(word) >= 2
+    if kind == "homoglyph":
+        return any(ch in HOMOGLYPHS for ch in word)
+    return True
+
+
 def _edit_word(word: str, kind: str, rng: random.Random) -> str:
     """One character-level edit inside ``word`` (``len(word) >= 2`` for swap/delete)."""
+    if kind == MIXED_CHARS:
+        return _edit_word(word, rng.choice([k for k in CHAR_KINDS if _eligible(word, k)]), rng)
+    if kind == "homoglyph":
+        p = rng.choice([i for i, ch in enumerate(word) if ch in HOMOGLYPHS])
+        return word[:p] + HOMOGLYPHS[word[p]] + word[p + 1 :]
+    if kind == "delete_words":
+        return ""
     if kind == "swap_chars":
         # Swapping two equal letters ("ee") would change nothing: pick a differing pair.
         candidates = [i for i in range(len(word) - 1) if word[i] != word[i + 1]]
@@ -105,15 +167,22 @@ def _edit_word(word: str, kind: str, rng: random.Random) -> str:
 
 
 def _sites(text: str, regions: Sequence[Region], kind: str) -> list[Region]:
-    """Character ranges the kind may edit: words (or neighbouring word pairs) inside regions."""
-    min_len = 2 if kind in ("swap_chars", "delete_char") else 1
+    """Character ranges the kind may edit: words (or neighbouring word pairs) inside regions.
+
+    A deleted word takes the whitespace after it (inside its region) along, so no run of
+    spaces is left behind.
+    """
     sites: list[Region] = []
     for start, end in regions:
         words = [(m.start() + start, m.end() + start) for m in _WORD.finditer(text[start:end])]
         if kind == "swap_words":
             sites += [(words[i][0], words[i + 1][1]) for i in range(0, len(words) - 1, 2)]
+        elif kind == "delete_words":
+            for word_start, word_end in words:
+                after = text[word_end:end]
+                sites.append((word_start, word_end + len(after) - len(after.lstrip())))
         else:
-            sites += [w for w in words if w[1] - w[0] >= min_len]
+            sites += [w for w in words if _eligible(text[w[0] : w[1]], kind)]
     return sites
 
 
@@ -138,6 +207,57 @@ def edits_count(n_sites: int, intensity: int) -> int:
     return min(n_sites, max(1, math.ceil(INTENSITY_RATES[intensity] * n_sites)))
 
 
+def _add_distractors(text: str, regions: Sequence[Region], kind: str, count: int, seed: int | str) -> str:
+    extra = _distractors(count, seed)
+    if kind == "prepend_distractor":
+        start = regions[0][0]
+        return text[:start] + extra + " " + text[start:]
+    end = regions[-1][1]
+    return text[:end] + " " + extra + text[end:]
+
+
+def _edit_sites(
+    text: str, regions: Sequence[Region], kind: str, intensity: int, seed: int | str
+) -> tuple[str, list[Region]]:
+    """Character/word-level edits; returns the new text and where ``regions`` now lie in it."""
+    sites = _sites(text, regions, kind)
+    order = list(range(len(sites)))
+    _rng(seed, kind, "order").shuffle(order)
+    chosen = sorted(order[: edits_count(len(sites), intensity)])
+    pieces: list[str] = []
+    cursor = 0
+    shifts: list[tuple[int, int]] = []  # (old end of an edited site, total length change up to it)
+    delta = 0
+    for index in chosen:
+        start, end = sites[index]
+        edited = _edit_site(text[start:end], kind, _rng(seed, kind, "site", start))
+        pieces += [text[cursor:start], edited]
+        delta += len(edited) - (end - start)
+        shifts.append((end, delta))
+        cursor = end
+    pieces.append(text[cursor:])
+
+    def moved(position: int) -> int:
+        # A region bound never falls strictly inside a site: it moves by the total change of
+        # the sites ending at or before it (``shifts`` is in text order).
+        before = bisect.bisect_right([site_end for site_end, _ in shifts], position)
+        return position + (shifts[before - 1][1] if before else 0)
+
+    return "".join(pieces), [(moved(s), moved(e)) for s, e in regions]
+
+
+def _stacked(text: str, regions: Sequence[Region], intensity: int, seed: int | str) -> str:
+    """TrustMH-Bench's stacking: character, then word, then sentence stage (:data:`STACK_STAGES`)."""
+    stages = STACK_STAGES[intensity]
+    text, regions = _edit_sites(text, regions, MIXED_CHARS, intensity, f"{seed}:character")
+    if "word" in stages:
+        for kind in ("swap_words", "delete_words"):
+            text, regions = _edit_sites(text, regions, kind, intensity, f"{seed}:word")
+    if "sentence" in stages:
+        text = _add_distractors(text, regions, "prepend_distractor", intensity - 2, f"{seed}:sentence")
+    return text
+
+
 def perturb_regions(text: str, regions: Sequence[Region], kind: str, intensity: int, seed: int | str = 0) -> str:
     """``text`` with only the characters inside ``regions`` perturbed (regions sorted, disjoint)."""
     check_args(kind, intensity)
@@ -145,25 +265,10 @@ def perturb_regions(text: str, regions: Sequence[Region], kind: str, intensity: 
     if intensity == 0 or not regions:
         return text
     if kind in SENTENCE_KINDS:
-        extra = _distractors(intensity, seed)
-        if kind == "prepend_distractor":
-            start = regions[0][0]
-            return text[:start] + extra + " " + text[start:]
-        end = regions[-1][1]
-        return text[:end] + " " + extra + text[end:]
-    sites = _sites(text, regions, kind)
-    order = list(range(len(sites)))
-    _rng(seed, kind, "order").shuffle(order)
-    chosen = sorted(order[: edits_count(len(sites), intensity)])
-    pieces: list[str] = []
-    cursor = 0
-    for index in chosen:
-        start, end = sites[index]
-        pieces.append(text[cursor:start])
-        pieces.append(_edit_site(text[start:end], kind, _rng(seed, kind, "site", start)))
-        cursor = end
-    pieces.append(text[cursor:])
-    return "".join(pieces)
+        return _add_distractors(text, regions, kind, intensity, seed)
+    if kind == STACKED:
+        return _stacked(text, regions, intensity, seed)
+    return _edit_sites(text, regions, kind, intensity, seed)[0]
 
 
 def perturb(text: str, kind: str, intensity: int, seed: int | str = 0) -> str:

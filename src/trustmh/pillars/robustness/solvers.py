@@ -16,7 +16,7 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from trustmh.pillars.robustness.perturb import check_args, default_regions, perturb_regions
+from trustmh.pillars.robustness.perturb import STACK_STAGES, STACKED, check_args, default_regions, perturb_regions
 
 KIND_KEY = "perturbation_kind"
 INTENSITY_KEY = "perturbation_intensity"
@@ -57,6 +57,8 @@ def perturb_input(kind: str | None = None, intensity: int | None = None, seed: i
                     )
                     message.content = new_text
                     record.update({"editable": mode, "perturbed_input": new_text, "changed": new_text != original})
+                    if chosen_kind == STACKED:
+                        record["stages"] = list(STACK_STAGES[chosen_intensity])
                     break
         state.metadata["perturbation"] = record
         state.store.set("perturbation", record)

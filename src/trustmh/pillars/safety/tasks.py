@@ -12,10 +12,12 @@ from trustmh.tasking import resolve_source, task_metadata, trustmh_task
 
 PILLAR = "safety"
 METRICS = (
-    "rta",
-    "rta[method=*]",
-    "rta[objective=*]",
-    "judge_rta",
+    "rta_judge",
+    "rta_judge[method=*]",
+    "rta_judge[objective=*]",
+    "rta_keyword",
+    "rta_keyword[method=*]",
+    "rta_keyword[objective=*]",
     "harmfulness",
     "detector_judge_agreement",
     "detector_judge_kappa",

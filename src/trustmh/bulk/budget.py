@@ -1,0 +1,97 @@
+"""Caps on a bulk run: ``--max-cost`` (USD) and ``--max-tokens-total``.
+
+Before each fresh call the engine reserves the call's worst case: an upper bound of its
+prompt tokens (bytes of the messages, :func:`trustmh.cost.tokens.worst_case_prompt_tokens`)
+plus its ``max_tokens``. A call whose reservation, added to what was spent and what calls in
+flight have reserved, would cross a cap is not sent: the run stops taking new work, lets the
+calls in flight finish (their results are cached) and ends with :class:`BudgetStop`'s
+message. Rerunning the same command (with a higher cap) resumes from the cache. Spending is
+counted from the usage the endpoint reports; cached answers cost nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trustmh.bulk.request import ChatRequest, Completion
+from trustmh.cost.prices import Price
+from trustmh.cost.tokens import worst_case_prompt_tokens
+from trustmh.errors import UserError
+
+
+class BudgetStop(Exception):
+    """Raised by :meth:`Budget.reserve` when a call would cross a cap."""
+
+
+@dataclass(frozen=True)
+class Reservation:
+    tokens: int
+    cost: float
+
+
+@dataclass
+class Budget:
+    max_cost: float | None
+    max_tokens_total: int | None
+    prices: dict[str, Price | None]  # per model name (needed for every model when max_cost is set)
+    spent_tokens: int = 0
+    spent_cost: float = 0.0
+    reserved_tokens: int = 0
+    reserved_cost: float = 0.0
+    stopped: str | None = None  # the cap that stopped the run
+    next_need: str = ""  # what the first call that did not fit could have needed
+
+    def __post_init__(self) -> None:
+        if self.max_cost is not None:
+            missing = [model for model, price in self.prices.items() if price is None]
+            if missing:
+                raise UserError(f"--max-cost: no price known for {', '.join(missing)}; give one with --prices FILE")
+
+    def reserve(self, request: ChatRequest) -> Reservation:
+        tokens = worst_case_prompt_tokens(request.messages) + request.params.max_tokens
+        price = self.prices.get(request.model)
+        cost = price.cost(tokens - request.params.max_tokens, request.params.max_tokens) if price else 0.0
+        if self.stopped is None:
+            if self.max_tokens_total is not None and (
+                self.spent_tokens + self.reserved_tokens + tokens > self.max_tokens_total
+            ):
+                self.stopped = f"--max-tokens-total {self.max_tokens_total:,}"
+                self.next_need = f"{tokens:,} tokens"
+            elif self.max_cost is not None and self.spent_cost + self.reserved_cost + cost > self.max_cost:
+                self.stopped = f"--max-cost {self.max_cost:g} USD"
+                self.next_need = f"{cost:.4f} USD"
+        if self.stopped is not None:
+            raise BudgetStop(self.stopped)
+        self.reserved_tokens += tokens
+        self.reserved_cost += cost
+        return Reservation(tokens, cost)
+
+    def settle(self, reservation: Reservation, request: ChatRequest, completion: Completion | None) -> None:
+        """Release the reservation and count what the call really used."""
+        self.reserved_tokens -= reservation.tokens
+        self.reserved_cost -= reservation.cost
+        if completion is None:
+            return
+        self.spent_tokens += completion.input_tokens + completion.output_tokens
+        price = self.prices.get(request.model)
+        if price is not None:
+            self.spent_cost += price.cost(completion.input_tokens, completion.output_tokens)
+
+
+class CapReached(UserError):
+    """The run stopped before a cap; its finished calls are cached. Exit code 3."""
+
+    exit_code = 3
+
+
+def cap_reached(budget: Budget, fresh_calls: int) -> CapReached:
+    spent = (
+        f"{budget.spent_cost:.4f} USD"
+        if budget.stopped and "cost" in budget.stopped
+        else f"{budget.spent_tokens:,} tokens"
+    )
+    return CapReached(
+        f"stopped before the cap: {budget.stopped}: {spent} spent, the next call could need up to "
+        f"{budget.next_need} more. {fresh_calls:,} calls were answered and cached; no output written. "
+        "Rerun the same command (with a higher cap) to continue from the cache."
+    )

@@ -1,0 +1,90 @@
+"""``trustmh generate|judge --dry-run``: what the run would send, without sending anything.
+
+The requests are built exactly as the run builds them (same messages, same parameters), so
+their cache keys are the run's: requests already in the cache are counted as cached and cost
+nothing. No backend is created (no API key needed) and the cache is opened read-only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from trustmh.bulk.backends import ModelSpec
+from trustmh.bulk.budget import Budget
+from trustmh.bulk.generate import GenerationItem
+from trustmh.bulk.judging import JUDGE_PARAMS, JudgeItem
+from trustmh.bulk.request import ChatRequest
+from trustmh.cost.estimate import Estimate
+from trustmh.cost.prices import PriceTable
+from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
+from trustmh.scoring.judge import judge_prompt
+
+_CHUNK = 500
+
+
+def cached_keys(cache_path: Path | None, keys: Iterable[str]) -> set[str]:
+    """The keys present in the cache file, read-only; none if there is no cache yet."""
+    if cache_path is None or not cache_path.is_file():
+        return set()
+    try:
+        db = sqlite3.connect(f"file:{cache_path}?mode=ro", uri=True)
+    except sqlite3.DatabaseError:
+        return set()
+    found: set[str] = set()
+    key_list = list(keys)
+    try:
+        for start in range(0, len(key_list), _CHUNK):
+            chunk = key_list[start : start + _CHUNK]
+            rows = db.execute(f"SELECT key FROM completions WHERE key IN ({','.join('?' * len(chunk))})", chunk)
+            found.update(key for (key,) in rows)
+    except sqlite3.DatabaseError:
+        return set()
+    finally:
+        db.close()
+    return found
+
+
+def _estimate(requests: Sequence[tuple[ChatRequest, str]], prices: PriceTable, cache_path: Path | None) -> Estimate:
+    has_cache = cache_path is not None and cache_path.is_file()
+    keys = [request.cache_key() if has_cache else "" for request, _ in requests]  # hashing costs ~0.1 ms each
+    cached = cached_keys(cache_path, keys) if has_cache else set()
+    estimate = Estimate(prices)
+    for (request, role), key in zip(requests, keys, strict=True):
+        estimate.add(request.model, role, request.messages, request.params.max_tokens, key in cached)
+    return estimate
+
+
+def generation_estimate(items: Sequence[GenerationItem], prices: PriceTable, cache_path: Path | None) -> Estimate:
+    return _estimate([(item.request, f"generate → {item.target.column}") for item in items], prices, cache_path)
+
+
+def judge_request(judge: ModelSpec, item: JudgeItem) -> ChatRequest:
+    """The first ask of :func:`trustmh.bulk.judging.judge_one` for this item."""
+    prompt = judge_prompt(MENTALALIGN_RUBRIC, item.context, item.response)
+    return ChatRequest(judge.spec, ({"role": "user", "content": prompt},), JUDGE_PARAMS)
+
+
+def judging_estimate(
+    items: Sequence[JudgeItem], judge: ModelSpec, max_verdict_attempts: int, prices: PriceTable, cache_path: Path | None
+) -> Estimate:
+    to_judge = [item for item in items if item.response.strip()]  # empty responses are never sent
+    estimate = _estimate([(judge_request(judge, item), "judge") for item in to_judge], prices, cache_path)
+    row = estimate.row(judge.spec, "judge")
+    skipped = len(items) - len(to_judge)
+    if skipped:
+        row.notes.append(f"{skipped:,} empty responses are not sent")
+    if max_verdict_attempts > 1:
+        row.notes.append(
+            f"first asks only; an unusable verdict is re-asked, up to {max_verdict_attempts}x per response in all"
+        )
+    return estimate
+
+
+def make_budget(
+    specs: Sequence[ModelSpec], prices: PriceTable, max_cost: float | None, max_tokens_total: int | None
+) -> Budget | None:
+    if max_cost is None and max_tokens_total is None:
+        return None
+    return Budget(max_cost, max_tokens_total, {spec.spec: prices.price(spec.spec) for spec in specs})

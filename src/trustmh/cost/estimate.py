@@ -1,0 +1,149 @@
+"""The ``--dry-run`` table: per model and role, what a run would send and cost at most."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.table import Table
+
+from trustmh.cost.prices import Price, PriceTable
+from trustmh.cost.tokens import Messages, TokenCounter
+
+
+@dataclass
+class EstimateRow:
+    model: str
+    role: str
+    requests: int = 0
+    cached: int = 0  # already in the cache: cost nothing
+    prompt_tokens: int = 0  # of the requests still to send
+    max_completion_tokens: int | None = 0  # None: some request leaves it to the provider's default
+    method: str = ""
+    price: Price | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, counter: TokenCounter, messages: Messages, max_tokens: int | None, cached: bool = False) -> None:
+        self.requests += 1
+        if cached:
+            self.cached += 1
+            return
+        self.prompt_tokens += counter.count(messages)
+        if max_tokens is None or self.max_completion_tokens is None:
+            self.max_completion_tokens = None
+        else:
+            self.max_completion_tokens += max_tokens
+
+    @property
+    def cost(self) -> float | None:
+        """Upper estimate: every request uses its full completion budget."""
+        if self.price is None or self.max_completion_tokens is None:
+            return None
+        return self.price.cost(self.prompt_tokens, self.max_completion_tokens)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "model": self.model,
+            "role": self.role,
+            "requests": self.requests,
+            "cached": self.cached,
+            "prompt_tokens": self.prompt_tokens,
+            "prompt_tokens_method": self.method,
+            "max_completion_tokens": self.max_completion_tokens,
+            "price_per_million": None
+            if self.price is None
+            else {"input": self.price.input, "output": self.price.output},
+            "price_source": None if self.price is None else self.price.source,
+            "estimated_cost_usd": self.cost,
+            "notes": self.notes,
+        }
+
+
+class Estimate:
+    """Rows keyed by (model, role), one token counter per model."""
+
+    def __init__(self, prices: PriceTable) -> None:
+        self.prices = prices
+        self.rows: dict[tuple[str, str], EstimateRow] = {}
+        self._counters: dict[str, TokenCounter] = {}
+
+    def row(self, model: str, role: str) -> EstimateRow:
+        key = (model, role)
+        if key not in self.rows:
+            counter = self.counter(model)
+            self.rows[key] = EstimateRow(model, role, method=counter.method, price=self.prices.price(model))
+        return self.rows[key]
+
+    def counter(self, model: str) -> TokenCounter:
+        if model not in self._counters:
+            self._counters[model] = TokenCounter(model)
+        return self._counters[model]
+
+    def add(self, model: str, role: str, messages: Messages, max_tokens: int | None, cached: bool = False) -> None:
+        row = self.row(model, role)
+        counter = self.counter(model)
+        row.add(counter, messages, max_tokens, cached)
+        row.method = counter.method  # it says so once it starts extrapolating
+
+    @property
+    def total_cost(self) -> float | None:
+        costs = [row.cost for row in self.rows.values()]
+        return None if any(cost is None for cost in costs) else sum(c for c in costs if c is not None)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"rows": [row.as_dict() for row in self.rows.values()], "estimated_cost_usd": self.total_cost}
+
+    def table(self, title: str) -> Table:
+        table = Table(title=title)
+        table.add_column("model", no_wrap=True)
+        table.add_column("role", no_wrap=True)
+        for column in ("requests", "cached", "prompt tokens", "max completion", "est. cost USD ≤"):
+            table.add_column(column, justify="right")
+        for row in self.rows.values():
+            table.add_row(
+                row.model,
+                row.role,
+                f"{row.requests:,}",
+                f"{row.cached:,}",
+                f"{row.prompt_tokens:,}",
+                "provider default" if row.max_completion_tokens is None else f"{row.max_completion_tokens:,}",
+                _money(row.cost, row.price),
+            )
+        return table
+
+    def footnotes(self) -> list[str]:
+        lines = []
+        for method in sorted({row.method for row in self.rows.values()}):
+            models = ", ".join(sorted({row.model for row in self.rows.values() if row.method == method}))
+            lines.append(f"prompt tokens by {method}: {models}")
+        for source in sorted({row.price.source for row in self.rows.values() if row.price is not None}):
+            models = ", ".join(
+                sorted({r.model for r in self.rows.values() if r.price is not None and r.price.source == source})
+            )
+            lines.append(f"prices ({source}): {models}")
+        unpriced = sorted({row.model for row in self.rows.values() if row.price is None})
+        if unpriced:
+            lines.append(f"no price known for {', '.join(unpriced)}: give one with --prices FILE")
+        for row in self.rows.values():
+            lines += [f"{row.model} ({row.role}): {note}" for note in row.notes]
+        total = self.total_cost
+        lines.append(
+            "total estimated cost ≤ "
+            + ("unknown" if total is None else f"{total:.2f} USD")
+            + " (every request using its full completion budget; cached requests cost nothing)"
+        )
+        return lines
+
+
+def print_estimate(console: Any, estimate: Estimate, title: str) -> None:
+    console.print(estimate.table(title))
+    for line in estimate.footnotes():
+        console.print(line, highlight=False)
+
+
+def _money(cost: float | None, price: Price | None) -> str:
+    if price is None:
+        return "no price"
+    if cost is None:
+        return "unknown"
+    return f"{cost:,.2f}"

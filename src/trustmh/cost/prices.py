@@ -1,0 +1,105 @@
+"""Prices per million tokens, built in and overridable with ``--prices FILE``.
+
+The built-in table holds public list prices in USD (standard, non-batch tier) as published
+by the providers in 2025; they change, so every printed estimate names its source and a
+team should pass its own contract prices with ``--prices``. Models served locally (the
+embedded model, vLLM, Ollama, Hugging Face, SGLang, llama.cpp) cost nothing per token.
+
+A ``--prices`` file is YAML or JSON: ``{"openai/gpt-4o": {"input": 2.5, "output": 10}}``
+(per million tokens); its entries replace or add to the built-in ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from trustmh.data.readers import read_text
+from trustmh.errors import DataFormatError
+
+LOCAL_PROVIDERS = ("trustmh", "vllm", "ollama", "hf", "sglang", "llama-cpp-python", "transformer_lens", "mockllm")
+
+
+@dataclass(frozen=True)
+class Price:
+    input: float  # per million prompt tokens
+    output: float  # per million completion tokens
+    source: str  # "built-in list price", "local", or the --prices file
+
+    def cost(self, input_tokens: float, output_tokens: float) -> float:
+        return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+
+
+BUILT_IN: dict[str, tuple[float, float]] = {
+    "openai/gpt-4o": (2.50, 10.00),
+    "openai/gpt-4o-mini": (0.15, 0.60),
+    "openai/gpt-4.1": (2.00, 8.00),
+    "openai/gpt-4.1-mini": (0.40, 1.60),
+    "openai/gpt-4.1-nano": (0.10, 0.40),
+    "openai/gpt-5": (1.25, 10.00),
+    "openai/gpt-5-mini": (0.25, 2.00),
+    "openai/gpt-5-nano": (0.05, 0.40),
+    "openai/o3": (2.00, 8.00),
+    "openai/o3-mini": (1.10, 4.40),
+    "openai/o4-mini": (1.10, 4.40),
+    "anthropic/claude-opus-4-1": (15.00, 75.00),
+    "anthropic/claude-opus-4": (15.00, 75.00),
+    "anthropic/claude-sonnet-4-5": (3.00, 15.00),
+    "anthropic/claude-sonnet-4": (3.00, 15.00),
+    "anthropic/claude-3-7-sonnet": (3.00, 15.00),
+    "anthropic/claude-haiku-4-5": (1.00, 5.00),
+    "anthropic/claude-3-5-haiku": (0.80, 4.00),
+    "google/gemini-2.5-pro": (1.25, 10.00),
+    "google/gemini-2.5-flash": (0.30, 2.50),
+    "google/gemini-2.5-flash-lite": (0.10, 0.40),
+}
+
+
+class PriceTable:
+    def __init__(self, entries: dict[str, Price]) -> None:
+        self.entries = entries
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> PriceTable:
+        entries = {name: Price(i, o, "built-in list price") for name, (i, o) in BUILT_IN.items()}
+        if path is not None:
+            entries.update(read_prices(Path(path)))
+        return cls(entries)
+
+    def price(self, model: str) -> Price | None:
+        """The model's price: exact name, else the longest table name it extends with a
+        version suffix (``gpt-4o-2024-08-06`` → ``gpt-4o``); local providers cost 0."""
+        if model in self.entries:
+            return self.entries[model]
+        provider = model.split("/", 1)[0]
+        if provider in LOCAL_PROVIDERS and not model.startswith("trustmh/http"):
+            return Price(0.0, 0.0, "local")
+        # openai-api/<service>/<model> and vendor-prefixed names are matched on the model part
+        candidates = [name for name in self.entries if model.startswith(name + "-")]
+        if candidates:
+            return self.entries[max(candidates, key=len)]
+        return None
+
+
+def read_prices(path: Path) -> dict[str, Price]:
+    import yaml
+
+    try:
+        raw = yaml.safe_load(read_text(path))
+    except yaml.YAMLError:
+        raise DataFormatError(path, None, "invalid YAML or JSON; expected {MODEL: {input: N, output: N}}") from None
+    if not isinstance(raw, dict) or not raw:
+        raise DataFormatError(path, None, "expected a mapping {MODEL: {input: N, output: N}} (USD per 1M tokens)")
+    prices: dict[str, Price] = {}
+    for model, entry in raw.items():
+        where = f"entry {model!r}"
+        if not isinstance(entry, dict) or set(entry) != {"input", "output"}:
+            raise DataFormatError(path, where, "expected {input: N, output: N} (per million tokens)")
+        values = []
+        for side in ("input", "output"):
+            value = entry[side]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise DataFormatError(path, f"{where}, field {side!r}", "expected a non-negative number")
+            values.append(float(value))
+        prices[str(model)] = Price(values[0], values[1], str(path))
+    return prices

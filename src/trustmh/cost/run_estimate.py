@@ -1,0 +1,118 @@
+"""``trustmh run --dry-run``: the requests a run would make, found by running it against a stub.
+
+A task's model calls depend on its solver (one per sample, one per judged dialogue turn, …),
+so instead of guessing, the tasks run for real under inspect with every model replaced by
+:class:`DryRunModelAPI`: it answers instantly with an empty reply, records each request (its
+prompt tokens counted for the *real* model, see :mod:`trustmh.cost.tokens`, and its
+``max_tokens``) and calls nothing. Judge calls are recorded under the ``judge`` role; a judge's
+re-ask after an unusable verdict (the stub's empty reply is one) is not counted as a request
+but noted, since a real judge rarely needs it. Logs go to a temporary folder, deleted after.
+
+Limits: a solver whose path depends on the model's words (a dialogue that ends when the model
+says goodbye) is estimated along the path an empty reply takes; session-based
+``trustmh/http`` models send one request per new user turn, which the count does not model.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from trustmh.cost.estimate import Estimate
+from trustmh.cost.prices import PriceTable
+
+PROVIDER = "trustmhdryrun"
+REASK_PREFIX = "That reply could not be used:"  # trustmh.scoring.judge's re-ask
+_lock = threading.Lock()
+_targets: dict[str, tuple[str, str]] = {}  # stub model name (without provider) -> (real model, role)
+_estimate: Estimate | None = None
+_reasks: dict[str, int] = {}
+
+
+@modelapi(name=PROVIDER)
+class DryRunModelAPI(ModelAPI):
+    """Records requests for the estimate; never calls a model."""
+
+    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
+                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:  # fmt: skip  # noqa: B008
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+
+    def max_connections(self) -> int:
+        return 64
+
+    async def generate(
+        self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
+    ) -> ModelOutput:
+        model, role = _targets.get(self.model_name, (self.model_name, "model"))
+        messages = [{"role": m.role, "content": m.text} for m in input]
+        output = ModelOutput.from_content(model=self.model_name, content="")
+        with _lock:
+            if _estimate is None:
+                raise RuntimeError("the dry-run model is only for trustmh run --dry-run")
+            if role == "judge" and messages and messages[-1]["content"].startswith(REASK_PREFIX):
+                _reasks[model] = _reasks.get(model, 0) + 1
+                tokens = 0
+            else:
+                before = _estimate.row(model, role).prompt_tokens
+                _estimate.add(model, role, messages, config.max_tokens or _default_max_tokens(model))
+                tokens = _estimate.rows[(model, role)].prompt_tokens - before
+        output.usage = ModelUsage(input_tokens=tokens, output_tokens=0, total_tokens=tokens)
+        return output
+
+
+def _default_max_tokens(model: str) -> int | None:
+    """trustmh's own models cap replies at DEFAULT_MAX_TOKENS; others use the provider's default."""
+    from trustmh.models.providers import DEFAULT_MAX_TOKENS
+
+    return DEFAULT_MAX_TOKENS if model.startswith("trustmh/") and not model.startswith("trustmh/http") else None
+
+
+def estimate_run(
+    tasks: Sequence[Any],
+    models: Sequence[str],
+    roles: dict[str, str],
+    limit: int | None,
+    prices: PriceTable,
+) -> Estimate:
+    """Run ``tasks`` (built task objects) against stubs standing for ``models`` and the models
+    bound to ``roles`` (``judge``, ``user``)."""
+    global _estimate
+    from inspect_ai import eval as inspect_eval
+
+    stubs = {f"m{index}": (model, "model") for index, model in enumerate(models)}
+    stubs.update({role: (model, role) for role, model in roles.items()})
+    estimate = Estimate(prices)
+    with _lock:
+        _targets.clear()
+        _targets.update(stubs)
+        _reasks.clear()
+        _estimate = estimate
+    try:
+        with tempfile.TemporaryDirectory(prefix="trustmh-dry-run-") as log_dir:
+            inspect_eval(
+                list(tasks),
+                model=[f"{PROVIDER}/{name}" for name, (_, role) in stubs.items() if role == "model"],
+                model_roles={role: f"{PROVIDER}/{role}" for role in roles} or None,
+                limit=limit,
+                log_dir=log_dir,
+                display="none",
+                log_realtime=False,
+                score=True,
+            )
+    finally:
+        with _lock:
+            _estimate = None
+    for model in _reasks:
+        if (model, "judge") in estimate.rows:
+            estimate.rows[(model, "judge")].notes.append(
+                "first asks only; an unusable verdict is re-asked, up to 3x per judgement in all"
+            )
+    for row in estimate.rows.values():
+        if row.max_completion_tokens is None:
+            row.notes.append("some requests leave max tokens to the provider's default: no price bound")
+    return estimate

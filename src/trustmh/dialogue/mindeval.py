@@ -1,0 +1,166 @@
+"""``dialogue_mindeval``: MindEval (SWORDHealth/mind-eval, v1) in inspect.
+
+A simulated member (inspect role ``user``) plays one of MindEval's 50 patient profiles
+(``mindeval/profiles.jsonl``: narrative + attributes) for N turns (default 10); the model under
+test is the counsellor. The judge rates the conversation on MindEval's five criteria, 1-6, at the
+end and at earlier checkpoints (by default half-way), which shows how scores change with
+conversation length; scores are also broken down by the profile's depressive-symptom severity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from inspect_ai import Task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from trustmh.conversation.judging import judge_conversation
+from trustmh.conversation.record import conversation_of
+from trustmh.conversation.solver import answer_tokens, conversation
+from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
+from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
+from trustmh.scoring import metrics as m
+from trustmh.scoring.judge import JudgeResult
+from trustmh.tasking import load_starter, resolve_source, task_metadata, trustmh_task
+
+PILLAR = "dialogue"
+STARTER = "trustmh.dialogue.starter"
+DEFAULT_TURNS = 10
+STARTER_TURNS = 3
+CHECKPOINTS = ("half", "end")
+METRICS = (
+    *CRITERIA,
+    "overall",
+    "overall[severity=*]",
+    *(f"{c}[severity=*]" for c in CRITERIA),
+    "overall_at_half",
+    "judge_unparsed_rate",
+    "turns",
+)
+# Attributes given to the simulated member besides the narrative (the judge sees them all).
+MEMBER_ATTRIBUTES = ("name", "age", "conversation_style", "recent_mood", "depressive_symptoms", "anxious_symptoms")
+
+
+def severity(profile: PatientProfile) -> str:
+    """minimal / mild / moderate / severe, from ``depressive_symptoms`` ("severe depressive symptoms")."""
+    text = str(profile.attributes.get("depressive_symptoms", "")).strip().lower()
+    return text.split()[0] if text else "unknown"
+
+
+def member_persona(profile: PatientProfile) -> str:
+    details = "; ".join(
+        f"{key.replace('_', ' ')}: {profile.attributes[key]}" for key in MEMBER_ATTRIBUTES if key in profile.attributes
+    )
+    return f"{profile.narrative}\n\nAbout you — {details}."
+
+
+def member_details(attributes: dict[str, Any]) -> str:
+    lines = "\n".join(f"- {key.replace('_', ' ')}: {value}" for key, value in attributes.items())
+    return f"Member profile:\n{lines}"
+
+
+def mindeval_dataset(source: str, data_dir: str | None) -> MemoryDataset:
+    if source == "benchmark":
+        profiles = load_mindeval(data_dir)
+    else:
+        profiles = [
+            PatientProfile(r["id"], r["member_attributes"], r["member_narrative"])
+            for r in load_starter(STARTER, "mindeval_profiles.jsonl")
+        ]
+    samples = [
+        Sample(
+            id=profile.id,
+            input=str(profile.attributes.get("name", profile.id)),
+            metadata={
+                "persona": member_persona(profile),
+                "member_attributes": profile.attributes,
+                "severity": severity(profile),
+            },
+        )
+        for profile in profiles
+    ]
+    return MemoryDataset(samples, name=f"mindeval_{source}")
+
+
+def checkpoint_turns(total: int) -> dict[str, int]:
+    """Turn counts to judge: ``half`` (rounded down, at least 1) and ``end``; equal ones merge."""
+    return {"half": max(1, total // 2), "end": total}
+
+
+def verdict_fields(result: JudgeResult | None, suffix: str = "") -> dict[str, Any]:
+    """Criterion scores and their mean (``overall``); ``None`` each when unparsed."""
+    if result is None:
+        return {}
+    verdict = result.verdict
+    fields: dict[str, Any] = {f"{c}{suffix}": (None if verdict is None else float(verdict[c])) for c in CRITERIA}
+    fields[f"overall{suffix}"] = None if verdict is None else sum(float(verdict[c]) for c in CRITERIA) / len(CRITERIA)
+    return fields
+
+
+@scorer(
+    metrics=[
+        *(m.mean(c, c) for c in CRITERIA),
+        m.mean("overall", "overall"),
+        m.grouped("overall", "severity", "overall", kind="mean"),
+        *(m.grouped(c, "severity", c, kind="mean") for c in CRITERIA),
+        m.mean("overall_at_half", "overall_at_half"),
+        m.rate("judge_unparsed", "judge_unparsed_rate"),
+        m.mean("turns", "turns"),
+    ]
+)
+def mindeval_scorer() -> Scorer:
+    """MindEval's five criteria (1-6) on the whole conversation, and overall at the half-way point."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        record = conversation_of(state)
+        values: dict[str, Any] = {"turns": float(len(record.turns))}
+        details = member_details(state.metadata.get("member_attributes", {}))
+        checkpoints = checkpoint_turns(len(record.turns))
+        results = await asyncio.gather(
+            *(judge_conversation(JUDGE_RUBRIC, record.turns[:k], preamble=details) for k in checkpoints.values())
+        )
+        by_checkpoint = dict(zip(checkpoints, results, strict=True))
+        end = by_checkpoint["end"]
+        if end is None:
+            return Score(value=values, explanation=f"{len(record.turns)} turns; judge metrics not scored (no judge)")
+        values.update(verdict_fields(end))
+        values["overall_at_half"] = verdict_fields(by_checkpoint["half"], "_at_half")["overall_at_half"]
+        values["judge_unparsed"] = float(end.verdict is None)
+        return Score(
+            value=values,
+            metadata={
+                "checkpoints": [
+                    {"turn": checkpoints[name], "checkpoint": name, **verdict_fields(result)}
+                    for name, result in by_checkpoint.items()
+                ],
+                "judge_error": end.error,
+                "user_side": record.user_side,
+            },
+        )
+
+    return score
+
+
+@trustmh_task(pillar=PILLAR, datasets=("mindeval",), metrics=METRICS, needs_judge=True)
+def dialogue_mindeval(
+    source: str = "auto",
+    data_dir: str | None = None,
+    turns: int | None = None,
+    max_tokens: int | None = None,
+    system_prompt: str = COUNSELLOR_SYSTEM,
+) -> Task:
+    """MindEval: a simulated member from a patient profile; five criteria, 1-6, judged on the conversation."""
+    chosen = resolve_source(source, data_dir)
+    max_tokens = answer_tokens(max_tokens, chosen, 300)
+    count = turns or (STARTER_TURNS if chosen == "starter" else DEFAULT_TURNS)
+    return Task(
+        dataset=mindeval_dataset(chosen, data_dir),
+        solver=conversation(max_turns=count, system_prompt=system_prompt),
+        scorer=mindeval_scorer(),
+        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
+        metadata=task_metadata(PILLAR, chosen, ("mindeval",), turns=count, conversation=True),
+    )

@@ -1,0 +1,61 @@
+"""``trustmh run --batch``: parsing, which providers batch, and the eval-set options it sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from trustmh.batching import parse_batch, plan_batch
+from trustmh.errors import UserError
+from trustmh.runner import DEFAULT_TIMEOUT, eval_set_options
+
+
+@pytest.mark.parametrize(
+    "spec,expected",
+    [
+        ("all", {"model": True, "judge": True}),
+        ("1000", {"model": 1000, "judge": 1000}),
+        ("judge", {"judge": True}),
+        ("model=200,judge=500", {"model": 200, "judge": 500}),
+    ],
+)
+def test_parse_batch(spec, expected):
+    assert parse_batch(spec) == expected
+
+
+@pytest.mark.parametrize("spec", ["yes", "judge=0", "judge=x", "user"])
+def test_bad_batch_spec_is_a_user_error(spec):
+    with pytest.raises(UserError, match="--batch"):
+        parse_batch(spec)
+
+
+def test_openai_compatible_servers_and_local_models_are_not_batched(monkeypatch):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    plan = plan_batch("all", ["openai/gpt-4o"], "anthropic/claude-sonnet-4-5")
+    assert (plan.model, plan.judge, plan.notices) == (True, True, [])
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://localhost:8000/v1")
+    plan = plan_batch("model=50,judge=10", ["openai/my-vllm-model", "anthropic/claude-3-5-haiku"], "vllm/judge")
+    assert plan.model is None and plan.judge is None  # an openai/ model on a server would try /v1/batches
+    text = " ".join(plan.notices)
+    assert "openai/my-vllm-model: no batching (an OpenAI-compatible server" in text
+    assert "judge vllm/judge: no batching (provider 'vllm' has no batch API)" in text
+
+    plan = plan_batch("all", ["trustmh/smollm2", "anthropic/claude-3-5-haiku"], None)
+    assert plan.model is True and "trustmh/smollm2: no batching" in plan.notices[0]
+
+
+def test_batched_run_options(monkeypatch):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-batching-0000")
+    plan = plan_batch("judge=500", ["openai/gpt-4o"], "openai/gpt-4o-mini")
+    options = eval_set_options(["openai/gpt-4o"], judge="openai/gpt-4o-mini", batch=plan)
+    assert "batch" not in options  # the model under test is not batched
+    judge = options["model_roles"]["judge"]
+    assert judge.config.batch == 500
+    assert options["timeout"] is None  # inherited by the judge: a batch may take hours
+    assert options["attempt_timeout"] is not None
+
+    plan = plan_batch("all", ["openai/gpt-4o"], None)
+    options = eval_set_options(["openai/gpt-4o"], batch=plan, timeout=7200)
+    assert options["batch"] is True and options["timeout"] == 7200 and options["attempt_timeout"] is None
+    assert eval_set_options(["openai/gpt-4o"])["timeout"] == DEFAULT_TIMEOUT
