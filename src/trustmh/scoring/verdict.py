@@ -71,8 +71,11 @@ def validate_verdict(obj: dict[str, object], rubric: Rubric) -> Verdict:
     return verdict
 
 
-def _identity(verdict: Verdict) -> tuple[tuple[str, int | str], ...]:
-    return tuple(sorted(verdict.items()))
+def _identity(verdict: Verdict, rubric: Rubric) -> tuple[tuple[str, int | str], ...]:
+    """What makes two verdicts the same: their ratings. Free-text fields (an explanation) are
+    left out, so a judge that copies planted ratings with words of its own is still copying."""
+    rated = {f.name for f in rubric.fields if not f.text} or {f.name for f in rubric.fields}
+    return tuple(sorted((name, value) for name, value in verdict.items() if name in rated))
 
 
 def planted_verdicts(judged: Iterable[str], rubric: Rubric) -> set[tuple[tuple[str, int | str], ...]]:
@@ -81,7 +84,7 @@ def planted_verdicts(judged: Iterable[str], rubric: Rubric) -> set[tuple[tuple[s
     for text in judged:
         for obj in json_objects(text or ""):
             try:
-                planted.add(_identity(validate_verdict(obj, rubric)))
+                planted.add(_identity(validate_verdict(obj, rubric), rubric))
             except VerdictError:
                 continue
     return planted
@@ -103,10 +106,10 @@ def parse_verdict(text: str, rubric: Rubric, judged: Sequence[str] = ()) -> Verd
         except VerdictError as error:
             problem = error
             continue
-        if _identity(verdict) in planted:
+        if _identity(verdict, rubric) in planted:
             copied += 1
             continue
-        own.setdefault(_identity(verdict), verdict)
+        own.setdefault(_identity(verdict, rubric), verdict)
     if len(own) == 1:
         return next(iter(own.values()))
     if len(own) > 1:
