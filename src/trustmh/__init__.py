@@ -12,3 +12,8 @@ PILLARS: tuple[str, ...] = (
     "sycophancy",
     "ethics",
 )
+
+# Task groups: the eight TrustMH-Bench pillars, then task families beside the benchmark
+# (``dialogue``: MentalBench/MentalAlign generation and judging). Reports rank models on
+# the pillars only; every group is listed by ``trustmh tasks`` and runnable with ``--pillar``.
+TASK_GROUPS: tuple[str, ...] = (*PILLARS, "dialogue")

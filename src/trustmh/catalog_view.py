@@ -24,16 +24,16 @@ def offline() -> Iterator[None]:
 
 
 def _count(name: str, source: str, data_dir: str | None) -> int | None:
-    from trustmh.tasking import TASK_FUNCTIONS
+    from trustmh.task_catalog import task_function
 
     try:
-        return len(TASK_FUNCTIONS[name](source=source, data_dir=data_dir).dataset)
+        return len(task_function(name)(source=source, data_dir=data_dir).dataset)
     except UserError:
         return None
 
 
 def task_rows(data_dir: str | None) -> list[dict[str, object]]:
-    from trustmh.tasking import all_tasks
+    from trustmh.task_catalog import all_tasks
 
     rows = []
     with offline():

@@ -15,14 +15,20 @@ EXIT_USER_ERROR = 2
 
 
 class UserError(Exception):
-    """A mistake the user can fix; ``str(error)`` is the whole one-line message."""
+    """A mistake the user can fix; ``str(error)`` is the whole one-line message.
+
+    ``argument``: the name of the function argument whose value is wrong, when one is. The
+    library's message says what is wrong; the CLI adds the flag that sets that argument
+    (:func:`trustmh.cli.common.user_errors`), so neither states the other's vocabulary.
+    """
 
     exit_code = EXIT_USER_ERROR
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, argument: str | None = None) -> None:
         # One line only: newlines in user data (e.g. a bad cell) must not break the contract;
         # and never a key (a model arg, an echoed request header).
         super().__init__(" ".join(redact(str(message)).split()))
+        self.argument = argument
 
 
 class DataFormatError(UserError):

@@ -21,13 +21,9 @@ from trustmh.run_summary import console, first_line, print_results
 
 def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_args: Any) -> list[Any]:
     """Task objects (not registry names): construction validates data before any model call."""
-    from trustmh.tasking import TASK_FUNCTIONS, get_task_info
+    from trustmh.task_catalog import task_function
 
-    tasks = []
-    for name in names:
-        info = get_task_info(name)
-        tasks.append(TASK_FUNCTIONS[info.name](source=source, data_dir=data_dir, **task_args))
-    return tasks
+    return [task_function(name)(source=source, data_dir=data_dir, **task_args) for name in names]
 
 
 def raise_on_failed(logs: Sequence[Any]) -> None:
@@ -111,22 +107,19 @@ def validate_models(models: Sequence[str], judge: str | None, user_model: str | 
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
     import trustmh._registry  # noqa: F401  (and ours)
+    from trustmh._inspect_compat import registry_find, registry_unqualified_name
 
-    try:  # a private inspect API: without it, inspect itself reports unknown providers later
-        from inspect_ai._util.registry import registry_find, registry_unqualified_name
-    except ImportError:  # pragma: no cover
-        registry_find = None
-
-    others = [(option, model) for option, model in (("--judge", judge), ("--user-model", user_model)) if model]
-    for option, model in [*(("--model", m) for m in models), *others]:
+    others = [(argument, model) for argument, model in (("judge", judge), ("user_model", user_model)) if model]
+    for argument, model in [*(("models", m) for m in models), *others]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
-            raise UserError(f"{option} {model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2")
-        if registry_find is not None and not registry_find(
-            lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p
-        ):
             raise UserError(
-                f"{option} {model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)"
+                f"{model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2", argument=argument
+            )
+        if not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
+            raise UserError(
+                f"{model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)",
+                argument=argument,
             )
 
 
@@ -174,9 +167,9 @@ def run_tasks(
     (even SIGKILL) the same command reruns only the samples that had not finished.
     """
     from inspect_ai import eval_set
-    from inspect_ai._util.error import PrerequisiteError
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
+    from trustmh._inspect_compat import PrerequisiteError
 
     validate_models(models, judge, user_model)
     if log_dir.exists() and not log_dir.is_dir():
@@ -362,6 +355,8 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
     """
     from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
 
+    from trustmh._inspect_compat import cleanup_sample_buffers_for_log
+
     finished = {log.eval.task_id: log for log in logs if log.status == "success" and log.location}
     if not finished:
         return []
@@ -390,8 +385,6 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
         if not old_ids <= new_ids:
             continue
         try:
-            from inspect_ai.log._recorders.buffer.buffer import cleanup_sample_buffers_for_log
-
             cleanup_sample_buffers_for_log(info.name)
         except Exception:  # noqa: BLE001 - a leftover buffer only costs disk space
             pass
@@ -402,10 +395,8 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
 
 
 def _write_report(log_dir: Path) -> None:
-    try:
-        from trustmh.report import build_report
-    except ImportError:
-        return
+    from trustmh.report import build_report
+
     path = build_report([log_dir], log_dir / "report.html")
     console.print(f"report: {path}")
 

@@ -61,7 +61,7 @@ def test_a_failed_write_is_one_error_and_leaves_no_temporary_file(
     import errno
 
     from trustmh.bulk import tables
-    from trustmh.cli import common
+    from trustmh import files
 
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -71,7 +71,7 @@ def test_a_failed_write_is_one_error_and_leaves_no_temporary_file(
         with pytest.raises(UserError, match=r"out.csv: cannot write \(no space left on the device\)"):
             tables.write_table(tmp_path / "out.csv", ["a"], [{"a": "1"}])
     else:
-        monkeypatch.setattr(common.os, "replace", full)
+        monkeypatch.setattr(files.os, "replace", full)
         with pytest.raises(UserError, match=r"out.json: cannot write \(no space left on the device\)"):
-            common.write_text("{}", tmp_path / "out.json")
+            files.write_text("{}", tmp_path / "out.json")
     assert list(tmp_path.iterdir()) == []

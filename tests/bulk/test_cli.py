@@ -326,7 +326,7 @@ def test_bad_inputs_are_one_line_errors_and_nothing_is_written(
         ),
         (
             ["judge", "--responses", str(tiny_csv), "--judge-model", "openai/j", "--key", "nope", "-o", str(out)],
-            "--key 'nope'",
+            "--key: 'nope'",
         ),
         (
             [

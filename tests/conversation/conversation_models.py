@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Mapping
 
-from tests.helpers import script
+from tests.fakes import script
 
 TAG = re.compile(r"<<(\w+)-(\d+)>>")
 UNPARSED = "unparsed"

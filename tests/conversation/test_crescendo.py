@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from tests.helpers import script
+from tests.fakes import script
 from trustmh.pillars.safety.crescendo import crescendo_fields, safety_crescendo
 
 REFUSAL = "I can't help with that."

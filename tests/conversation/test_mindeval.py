@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from tests.helpers import script
+from tests.fakes import script
 from trustmh.data.registry import get_dataset
 from trustmh.dialogue.mindeval import checkpoint_turns, dialogue_mindeval, mindeval_dataset
 from trustmh.dialogue.mindeval_prompts import CRITERIA

@@ -14,6 +14,7 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from tests.conversation.conversation_models import UNPARSED, fixed_judge, tagging_target
+from tests.fakes import metrics_of
 from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench, harm_category
 
 A, B = "starter_signal_explicit", "starter_watchers_implicit"
@@ -41,11 +42,6 @@ def _tags(task) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return tags
 
 
-def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    assert log.status == "success", log.error
-    return {name: metric.value for score in log.results.scores for name, metric in score.metrics.items()}
-
-
 def _run(tmp_path: Path, judge: str | None):  # type: ignore[no-untyped-def]
     task = crisis_psychosis_bench(source="starter")
     target = tagging_target("psychosis-target", _tags(task))
@@ -61,7 +57,7 @@ def _run(tmp_path: Path, judge: str | None):  # type: ignore[no-untyped-def]
 
 def test_without_judge_the_conversation_is_logged_and_judge_metrics_are_not_scored(tmp_path: Path) -> None:
     log = _run(tmp_path, judge=None)
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     for sample in log.samples:
         roles = [message.role for message in sample.messages]
         assert roles == ["user", "assistant"] * 8
@@ -74,7 +70,7 @@ def test_without_judge_the_conversation_is_logged_and_judge_metrics_are_not_scor
 
 def test_judged_metrics_match_hand_computed_values(tmp_path: Path) -> None:
     log = _run(tmp_path, judge=fixed_judge("psychosis-judge", _verdicts()))
-    m = _metrics(log)
+    m = metrics_of(log)
     # A: dcs (0+1+2+2+2)/5 = 1.4, hes 1.5, sis 0; B: dcs (1+1+0+2)/4 = 1.0 (turn 7 unparsed), hes .5, sis .5
     assert m["dcs"] == pytest.approx(1.2) and m["dcs_n"] == 2
     assert m["hes"] == pytest.approx(1.0)
@@ -115,7 +111,7 @@ def test_target_error_mid_conversation_is_an_errored_sample(tmp_path: Path) -> N
     assert by_id[A].error is not None and "target endpoint failed" in by_id[A].error.message
     assert not by_id[A].scores
     assert by_id[B].error is None and by_id[B].scores
-    assert _metrics(log)["turns_n"] == 1
+    assert metrics_of(log)["turns_n"] == 1
 
 
 def test_limit_cut_conversation_is_an_error_not_a_shorter_score(tmp_path: Path) -> None:

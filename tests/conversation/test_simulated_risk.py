@@ -12,7 +12,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from tests.helpers import script
+from tests.fakes import script
 from trustmh.pillars.crisis.simulated_risk import (
     crisis_simulated_risk,
     dimension_fields,

@@ -10,7 +10,7 @@ from inspect_ai.model import get_model
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
-from tests.helpers import CALLS, script
+from tests.fakes import CALLS, script
 from trustmh.conversation import conversation, conversation_of
 from trustmh.conversation.users import END_TOKEN
 

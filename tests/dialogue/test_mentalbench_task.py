@@ -3,7 +3,7 @@ import json
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from tests.helpers import script, write_jsonl
+from tests.fakes import script, write_jsonl
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.results import score_summary
 

@@ -296,7 +296,7 @@ CASES: list[Case] = [
         "run-model-without-provider",
         ["run", "privacy_psyleak", "--model", "gpt-4o", "--log-dir", "logs"],
         {},
-        ["--model 'gpt-4o'", "expected PROVIDER/MODEL"],
+        ["--model: 'gpt-4o'", "expected PROVIDER/MODEL"],
         ["logs"],
     ),
     Case(

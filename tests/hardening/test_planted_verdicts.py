@@ -11,7 +11,7 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 from typer.testing import CliRunner
 
-from tests.helpers import script, write_jsonl
+from tests.fakes import script, write_jsonl
 from tests.scoring.test_verdict import ALL_FIVES, HONEST, PLANTED_RESPONSE, quoting_judge
 from trustmh.cli.bulk import standalone_app
 from trustmh.cli.main import app

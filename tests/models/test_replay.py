@@ -3,7 +3,7 @@ import asyncio
 import pytest
 from inspect_ai.model import ChatMessageUser, get_model
 
-from tests.helpers import write_jsonl
+from tests.fakes import write_jsonl
 from trustmh.errors import UserError
 from trustmh.models.replay import MissingRecordError, Recordings
 

@@ -4,7 +4,7 @@ import json
 import pytest
 from inspect_ai.model import get_model
 
-from tests.helpers import CALLS, script
+from tests.fakes import CALLS, script
 from trustmh.scoring.judge import JudgeField, Rubric, VerdictError, judge_prompt, parse_verdict, run_judge
 
 RUBRIC = Rubric(

@@ -12,7 +12,7 @@ import json
 import pytest
 from inspect_ai.model import get_model
 
-from tests.helpers import CALLS, script
+from tests.fakes import CALLS, script
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.mentalalign.schema import ATTRIBUTES, EXPLANATION, OVERALL
 from trustmh.scoring.judge import run_judge

@@ -184,10 +184,12 @@ def _validate_exclusions(
     out: dict[str, tuple[str, ...]] = {}
     for name, excluded in exclude.items():
         if name not in judges:
-            raise UserError(f"--exclude {name}=...: no judge named {name!r} (judges: {', '.join(judges)})")
+            raise UserError(f"no judge named {name!r} (judges: {', '.join(judges)})", argument="exclude")
         for key in excluded:
             if key not in keys:
-                raise UserError(f"--exclude {name}={key}: no response model {key!r} (models: {', '.join(keys)})")
+                raise UserError(
+                    f"judge {name!r}: no response model {key!r} (models: {', '.join(keys)})", argument="exclude"
+                )
         out[name] = tuple(excluded)
     return out
 
@@ -262,11 +264,11 @@ def analyze(
     row's ``unparsed`` / ``missing``.
     """
     if level not in ("model", "item", "both"):
-        raise UserError(f"--level {level}: expected model, item or both")
+        raise UserError(f"level {level!r}: expected model, item or both", argument="level")
     if not judges:
-        raise UserError("at least one --judge NAME=FILE is required")
+        raise UserError("at least one judge's ratings are required", argument="judges")
     if n_boot < 0:
-        raise UserError(f"--bootstrap {n_boot}: expected 0 or more replicates")
+        raise UserError(f"{n_boot} bootstrap replicates: expected 0 or more", argument="n_boot")
     levels = LEVELS if level == "both" else (level,)
     exclusions = _validate_exclusions(exclude or {}, judges, human.keys)
     h_scores, h_status = with_composites(human)
@@ -286,7 +288,7 @@ def analyze(
         excluded = exclusions.get(name, ())
         used = [k for k, key in enumerate(human.keys) if key not in excluded]
         if len(used) < 2:
-            raise UserError(f"judge {name!r}: fewer than two response models left after --exclude")
+            raise UserError(f"judge {name!r}: fewer than two response models left after exclusions", argument="exclude")
         valid = (h_status[:, used] == OK) & (j_status[:, used] == OK)
         x = np.where(valid, h_scores[:, used], np.nan)
         y = np.where(valid, j_scores[:, used], np.nan)

@@ -46,22 +46,22 @@ class GenerationResult:
 
 
 def parse_model_columns(arguments: Sequence[str]) -> list[ModelColumn]:
-    """``--model`` values: ``SPEC`` or ``COLUMN=SPEC``; an existing column is refilled."""
+    """Model arguments ``SPEC`` or ``COLUMN=SPEC`` (``trustmh generate --model``); an existing column is refilled."""
     targets: list[ModelColumn] = []
     for argument in arguments:
         column, sep, spec = argument.partition("=")
         if not sep:
             column, spec = "", argument
         elif not column.strip():
-            raise UserError(f"--model {argument!r}: empty column name")
+            raise UserError(f"{argument!r}: empty column name", argument="models")
         model = parse_model(spec.strip())
         targets.append(ModelColumn(column.strip() or model.default_column, model))
     names = [t.column for t in targets]
     for target in targets:
         if names.count(target.column) > 1:
-            raise UserError(f"--model: column {target.column!r} is given twice")
+            raise UserError(f"column {target.column!r} is given twice", argument="models")
         if target.column in (CONTEXT_COLUMN, HUMAN_RESPONSE_COLUMN, ID_COLUMN):
-            raise UserError(f"--model: column {target.column!r} is reserved; name it with COLUMN=MODEL")
+            raise UserError(f"column {target.column!r} is reserved; name it with COLUMN=MODEL", argument="models")
     return targets
 
 

@@ -38,7 +38,8 @@ def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
     for key in keys:
         if response_column(key) not in table.columns:
             raise UserError(
-                f"--key {key!r}: {table.path} has no column {response_column(key)!r} (columns: {', '.join(table.columns)})"
+                f"{key!r}: {table.path} has no column {response_column(key)!r} (columns: {', '.join(table.columns)})",
+                argument="key",
             )
     return list(dict.fromkeys(keys))
 

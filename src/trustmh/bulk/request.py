@@ -33,8 +33,17 @@ class ChatRequest:
         """Hash of (model, messages, parameters): equal keys mean an identical call.
 
         The endpoint and the API key are deliberately not part of it: the key is a secret
-        and the model name is what identifies the generator.
+        and the model name is what identifies the generator. Computed once per request (the
+        engine and a batch backend both need it; hashing a long prompt is not free).
         """
+        cached = self.__dict__.get("_cache_key")
+        if cached is not None:
+            return cached
+        key = self._compute_key()
+        object.__setattr__(self, "_cache_key", key)  # frozen: set the memo past __setattr__
+        return key
+
+    def _compute_key(self) -> str:
         canonical = json.dumps(
             {"model": self.model, "messages": list(self.messages), "params": self.params.as_dict()},
             sort_keys=True,

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from trustmh.cli.common import console, err_console, user_errors, write_text
+from trustmh.cli.common import console, err_console, user_errors
 from trustmh.errors import UserError
+from trustmh.files import write_text
 from trustmh.mentalalign.schema import MENTALBENCH_MIN_SCORE, SCORE_MAX
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def align_command(
     ),
 ) -> None:
     from trustmh.align import analyze_files
-    from trustmh.cli.common import _json_safe
+    from trustmh.files import json_text
 
     if level not in ("model", "item", "both"):
         raise UserError(f"--level {level}: expected model, item or both")
@@ -139,9 +140,7 @@ def align_command(
     # Render everything before writing anything, so a failure leaves no half-written output.
     outputs: list[tuple[str, str]] = []
     if json_out:
-        import json
-
-        outputs.append((json.dumps(_json_safe(result.to_json()), indent=2, ensure_ascii=False) + "\n", json_out))
+        outputs.append((json_text(result.to_json()), json_out))
     if html_out:
         from trustmh.align.report import render_html
 

@@ -18,8 +18,9 @@ from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
-from trustmh.cli.common import console, user_errors, write_json
+from trustmh.cli.common import console, user_errors
 from trustmh.errors import IncompleteRunError, UserError
+from trustmh.files import write_json
 from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
 from trustmh.paths import check_output_file
 
@@ -124,8 +125,8 @@ def run_settings(
     """``caps``: (provider connections, requests per minute, tokens per minute); ``batch``: (size, poll s)."""
     urls = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
     cache_path = None if no_cache else (cache or default_cache_path())
-    if batch[0]:  # enough calls waiting at once to fill batches
-        max_connections = max(max_connections, min(4 * batch[0], 100_000))
+    if batch[0]:  # every call waiting at once (up to 100,000), so no batch waits for another to end
+        max_connections = max(max_connections, 100_000)
         if len(urls) > 1:
             raise UserError("--batch and several --base-url: batches go to one endpoint")
     endpoint = EndpointSettings(

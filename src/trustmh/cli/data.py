@@ -11,8 +11,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from trustmh.cli.common import console, err_console, user_errors, write_json
+from trustmh.cli.common import console, err_console, user_errors
 from trustmh.errors import UserError
+from trustmh.files import write_json
 
 app = typer.Typer(
     help="Datasets: status, import from a folder, fetch from upstream.\n\nExample: trustmh data status",

@@ -11,9 +11,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from trustmh import PILLARS
-from trustmh.cli.common import console, err_console, user_errors, write_json
+from trustmh import PILLARS, TASK_GROUPS
+from trustmh.cli.common import console, err_console, user_errors
 from trustmh.errors import UserError, is_secret_name, redact, register_secret
+from trustmh.files import write_json
 from trustmh.paths import check_input_file, check_output_file
 
 DEFAULT_MODEL = "trustmh/smollm2"
@@ -61,11 +62,11 @@ def tasks_command(
 
 
 def _selected_tasks(tasks: list[str], pillars: list[str]) -> list[str]:
-    from trustmh.tasking import all_tasks, get_task_info
+    from trustmh.task_catalog import all_tasks, get_task_info
 
     for pillar in pillars:
-        if pillar not in PILLARS and pillar != "dialogue":
-            raise UserError(f"unknown pillar {pillar!r}; pillars: {', '.join(PILLARS)}")
+        if pillar not in TASK_GROUPS:
+            raise UserError(f"unknown pillar {pillar!r}; pillars and task groups: {', '.join(TASK_GROUPS)}")
     chosen = [get_task_info(name).name for name in tasks]
     chosen += [info.name for info in all_tasks() if info.pillar in pillars and info.name not in chosen]
     if not tasks and not pillars:

@@ -38,12 +38,6 @@ class UserSideError(RuntimeError):
     """The simulated user produced nothing to send."""
 
 
-def answer_tokens(max_tokens: int | None, source: str, default: int) -> int:
-    """``max_tokens`` if given, else :data:`STARTER_MAX_TOKENS` for starter items, else ``default``."""
-    if max_tokens is not None:
-        return max_tokens
-    return STARTER_MAX_TOKENS if source == "starter" else default
-
 
 def turn_cache(state: TaskState) -> CachePolicy:
     """Cache scope of one conversation: two samples never share turns, even with equal prefixes."""

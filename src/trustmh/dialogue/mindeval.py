@@ -14,24 +14,29 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.solver import answer_tokens, conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
+from trustmh.data.starter import load_starter
 from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeResult
-from trustmh.tasking import load_starter, resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import judged_free_text, trustmh_task
 
 PILLAR = "dialogue"
 STARTER = "trustmh.dialogue.starter"
 DEFAULT_TURNS = 10
 STARTER_TURNS = 3
 CHECKPOINTS = ("half", "end")
+MINDEVAL_GENERATION = judged_free_text(
+    STARTER_MAX_TOKENS,
+    upstream="MindEval (SWORDHealth/mind-eval): no max_tokens or temperature set (provider defaults)",
+    why="temperature 0 so reruns agree; 1024 tokens bound the cost and let each turn finish",
+)
 METRICS = (
     *CRITERIA,
     "overall",
@@ -145,7 +150,7 @@ def mindeval_scorer() -> Scorer:
     return score
 
 
-@trustmh_task(pillar=PILLAR, datasets=("mindeval",), metrics=METRICS, needs_judge=True)
+@trustmh_task(pillar=PILLAR, datasets=("mindeval",), metrics=METRICS, generation=MINDEVAL_GENERATION, needs_judge=True)
 def dialogue_mindeval(
     source: str = "auto",
     data_dir: str | None = None,
@@ -154,13 +159,10 @@ def dialogue_mindeval(
     system_prompt: str = COUNSELLOR_SYSTEM,
 ) -> Task:
     """MindEval: a simulated member from a patient profile; five criteria, 1-6, judged on the conversation."""
-    chosen = resolve_source(source, data_dir)
-    max_tokens = answer_tokens(max_tokens, chosen, 300)
-    count = turns or (STARTER_TURNS if chosen == "starter" else DEFAULT_TURNS)
+    count = turns or (STARTER_TURNS if source == "starter" else DEFAULT_TURNS)
     return Task(
-        dataset=mindeval_dataset(chosen, data_dir),
+        dataset=mindeval_dataset(source, data_dir),
         solver=conversation(max_turns=count, system_prompt=system_prompt),
         scorer=mindeval_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(PILLAR, chosen, ("mindeval",), turns=count, conversation=True),
+        metadata={"turns": count, "conversation": True},
     )

@@ -15,11 +15,17 @@ from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
-from inspect_ai.solver import TaskState, generate
+from inspect_ai.solver import TaskState
 
 from trustmh.bulk.generate import load_conversations
 from trustmh.data.registry import resolve_file
-from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC, generation_prompt
+from trustmh.data.starter import load_starter
+from trustmh.mentalalign.rubric import (
+    GENERATION_MAX_TOKENS,
+    GENERATION_TEMPERATURE,
+    MENTALALIGN_RUBRIC,
+    generation_prompt,
+)
 from trustmh.mentalalign.schema import (
     ATTRIBUTES,
     CONTEXT_COLUMN,
@@ -31,9 +37,8 @@ from trustmh.mentalalign.schema import (
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import judge_fields
 from trustmh.scoring.output import output_text
-from trustmh.tasking import load_starter, resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import Generation, greedy, trustmh_task
 
-PILLAR = "dialogue"
 STARTER = "trustmh.dialogue.starter"
 METRICS = (*(a.lower() for a in ATTRIBUTES), "overall", "css", "ars", "judge_unparsed_rate", "response_words")
 
@@ -90,19 +95,25 @@ def mentalbench_scorer() -> Scorer:
     return score
 
 
-@trustmh_task(pillar=PILLAR, datasets=("mentalalign70k",), metrics=METRICS, needs_judge=True)
+@trustmh_task(
+    pillar="dialogue",
+    datasets=("mentalalign70k",),
+    metrics=METRICS,
+    generation=Generation(
+        starter=greedy(200),
+        benchmark=GenerateConfig(max_tokens=GENERATION_MAX_TOKENS, temperature=GENERATION_TEMPERATURE),
+        upstream="MentalBench-Align generate_responses.py: max_tokens 512, temperature 0.7",
+        why="same as upstream; `-T greedy=true` for temperature 0",
+    ),
+    needs_judge=True,
+    benchmark_file_args=("conversations_file",),
+)
 def dialogue_mentalbench(
     source: str = "auto",
     data_dir: str | None = None,
     conversations_file: str | None = None,
-    max_tokens: int = 200,
+    max_tokens: int | None = None,
+    greedy: bool = False,
 ) -> Task:
     """MentalBench: answer a help-seeker; a judge rates seven MentalAlign attributes (1-5)."""
-    chosen = "benchmark" if conversations_file else resolve_source(source, data_dir)
-    return Task(
-        dataset=conversations(chosen, data_dir, conversations_file),
-        solver=generate(),
-        scorer=mentalbench_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(PILLAR, chosen, ("mentalalign70k",)),
-    )
+    return Task(dataset=conversations(source, data_dir, conversations_file), scorer=mentalbench_scorer())

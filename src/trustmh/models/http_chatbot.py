@@ -67,7 +67,7 @@ def _chat(messages: list[ChatMessage]) -> list[dict[str, str]]:
 
 
 def _conversation_key() -> str | None:
-    from inspect_ai.log._samples import sample_active
+    from trustmh._inspect_compat import sample_active
 
     active = sample_active()
     if active is None:
@@ -138,7 +138,7 @@ class HttpChatbot:
             raise HttpChatbotError(f"{shown}: the reply is not JSON", retry=True) from None
 
     def should_retry(self, error: Exception) -> bool | Any:
-        from inspect_ai.model._model import RetryDecision
+        from trustmh._inspect_compat import RetryDecision
 
         if not isinstance(error, HttpChatbotError) or not error.retry:
             return RetryDecision.no()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.log._samples import sample_active
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -30,6 +29,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from trustmh._inspect_compat import sample_active
 from trustmh.errors import UserError
 from trustmh.models.http_chatbot import HttpChatbot
 from trustmh.models.llama import shared_llama

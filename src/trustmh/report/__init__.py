@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 
-from trustmh.cli.common import write_text
 from trustmh.errors import UserError
+from trustmh.files import write_json, write_text
 from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
 from trustmh.report.render import render_html
@@ -64,4 +63,4 @@ def write_exports(collection: Collection, csv_path: Path | None = None, json_pat
         writer.writerows({k: neutralise_csv_cell(v) for k, v in record.items()} for record in records)
         write_text(buffer.getvalue(), csv_path)
     if json_path is not None:
-        write_text(json.dumps(records, indent=2, ensure_ascii=False) + "\n", json_path)
+        write_json(records, json_path)

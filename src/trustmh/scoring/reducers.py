@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 
-from inspect_ai.scorer import Score, ScoreReducer, score_reducer
-from inspect_ai.scorer._metric import Value
+from inspect_ai.scorer import Score, ScoreReducer, Value, score_reducer
 
 
 def _reduce_field(values: list[object]) -> str | int | float | bool | None:

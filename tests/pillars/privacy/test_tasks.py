@@ -4,7 +4,7 @@ import json
 
 from inspect_ai import eval
 
-from tests.helpers import write_jsonl
+from tests.fakes import write_jsonl
 from trustmh.pillars.privacy.tasks import privacy_confaide_tier1, privacy_psyleak
 from trustmh.results import score_summary
 

@@ -18,6 +18,7 @@ from trustmh.data.loaders.llms_mh_crisis import (
     load_crisis_items,
     load_protocol,
 )
+from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.prompts import (
     ESCALATION_SYSTEM,
     STARTER_LEVELS,
@@ -26,7 +27,6 @@ from trustmh.pillars.crisis.prompts import (
     truncate_posts,
     user_messages_text,
 )
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.crisis.starter"
 
@@ -63,10 +63,28 @@ def cssrs_users(source: str, data_dir: str | None) -> list[CssrsUser]:
     return [CssrsUser(r["id"], tuple(r["posts"]), r["label"]) for r in load_starter(STARTER, "cssrs.jsonl")]
 
 
-def cssrs_dataset(source: str, data_dir: str | None, max_post_chars: int = 800, max_chars: int = 6000) -> MemoryDataset:
+# The starter suite fits the embedded model's 4k context: each post cut to 800 characters and
+# at most 6,000 in all. Benchmark runs keep every post whole (0 = no limit), so no user's
+# later posts are silently dropped; the omitted share is in each sample's metadata.
+STARTER_POST_LIMITS = (800, 6000)
+
+
+def cssrs_limits(source: str, max_post_chars: int | None, max_chars: int | None) -> tuple[int, int]:
+    """``(max_post_chars, max_chars)``: the given values, else the source's default (0 = no limit)."""
+    default_post, default_total = STARTER_POST_LIMITS if source == "starter" else (0, 0)
+    return (
+        default_post if max_post_chars is None else max_post_chars,
+        default_total if max_chars is None else max_chars,
+    )
+
+
+def cssrs_dataset(
+    source: str, data_dir: str | None, max_post_chars: int | None = None, max_chars: int | None = None
+) -> MemoryDataset:
+    post_limit, total_limit = cssrs_limits(source, max_post_chars, max_chars)
     samples = []
     for user in cssrs_users(source, data_dir):
-        posts_text, omitted = truncate_posts(user.posts, max_post_chars, max_chars)
+        posts_text, omitted = truncate_posts(user.posts, post_limit, total_limit)
         samples.append(
             Sample(
                 id=user.id,

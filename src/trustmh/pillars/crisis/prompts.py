@@ -64,20 +64,20 @@ def cssrs_prompt(posts_text: str) -> str:
 def truncate_posts(posts: tuple[str, ...] | list[str], max_post_chars: int, max_chars: int) -> tuple[str, int]:
     """Numbered posts in file order: each cut to ``max_post_chars``, all within ``max_chars``.
 
-    Returns the text and how many posts were left out. A post history can be 30k characters;
-    the embedded model has a 4k-token context, so by default ~6,000 characters (~1,500
-    tokens) are kept. Cut posts end with "[...]".
+    Returns the text and how many posts were left out; a limit of 0 means none. A post
+    history can be 30k characters and the embedded model has a 4k-token context, so the
+    starter suite keeps ~6,000 characters (~1,500 tokens). Cut posts end with "[...]".
     """
     lines: list[str] = []
     used = 0
     for number, post in enumerate(posts, start=1):
         text = " ".join(post.split())
-        if len(text) > max_post_chars:
+        if 0 < max_post_chars < len(text):
             text = text[:max_post_chars].rstrip() + " [...]"
         line = f"Post {number}: {text}"
-        if lines and used + len(line) > max_chars:
+        if max_chars > 0 and lines and used + len(line) > max_chars:
             break
-        lines.append(line[:max_chars])
+        lines.append(line[:max_chars] if max_chars > 0 else line)
         used += len(line) + 1
     return "\n".join(lines), len(posts) - len(lines)
 

@@ -13,26 +13,25 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn, mean_over, phase_means
-from trustmh.conversation.solver import answer_tokens, conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.loaders.psychosis_bench import PsychosisCase, load_psychosis_cases
+from trustmh.data.starter import load_starter
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.psychosis_prompts import DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC
 from trustmh.scoring import metrics as m
-from trustmh.tasking import load_starter, resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import judged_free_text, trustmh_task
 
 STARTER = "trustmh.pillars.crisis.starter"
 DCS_FROM_TURN = 4
 HARM_FROM_TURN = 7
 TURNS_PER_PHASE = 3
 # Twelve answers must fit, with the user turns, in the embedded model's 4,096-token context.
-DEFAULT_MAX_TOKENS = 200
 CONDITIONS = ("explicit", "implicit")
 # Upstream harm types are free text ("Property Damage , Self-Harm"); the breakdown uses the first
 # of these categories the text names, in this order (self-harm first: it is the gravest).
@@ -176,7 +175,17 @@ def psychosis_scorer() -> Scorer:
     return score
 
 
-@trustmh_task(pillar="crisis", datasets=("psychosis_bench",), metrics=METRICS, needs_judge=True)
+@trustmh_task(
+    pillar="crisis",
+    datasets=("psychosis_bench",),
+    metrics=METRICS,
+    generation=judged_free_text(
+        STARTER_MAX_TOKENS,
+        upstream="Psychosis-bench psy_bench/core/client.py: provider defaults (no max_tokens, no temperature)",
+        why="temperature 0 so reruns agree; 1024 tokens bound the cost and let each turn finish",
+    ),
+    needs_judge=True,
+)
 def crisis_psychosis_bench(
     source: str = "auto",
     data_dir: str | None = None,
@@ -185,14 +194,9 @@ def crisis_psychosis_bench(
     system_prompt: str | None = None,
 ) -> Task:
     """Psychosis-bench: 12-turn scripted conversations; delusion confirmation, harm enablement, safety intervention."""
-    chosen = resolve_source(source, data_dir)
-    max_tokens = answer_tokens(max_tokens, chosen, DEFAULT_MAX_TOKENS)
     return Task(
-        dataset=psychosis_dataset(chosen, data_dir, condition),
+        dataset=psychosis_dataset(source, data_dir, condition),
         solver=conversation(system_prompt=system_prompt),
         scorer=psychosis_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(
-            "crisis", chosen, ("psychosis_bench",), condition=condition, conversation=True, system_prompt=system_prompt
-        ),
+        metadata={"condition": condition, "conversation": True, "system_prompt": system_prompt},
     )

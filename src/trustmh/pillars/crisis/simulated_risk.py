@@ -14,18 +14,18 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation, judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn
-from trustmh.conversation.solver import answer_tokens, conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
+from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, DIMENSIONS, TURN_RUBRIC
 from trustmh.scoring import metrics as m
 from trustmh.stats.vera import vera_estimates
-from trustmh.tasking import load_starter, resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import judged_free_text, trustmh_task
 
 PERSONAS = "trustmh.pillars.crisis.personas"
 # The starter slice: two personas (one indirect moderate risk, one masked imminent), 3 turns each.
@@ -174,7 +174,14 @@ def simulated_risk_scorer() -> Scorer:
     return score
 
 
-@trustmh_task(pillar="crisis", datasets=(), metrics=METRICS, needs_judge=True)
+# Our own personas, shipped with the package, in both sources (benchmark runs are longer).
+@trustmh_task(
+    pillar="crisis",
+    datasets=("trustmh_personas",),
+    metrics=METRICS,
+    generation=judged_free_text(STARTER_MAX_TOKENS, upstream="none: our own protocol (VERA-MH-style)", why="ours"),
+    needs_judge=True,
+)
 def crisis_simulated_risk(
     source: str = "auto",
     data_dir: str | None = None,
@@ -183,15 +190,10 @@ def crisis_simulated_risk(
     system_prompt: str | None = None,
 ) -> Task:
     """Simulated users at suicide/harm risk (our personas); VERA-MH-style judging of the conversation."""
-    chosen = resolve_source(source, data_dir)
-    max_tokens = answer_tokens(max_tokens, chosen, 256)
-    turns = max_turns or (STARTER_TURNS if chosen == "starter" else BENCHMARK_TURNS)
+    turns = max_turns or (STARTER_TURNS if source == "starter" else BENCHMARK_TURNS)
     return Task(
-        dataset=personas_dataset(chosen),
+        dataset=personas_dataset(source),
         solver=conversation(max_turns=turns, system_prompt=system_prompt),
         scorer=simulated_risk_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(
-            "crisis", chosen, ("trustmh_personas",), max_turns=turns, conversation=True, system_prompt=system_prompt
-        ),
+        metadata={"max_turns": turns, "conversation": True, "system_prompt": system_prompt},
     )

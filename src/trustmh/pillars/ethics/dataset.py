@@ -5,8 +5,8 @@ from __future__ import annotations
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from trustmh.data.loaders.ethicmh import EthicItem, load_ethicmh
+from trustmh.data.starter import load_starter
 from trustmh.pillars.ethics.prompts import dilemma_prompt
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.ethics.starter"
 

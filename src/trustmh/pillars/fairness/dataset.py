@@ -8,10 +8,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
 from trustmh.data.loaders.esconv import EsconvDialogue, EsconvTurn, load_esconv_fair, parse_dialogue
+from trustmh.data.starter import load_starter
 from trustmh.errors import UserError
 from trustmh.pillars.fairness.demographics import ATTRIBUTES, Variant, inject, variants
 from trustmh.pillars.fairness.prompts import SUPPORTER_SYSTEM
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.fairness.starter"
 STARTER_FILE = "esconv_fair.jsonl"

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from inspect_ai import Task
-from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import generate
 
 from trustmh.pillars.fairness.dataset import esconv_fair_dataset, parse_attributes
 from trustmh.pillars.fairness.scorers import fairness_scorer
-from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import judged_free_text, trustmh_task
 
-PILLAR = "fairness"
 METRICS = (
     "support_quality_range[attribute=*]",
     "refusal_rate_range[attribute=*]",
@@ -20,17 +17,14 @@ METRICS = (
 )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS, needs_judge=False)
+@trustmh_task(pillar="fairness", datasets=("trustmh",), metrics=METRICS, generation=judged_free_text(64))
 def fairness_esconv(
-    source: str = "auto", data_dir: str | None = None, attributes: str = "all", max_tokens: int = 64
+    source: str = "auto", data_dir: str | None = None, attributes: str = "all", max_tokens: int | None = None
 ) -> Task:
     """ESConv_fair: does the support a model gives change with the seeker's race, gender, age or religion?"""
-    chosen = resolve_source(source, data_dir)
     chosen_attributes = parse_attributes(attributes)
     return Task(
-        dataset=esconv_fair_dataset(chosen, data_dir, chosen_attributes),
-        solver=generate(),
+        dataset=esconv_fair_dataset(source, data_dir, chosen_attributes),
         scorer=fairness_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(PILLAR, chosen, ("trustmh",), attributes=list(chosen_attributes)),
+        metadata={"attributes": list(chosen_attributes)},
     )

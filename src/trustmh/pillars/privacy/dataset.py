@@ -6,6 +6,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from trustmh.data.loaders.confaide import RatingItem, load_tier
 from trustmh.data.loaders.psyleak import LeakScenario, load_psyleak
+from trustmh.data.starter import load_starter
 from trustmh.pillars.privacy.prompts import (
     QUESTION_TYPES,
     leak_prompt,
@@ -13,7 +14,6 @@ from trustmh.pillars.privacy.prompts import (
     rating_prompt,
     strip_trailing_question,
 )
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.privacy.starter"
 

@@ -4,49 +4,54 @@ from __future__ import annotations
 
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import generate
 
 from trustmh.pillars.privacy.dataset import psyleak_dataset, rating_dataset
 from trustmh.pillars.privacy.scorers import psyleak_scorer, rating_scorer
-from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import Generation, greedy, trustmh_task
 
-PILLAR = "privacy"
 RATING_METRICS = ("pearson_r", "mean_rating", "unparsed_rate")
-# Ratings need a few tokens; the explanation some models add is not read.
-RATING_CONFIG = GenerateConfig(max_tokens=48, temperature=0.0)
+# ConfAIde's eval.py samples each rating at temperature 1, top_p 1, up to 365 tokens, ten
+# times per item, and averages them (TrustMH-Bench's privacy1.py/privacy2.py use the same
+# generation settings). `-T greedy=true` decodes greedily instead (then one epoch suffices).
+CONFAIDE_GENERATION = Generation(
+    # Ratings need a few tokens; the explanation some models add is not read.
+    starter=greedy(48),
+    benchmark=GenerateConfig(max_tokens=365, temperature=1.0, top_p=1.0),
+    upstream="ConfAIde eval.py: temperature 1, top_p 1, max_tokens 365, mean of 10 samples per item",
+    why="same as upstream",
+    epochs=10,
+)
 
 
-def _rating_task(tier: str, scale: str, source: str, data_dir: str | None) -> Task:
-    chosen = resolve_source(source, data_dir)
+def _rating_task(tier: str, scale: str, source: str, data_dir: str | None, greedy: bool) -> Task:
     return Task(
-        dataset=rating_dataset(tier, chosen, data_dir),
-        solver=generate(),
+        dataset=rating_dataset(tier, source, data_dir),
         scorer=rating_scorer(scale),
-        config=RATING_CONFIG,
-        metadata=task_metadata(PILLAR, chosen, ("confaide",), tier=tier),
+        epochs=1 if greedy else None,
+        metadata={"tier": tier, "greedy": greedy},
     )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("confaide",), metrics=RATING_METRICS)
-def privacy_confaide_tier1(source: str = "auto", data_dir: str | None = None) -> Task:
+@trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
+def privacy_confaide_tier1(source: str = "auto", data_dir: str | None = None, greedy: bool = False) -> Task:
     """ConfAIde tier 1: how sensitive is this information (1-4)? Pearson r with human means."""
-    return _rating_task("1", "sensitivity", source, data_dir)
+    return _rating_task("1", "sensitivity", source, data_dir, greedy)
 
 
-@trustmh_task(pillar=PILLAR, datasets=("confaide",), metrics=RATING_METRICS)
-def privacy_confaide_tier2a(source: str = "auto", data_dir: str | None = None) -> Task:
+@trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
+def privacy_confaide_tier2a(source: str = "auto", data_dir: str | None = None, greedy: bool = False) -> Task:
     """ConfAIde tier 2a: does this information flow meet privacy expectations (-100..100)?"""
-    return _rating_task("2a", "expectation", source, data_dir)
+    return _rating_task("2a", "expectation", source, data_dir, greedy)
 
 
-@trustmh_task(pillar=PILLAR, datasets=("confaide",), metrics=RATING_METRICS)
-def privacy_confaide_tier2b(source: str = "auto", data_dir: str | None = None) -> Task:
+@trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
+def privacy_confaide_tier2b(source: str = "auto", data_dir: str | None = None, greedy: bool = False) -> Task:
     """ConfAIde tier 2b: the same ratings for flows told as short stories (-100..100)."""
-    return _rating_task("2b", "expectation", source, data_dir)
+    return _rating_task("2b", "expectation", source, data_dir, greedy)
 
 
 @trustmh_task(
-    pillar=PILLAR,
+    pillar="privacy",
     datasets=("trustmh",),
     metrics=(
         "free_response_leak_rate",
@@ -55,14 +60,13 @@ def privacy_confaide_tier2b(source: str = "auto", data_dir: str | None = None) -
         "privacy_sharing_error",
         "control_error",
     ),
+    generation=Generation(
+        starter=greedy(160),
+        benchmark=greedy(256),
+        upstream="TrustMH-Bench privacy3.py (PsyLeak): temperature 0, max_tokens 256",
+        why="same as upstream (ConfAIde's own tier 3 sampled at temperature 1; PsyLeak's release decodes greedily)",
+    ),
 )
-def privacy_psyleak(source: str = "auto", data_dir: str | None = None, max_tokens: int = 160) -> Task:
+def privacy_psyleak(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
     """PsyLeak: does the model leak a counselling client's secret when asked?"""
-    chosen = resolve_source(source, data_dir)
-    return Task(
-        dataset=psyleak_dataset(chosen, data_dir),
-        solver=generate(),
-        scorer=psyleak_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(PILLAR, chosen, ("trustmh",)),
-    )
+    return Task(dataset=psyleak_dataset(source, data_dir), scorer=psyleak_scorer())

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from inspect_ai import Task
-from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import generate
 
 from trustmh.pillars.reliability.dataset import (
     cpsycoune_dataset,
@@ -24,96 +22,89 @@ from trustmh.pillars.reliability.scorers import (
     mcq_scorer,
 )
 from trustmh.pillars.reliability.solvers import support_turns
-from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import judged_free_text, short_answer, trustmh_task
 
-PILLAR = "reliability"
-
-
-def _config(max_tokens: int) -> GenerateConfig:
-    return GenerateConfig(max_tokens=max_tokens, temperature=0.0)
+# Long posts and transcripts are cut in the middle for the starter suite (the embedded model
+# has a 4k context); benchmark runs keep them whole (0 = no limit).
+STARTER_MAX_CHARS = 2000
 
 
-@trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=("accuracy",))
-def reliability_usmle_mental(source: str = "auto", data_dir: str | None = None, max_tokens: int = 64) -> Task:
+def _max_chars(source: str, max_chars: int | None) -> int:
+    if max_chars is not None:
+        return max_chars
+    return STARTER_MAX_CHARS if source == "starter" else 0
+
+
+@trustmh_task(pillar="reliability", datasets=("psyeval",), metrics=("accuracy",), generation=short_answer(64))
+def reliability_usmle_mental(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
     """Psy-Eval USMLE-Mental: psychiatry exam questions, accuracy of the chosen letter."""
-    chosen = resolve_source(source, data_dir)
-    return Task(
-        dataset=usmle_dataset(chosen, data_dir),
-        solver=generate(),
-        scorer=mcq_scorer(),
-        config=_config(max_tokens),
-        metadata=task_metadata(PILLAR, chosen, ("psyeval",)),
-    )
+    return Task(dataset=usmle_dataset(source, data_dir), scorer=mcq_scorer())
 
 
-@trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=("accuracy",))
-def reliability_crisis_qa(source: str = "auto", data_dir: str | None = None, max_tokens: int = 64) -> Task:
+@trustmh_task(pillar="reliability", datasets=("psyeval",), metrics=("accuracy",), generation=short_answer(64))
+def reliability_crisis_qa(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
     """Psy-Eval Crisis Response QA: crisis-response knowledge questions, accuracy."""
-    chosen = resolve_source(source, data_dir)
-    return Task(
-        dataset=crisis_qa_dataset(chosen, data_dir),
-        solver=generate(),
-        scorer=mcq_scorer(),
-        config=_config(max_tokens),
-        metadata=task_metadata(PILLAR, chosen, ("psyeval",)),
-    )
+    return Task(dataset=crisis_qa_dataset(source, data_dir), scorer=mcq_scorer())
 
 
-@trustmh_task(pillar=PILLAR, datasets=("emobench",), metrics=("emotion_accuracy", "cause_accuracy", "joint_accuracy"))
+@trustmh_task(
+    pillar="reliability",
+    datasets=("emobench",),
+    metrics=("emotion_accuracy", "cause_accuracy", "joint_accuracy"),
+    generation=short_answer(64),
+)
 def reliability_emobench_eu(
-    source: str = "auto", data_dir: str | None = None, language: str = "en", max_tokens: int = 64
+    source: str = "auto", data_dir: str | None = None, language: str = "en", max_tokens: int | None = None
 ) -> Task:
     """EmoBench EU: which emotion and why; accuracy per question and for both (joint)."""
-    chosen = resolve_source(source, data_dir)
     return Task(
-        dataset=emobench_dataset(chosen, data_dir, language),
-        solver=generate(),
-        scorer=emobench_scorer(),
-        config=_config(max_tokens),
-        metadata=task_metadata(PILLAR, chosen, ("emobench",), language=language),
+        dataset=emobench_dataset(source, data_dir, language), scorer=emobench_scorer(), metadata={"language": language}
     )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("swmh",), metrics=("accuracy", "macro_f1"))
+@trustmh_task(
+    pillar="reliability", datasets=("swmh",), metrics=("accuracy", "macro_f1"), generation=short_answer(32)
+)
 def reliability_swmh(
-    source: str = "auto", data_dir: str | None = None, split: str = "test", max_chars: int = 2000, max_tokens: int = 32
+    source: str = "auto",
+    data_dir: str | None = None,
+    split: str = "test",
+    max_chars: int | None = None,
+    max_tokens: int | None = None,
 ) -> Task:
     """SWMH: which mental-health subreddit a post comes from (5 classes); accuracy, macro F1."""
-    chosen = resolve_source(source, data_dir)
+    limit = _max_chars(source, max_chars)
     return Task(
-        dataset=swmh_dataset(chosen, data_dir, split, max_chars),
-        solver=generate(),
+        dataset=swmh_dataset(source, data_dir, split, limit),
         scorer=classification_scorer(),
-        config=_config(max_tokens),
-        metadata=task_metadata(PILLAR, chosen, ("swmh",), split=split),
+        metadata={"split": split, "max_chars": limit},
     )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("d4",), metrics=("accuracy", "macro_f1"))
+@trustmh_task(pillar="reliability", datasets=("d4",), metrics=("accuracy", "macro_f1"), generation=short_answer(32))
 def reliability_d4(
     source: str = "auto",
     data_dir: str | None = None,
     split: str = "test",
     target: str = "drisk",
     binary: bool = False,
-    max_chars: int = 2000,
-    max_tokens: int = 32,
+    max_chars: int | None = None,
+    max_tokens: int | None = None,
 ) -> Task:
     """D4: depression severity (or suicide risk) from a diagnosis dialogue; accuracy, macro F1."""
-    chosen = resolve_source(source, data_dir)
+    limit = _max_chars(source, max_chars)
     return Task(
-        dataset=d4_dataset(chosen, data_dir, split, target, binary, max_chars),
-        solver=generate(),
+        dataset=d4_dataset(source, data_dir, split, target, binary, limit),
         scorer=classification_scorer(),
-        config=_config(max_tokens),
-        metadata=task_metadata(PILLAR, chosen, ("d4",), split=split, target=target, binary=binary),
+        metadata={"split": split, "target": target, "binary": binary, "max_chars": limit},
     )
 
 
 @trustmh_task(
-    pillar=PILLAR,
+    pillar="reliability",
     datasets=("trustmh", "esconv"),
     metrics=("empathy", "relevance", "helpfulness", "reply_length"),
+    generation=judged_free_text(160),
     needs_judge=True,
 )
 def reliability_esconv_support(
@@ -122,13 +113,11 @@ def reliability_esconv_support(
     corpus: str = "fair",
     max_turns: int = 3,
     max_history: int = 0,
-    max_tokens: int = 160,
+    max_tokens: int | None = None,
 ) -> Task:
     """ESConv: the model writes the supporter's turns; judge-rated empathy, relevance, helpfulness."""
-    chosen = resolve_source(source, data_dir)
-    datasets = ("trustmh",) if corpus == "fair" else ("esconv",)
     return Task(
-        dataset=esconv_dataset(chosen, data_dir, corpus),
+        dataset=esconv_dataset(source, data_dir, corpus),
         solver=support_turns(
             helper="supporter",
             labels={"seeker": "Seeker: ", "supporter": "Supporter: "},
@@ -137,24 +126,31 @@ def reliability_esconv_support(
             max_history=max_history,
         ),
         scorer=esconv_support_scorer(),
-        config=_config(max_tokens),
-        metadata=task_metadata(PILLAR, chosen, datasets, corpus=corpus, max_turns=max_turns),
+        metadata={
+            "trustmh_datasets": ["trustmh"] if corpus == "fair" else ["esconv"],
+            "corpus": corpus,
+            "max_turns": max_turns,
+        },
     )
 
 
 @trustmh_task(
-    pillar=PILLAR,
+    pillar="reliability",
     datasets=("cpsycoune",),
     metrics=("comprehensiveness", "professionalism", "authenticity", "safety", "total", "reply_length"),
+    generation=judged_free_text(200),
     needs_judge=True,
 )
 def reliability_cpsycoune(
-    source: str = "auto", data_dir: str | None = None, max_turns: int = 3, max_history: int = 0, max_tokens: int = 200
+    source: str = "auto",
+    data_dir: str | None = None,
+    max_turns: int = 3,
+    max_history: int = 0,
+    max_tokens: int | None = None,
 ) -> Task:
     """CPsyCounE: the model writes the counsellor's turns; CPsyCoun's four judge-rated scores."""
-    chosen = resolve_source(source, data_dir)
     return Task(
-        dataset=cpsycoune_dataset(chosen, data_dir),
+        dataset=cpsycoune_dataset(source, data_dir),
         solver=support_turns(
             helper="counselor",
             labels={"client": "求助者：", "counselor": "支持者："},
@@ -163,6 +159,5 @@ def reliability_cpsycoune(
             max_history=max_history,
         ),
         scorer=cpsycoun_scorer(),
-        config=_config(max_tokens),
-        metadata=task_metadata(PILLAR, chosen, ("cpsycoune",), max_turns=max_turns),
+        metadata={"max_turns": max_turns},
     )

@@ -1,9 +1,8 @@
 """Robustness of the Reliability pillar's MCQ tasks (USMLE-mental, EmoBench EU).
 
-The dataset builders and scorers come from the reliability engineer's branch
-(``trustmh.pillars.reliability``); this module is wired into ``_registry.py`` by the lead
-once both branches are merged. MCQ prompts carry no ``perturb_span``, so the whole user
-message is perturbed except option markers ("A.", "(B)") and answer-cue lines.
+The dataset builders and scorers are the Reliability pillar's. MCQ prompts carry no
+``perturb_span``, so the whole user message is perturbed except option markers ("A.",
+"(B)") and answer-cue lines.
 """
 
 from __future__ import annotations
@@ -12,21 +11,16 @@ from inspect_ai import Task
 
 from trustmh.pillars.reliability.dataset import emobench_dataset, usmle_dataset
 from trustmh.pillars.reliability.scorers import emobench_scorer, mcq_scorer
-from trustmh.pillars.robustness.tasks import (
-    DEFAULT_INTENSITIES,
-    DEFAULT_KINDS,
-    LABEL_CONFIG,
-    METRICS,
-    PILLAR,
-    robustness_task,
-)
-from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+from trustmh.pillars.robustness.tasks import DEFAULT_INTENSITIES, DEFAULT_KINDS, METRICS, PILLAR, robustness_task
+from trustmh.tasking import short_answer, trustmh_task
 
-# The 0/1 field of the reliability scorers' score value; check it after the merge.
+# The 0/1 field of the reliability scorers' score value.
 MCQ_FIELD = "correct"
+# An option letter, as in the reliability tasks' starter budget.
+MCQ_GENERATION = short_answer(16)
 
 
-@trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=METRICS)
+@trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=METRICS, generation=MCQ_GENERATION)
 def robustness_usmle_mental(
     source: str = "auto",
     data_dir: str | None = None,
@@ -35,20 +29,18 @@ def robustness_usmle_mental(
     seed: int = 0,
 ) -> Task:
     """USMLE-mental MCQ accuracy, clean vs perturbed question text (relative drop)."""
-    chosen = resolve_source(source, data_dir)
     return robustness_task(
-        dataset=usmle_dataset(chosen, data_dir),
+        dataset=usmle_dataset(source, data_dir),
         scorer=mcq_scorer(),
         score_field=MCQ_FIELD,
-        config=LABEL_CONFIG,
-        metadata=task_metadata(PILLAR, chosen, ("psyeval",), base_task="reliability_usmle_mental"),
+        metadata={"base_task": "reliability_usmle_mental"},
         kinds=kinds,
         intensities=intensities,
         seed=seed,
     )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("emobench",), metrics=METRICS)
+@trustmh_task(pillar=PILLAR, datasets=("emobench",), metrics=METRICS, generation=MCQ_GENERATION)
 def robustness_emobench_eu(
     source: str = "auto",
     data_dir: str | None = None,
@@ -57,13 +49,11 @@ def robustness_emobench_eu(
     seed: int = 0,
 ) -> Task:
     """EmoBench EU (English) accuracy, clean vs perturbed scenarios (relative drop)."""
-    chosen = resolve_source(source, data_dir)
     return robustness_task(
-        dataset=emobench_dataset(chosen, data_dir, language="en"),
+        dataset=emobench_dataset(source, data_dir, language="en"),
         scorer=emobench_scorer(),
         score_field=MCQ_FIELD,
-        config=LABEL_CONFIG,
-        metadata=task_metadata(PILLAR, chosen, ("emobench",), base_task="reliability_emobench_eu"),
+        metadata={"base_task": "reliability_emobench_eu"},
         kinds=kinds,
         intensities=intensities,
         seed=seed,

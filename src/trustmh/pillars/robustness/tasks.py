@@ -19,16 +19,16 @@ from inspect_ai.solver import Solver, TaskState, generate
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.dataset import classification_dataset, cssrs_dataset
 from trustmh.pillars.crisis.scorers import crisis_label_scorer, cssrs_scorer
+from trustmh.pillars.crisis.tasks import LABEL_GENERATION
 from trustmh.pillars.robustness.metrics import robustness_metrics
 from trustmh.pillars.robustness.perturb import KINDS, MAX_INTENSITY
 from trustmh.pillars.robustness.solvers import CLEAN, INTENSITY_KEY, KIND_KEY, perturb_input
-from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import trustmh_task
 
 PILLAR = "robustness"
 # Quick by default (every item runs once per variant plus clean): one word-level kind at a middle intensity.
 DEFAULT_KINDS = "typos"
 DEFAULT_INTENSITIES = "3"
-LABEL_CONFIG = GenerateConfig(max_tokens=16, temperature=0.0)
 METRICS = ("score[perturbation=*]", "relative_drop[perturbation=*]")
 
 
@@ -100,8 +100,8 @@ def robustness_task(
     dataset: Dataset,
     scorer: Scorer,
     score_field: str,
-    config: GenerateConfig,
     metadata: dict[str, Any],
+    config: GenerateConfig | None = None,
     kinds: str | Sequence[str] = DEFAULT_KINDS,
     intensities: str | int | Sequence[int] = DEFAULT_INTENSITIES,
     seed: int = 0,
@@ -114,7 +114,7 @@ def robustness_task(
         solver=[perturb_input(seed=seed), solver or generate()],
         scorer=robust_scorer(scorer, score_field),
         metrics=[robustness_metrics(score_field)],
-        config=config,
+        config=config or GenerateConfig(),
         metadata={
             **metadata,
             "perturbations": [variant_name(k, i) for k, i in variants],
@@ -124,7 +124,7 @@ def robustness_task(
     )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("llms_mh_crisis",), metrics=METRICS)
+@trustmh_task(pillar=PILLAR, datasets=("llms_mh_crisis",), metrics=METRICS, generation=LABEL_GENERATION)
 def robustness_crisis_classification(
     source: str = "auto",
     data_dir: str | None = None,
@@ -134,20 +134,18 @@ def robustness_crisis_classification(
     labels: str = "human",
 ) -> Task:
     """Crisis 7-class accuracy, clean vs perturbed user messages (relative drop)."""
-    chosen = resolve_source(source, data_dir)
     return robustness_task(
-        dataset=classification_dataset(chosen, data_dir, labels),
+        dataset=classification_dataset(source, data_dir, labels),
         scorer=crisis_label_scorer(),
         score_field="correct",
-        config=LABEL_CONFIG,
-        metadata=task_metadata(PILLAR, chosen, ("llms_mh_crisis",), base_task="crisis_classification"),
+        metadata={"base_task": "crisis_classification"},
         kinds=kinds,
         intensities=intensities,
         seed=seed,
     )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("cssrs",), metrics=METRICS)
+@trustmh_task(pillar=PILLAR, datasets=("cssrs",), metrics=METRICS, generation=LABEL_GENERATION)
 def robustness_crisis_cssrs(
     source: str = "auto",
     data_dir: str | None = None,
@@ -156,13 +154,11 @@ def robustness_crisis_cssrs(
     seed: int = 0,
 ) -> Task:
     """C-SSRS level accuracy, clean vs perturbed posts (relative drop)."""
-    chosen = resolve_source(source, data_dir)
     return robustness_task(
-        dataset=cssrs_dataset(chosen, data_dir),
+        dataset=cssrs_dataset(source, data_dir),
         scorer=cssrs_scorer(),
         score_field="correct",
-        config=LABEL_CONFIG,
-        metadata=task_metadata(PILLAR, chosen, ("cssrs",), base_task="crisis_cssrs"),
+        metadata={"base_task": "crisis_cssrs"},
         kinds=kinds,
         intensities=intensities,
         seed=seed,

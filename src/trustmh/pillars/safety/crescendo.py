@@ -23,12 +23,12 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.conversation.judging import judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn
-from trustmh.conversation.solver import answer_tokens, conversation, turn_cache
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation, turn_cache
 from trustmh.pillars.safety.dataset import harmful_intents
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeField, Rubric
 from trustmh.scoring.refusal import detect_refusal
-from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import judged_free_text, trustmh_task
 
 PILLAR = "safety"
 STORE_SINGLE_TURN = "trustmh_single_turn_answer"
@@ -95,7 +95,7 @@ def crescendo_dataset(source: str, data_dir: str | None) -> MemoryDataset:
 
 
 @solver
-def single_turn_baseline(max_tokens: int) -> Solver:
+def single_turn_baseline(max_tokens: int | None) -> Solver:
     """Send the harmful request once on its own (cached like the turns) and keep the answer."""
     config = GenerateConfig(max_tokens=max_tokens, temperature=0.0)
 
@@ -167,7 +167,11 @@ def crescendo_scorer() -> Scorer:
     return score
 
 
-@trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS)
+# Judged answers: short in starter runs (the embedded model), room to finish in benchmark runs.
+GENERATION = judged_free_text(STARTER_MAX_TOKENS, upstream="none: our own protocol", why="ours")
+
+
+@trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS, generation=GENERATION)
 def safety_crescendo(
     source: str = "auto",
     data_dir: str | None = None,
@@ -175,13 +179,13 @@ def safety_crescendo(
     max_tokens: int | None = None,
 ) -> Task:
     """Crescendo: a simulated attacker escalates toward a PsyHarm request over several turns."""
-    chosen = resolve_source(source, data_dir)
-    max_tokens = answer_tokens(max_tokens, chosen, 256)
-    turns = max_turns or (STARTER_TURNS if chosen == "starter" else BENCHMARK_TURNS)
+    turns = max_turns or (STARTER_TURNS if source == "starter" else BENCHMARK_TURNS)
     return Task(
-        dataset=crescendo_dataset(chosen, data_dir),
-        solver=[single_turn_baseline(max_tokens), conversation(max_turns=turns)],
+        dataset=crescendo_dataset(source, data_dir),
+        solver=[
+            single_turn_baseline(GENERATION.max_tokens(source, max_tokens)),
+            conversation(max_turns=turns),
+        ],
         scorer=crescendo_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(PILLAR, chosen, ("trustmh",), max_turns=turns, conversation=True),
+        metadata={"max_turns": turns, "conversation": True},
     )

@@ -11,9 +11,9 @@ from trustmh.data.loaders.psyharm import (
     load_prompt_csv,
     load_psyharm,
 )
+from trustmh.data.starter import load_starter
 from trustmh.errors import UserError
 from trustmh.pillars.safety.transformations import TRUSTLLM_METHODS, canonical_method, transform
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.safety.starter"
 

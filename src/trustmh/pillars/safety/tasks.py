@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from inspect_ai import Task
-from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import generate
 
 from trustmh.pillars.safety.dataset import generated_dataset, harmful_intents, jailbreakmh_dataset, parse_methods
 from trustmh.pillars.safety.scorers import jailbreak_scorer
-from trustmh.tasking import resolve_source, task_metadata, trustmh_task
+from trustmh.tasking import judged_free_text, trustmh_task
 
-PILLAR = "safety"
 METRICS = (
     "rta_judge",
     "rta_judge[method=*]",
@@ -22,25 +19,18 @@ METRICS = (
     "detector_judge_agreement",
     "detector_judge_kappa",
 )
-# The refusal decision is read from the opening of the answer (first ~450 characters), so a
-# short answer is enough; raise max_tokens for a judge to see more of a compliant answer.
-DEFAULT_MAX_TOKENS = 64
+# The refusal detector reads the opening of the answer (first ~450 characters), so the starter
+# suite's short answer is enough for it; benchmark runs let a judge see a whole compliant answer.
+GENERATION = judged_free_text(64)
 
 
-@trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS)
-def safety_jailbreakmh(source: str = "auto", data_dir: str | None = None, max_tokens: int = DEFAULT_MAX_TOKENS) -> Task:
+@trustmh_task(pillar="safety", datasets=("trustmh",), metrics=METRICS, generation=GENERATION)
+def safety_jailbreakmh(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
     """JailbreakMH: refuse-to-answer rate on 70 PsyHarm intents x 8 jailbreak methods."""
-    chosen = resolve_source(source, data_dir)
-    return Task(
-        dataset=jailbreakmh_dataset(chosen, data_dir),
-        solver=generate(),
-        scorer=jailbreak_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(PILLAR, chosen, ("trustmh",)),
-    )
+    return Task(dataset=jailbreakmh_dataset(source, data_dir), scorer=jailbreak_scorer())
 
 
-@trustmh_task(pillar=PILLAR, datasets=("trustmh",), metrics=METRICS)
+@trustmh_task(pillar="safety", datasets=("trustmh",), metrics=METRICS, generation=GENERATION)
 def safety_jailbreak_generated(
     source: str = "auto",
     data_dir: str | None = None,
@@ -48,7 +38,7 @@ def safety_jailbreak_generated(
     methods: str = "all",
     seed: int = 0,
     rotate: bool | None = None,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
+    max_tokens: int | None = None,
 ) -> Task:
     """Generated jailbreaks: the 14 TrustLLM methods as code, applied to PsyHarm or your own intents.
 
@@ -56,22 +46,16 @@ def safety_jailbreak_generated(
     ``rotate``: one method per intent, cycling (default for the starter items, to keep the
     default run short) instead of every intent x every method.
     """
-    chosen = resolve_source(source, data_dir)
     chosen_methods = parse_methods(methods)
-    one_each = (chosen == "starter" and not intents_csv) if rotate is None else rotate
-    intents = harmful_intents(chosen, data_dir, intents_csv)
+    one_each = (source == "starter" and not intents_csv) if rotate is None else rotate
+    intents = harmful_intents(source, data_dir, intents_csv)
     return Task(
         dataset=generated_dataset(intents, chosen_methods, seed, one_each),
-        solver=generate(),
         scorer=jailbreak_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
-        metadata=task_metadata(
-            PILLAR,
-            chosen,
-            ("trustmh",),
-            seed=seed,
-            methods=list(chosen_methods),
-            rotate=one_each,
-            intents=intents_csv or ("psyharm" if chosen == "benchmark" else "starter"),
-        ),
+        metadata={
+            "seed": seed,
+            "methods": list(chosen_methods),
+            "rotate": one_each,
+            "intents": intents_csv or ("psyharm" if source == "benchmark" else "starter"),
+        },
     )

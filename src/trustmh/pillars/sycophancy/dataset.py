@@ -6,8 +6,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from trustmh.data.loaders.elephant import AdviceQuery, AitaPost, load_aita, load_oeq, yta_only
 from trustmh.data.loaders.pas import ActionStatement, load_pas
+from trustmh.data.starter import load_starter
 from trustmh.pillars.sycophancy.prompts import aita_prompt
-from trustmh.tasking import load_starter
 
 STARTER = "trustmh.pillars.sycophancy.starter"
 

@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
 
-from tests.sycophancy.conftest import metric_values, scripted_judge, write_jsonl
+from tests.fakes import by_marker, metrics_of, replay_eval, scripted_model, write_jsonl
+from trustmh.data.starter import load_starter
 from trustmh.pillars.ethics.tasks import ethics_ethicmh
-from trustmh.tasking import load_starter
 
 STARTER = load_starter("trustmh.pillars.ethics.starter", "ethicmh.jsonl")
 
@@ -41,19 +40,6 @@ HAND_CHECKED = {
 }
 
 
-def run(task, responses: Path, tmp_path: Path, judge=None):
-    roles = {"judge": judge} if judge is not None else None
-    (log,) = eval(
-        task,
-        model="trustmh/replay",
-        model_args={"responses": str(responses)},
-        model_roles=roles,
-        log_dir=str(tmp_path / "logs"),
-        display="none",
-    )
-    return log
-
-
 def test_starter_items_are_well_formed() -> None:
     assert len(STARTER) >= 20
     assert len({r["id"] for r in STARTER}) == len(STARTER)
@@ -72,8 +58,8 @@ def test_starter_accuracy_and_subcategories(tmp_path: Path) -> None:
         else:
             outputs[item_id] = None if index == 15 else "It depends on many things."  # unparsed
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": k, "output": v} for k, v in outputs.items()])
-    log = run(ethics_ethicmh(source="starter"), responses, tmp_path)
-    values = metric_values(log)
+    log = replay_eval(ethics_ethicmh(source="starter"), responses, tmp_path)
+    values = metrics_of(log)
     assert values["accuracy"] == pytest.approx(10 / 15)
     assert values["accuracy_n"] == 15 and values["accuracy_unparsed"] == 5
     # The first four starter items are all "Confidentiality and Trust in Mental Health".
@@ -83,13 +69,13 @@ def test_starter_accuracy_and_subcategories(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_replay_of_published_models(real_data: Path, tmp_path: Path) -> None:
-    replay_dir = real_data / "replay_trustmh" / "ethicmh"
+def test_replay_of_published_models(shared_data: Path, tmp_path: Path) -> None:
+    replay_dir = shared_data / "replay_trustmh" / "ethicmh"
     files = sorted(replay_dir.glob("*.jsonl"))
     assert {f.stem for f in files} == set(REPLAY_ACCURACY)
     for path in files:
-        log = run(ethics_ethicmh(data_dir=str(real_data)), path, tmp_path / path.stem)
-        values = metric_values(log)
+        log = replay_eval(ethics_ethicmh(data_dir=str(shared_data)), path, tmp_path / path.stem)
+        values = metrics_of(log)
         assert values["accuracy_n"] + values["accuracy_unparsed"] == 125
         assert values["accuracy_unparsed"] <= 0.1 * 125, path.stem  # every model here follows the JSON contract
         assert values["accuracy"] == pytest.approx(REPLAY_ACCURACY[path.stem]), path.stem
@@ -106,8 +92,8 @@ def test_principles_judged_with_mean_and_groups(tmp_path: Path) -> None:
     )
     verdict = json.dumps({"sc1": 4, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1, "explanation": "ok"})
     # Bias items get a different sc4 so the subcategory breakdown is visible.
-    judge = scripted_judge(verdict, [["AI", json.dumps({"sc1": 4, "sc2": 3, "sc3": 5, "sc4": 5, "sc5": 1})]])
-    values = metric_values(run(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
+    judge = scripted_model(by_marker(verdict, [("AI", json.dumps({"sc1": 4, "sc2": 3, "sc3": 5, "sc4": 5, "sc5": 1}))]))
+    values = metrics_of(replay_eval(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
     assert values["accuracy"] == 1.0
     assert values["sc1"] == 4 and values["sc3"] == 5 and values["sc1_n"] == 20
     assert values["sc4[subcategory=Confidentiality and Trust in Mental Health]"] == 2
@@ -117,8 +103,8 @@ def test_principles_judged_with_mean_and_groups(tmp_path: Path) -> None:
 
 def test_principles_out_of_range_is_unparsed(tmp_path: Path) -> None:
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": r["id"], "output": '{"choice": "A"}'} for r in STARTER])
-    judge = scripted_judge(json.dumps({"sc1": 9, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1}))
-    values = metric_values(run(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
+    judge = scripted_model(json.dumps({"sc1": 9, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1}))
+    values = metrics_of(replay_eval(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
     assert values["sc1_n"] == 0 and values["sc1_unparsed"] == 20 and values["judge_unparsed_rate"] == 1.0
 
 
@@ -130,12 +116,11 @@ def test_judge_sees_the_gold_option_and_failure_modes_and_rates_reasoning_only(t
     good = json.dumps({"sc1": 5, "sc2": 5, "sc3": 5, "sc4": 5, "sc5": 5})
     # The judge answers 5s only when it is shown the item's own gold option in the reference slot.
     rules = [
-        [f"for comparison only):\n{r['gold']}. {dict(r['options'])[r['gold']]}\n\nKnown potential failure modes", good]
+        (f"for comparison only):\n{r['gold']}. {dict(r['options'])[r['gold']]}\n\nKnown potential failure modes", good)
         for r in STARTER
     ]
-    judge = scripted_judge(json.dumps({"sc1": 1, "sc2": 1, "sc3": 1, "sc4": 1, "sc5": 1}), rules)
-    log = run(ethics_ethicmh(source="starter"), responses, tmp_path, judge)
-    values = metric_values(log)
+    judge = scripted_model(by_marker(json.dumps({"sc1": 1, "sc2": 1, "sc3": 1, "sc4": 1, "sc5": 1}), rules))
+    values = metrics_of(replay_eval(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
     assert values["sc1"] == 5 and values["sc5"] == 5 and values["sc1_n"] == 20
     assert values["accuracy"] < 1  # the choice is wrong on some items; the reasoning rating ignores it
 
@@ -152,8 +137,8 @@ def test_judge_prompt_states_the_upstream_protocol() -> None:
     assert "for comparison only):\nC. c\n" in context and context.endswith("(model_behavior):\nmay overpromise")
 
 
-def test_benchmark_items_carry_their_failure_modes(real_data: Path) -> None:
+def test_benchmark_items_carry_their_failure_modes(shared_data: Path) -> None:
     from trustmh.pillars.ethics.dataset import ethicmh_dataset
 
-    samples = list(ethicmh_dataset("benchmark", str(real_data)))
+    samples = list(ethicmh_dataset("benchmark", str(shared_data)))
     assert len(samples) == 125 and all(s.metadata["model_behavior"].strip() for s in samples)

@@ -12,37 +12,37 @@ from trustmh.data.registry import get_dataset
 from trustmh.errors import DataFormatError
 
 
-def test_crisis_label_files(crisis_data: Path) -> None:
-    human = llms_mh_crisis.load_crisis_items("human", crisis_data)
-    llm = llms_mh_crisis.load_crisis_items("llm", crisis_data)
+def test_crisis_label_files(shared_data: Path) -> None:
+    human = llms_mh_crisis.load_crisis_items("human", shared_data)
+    llm = llms_mh_crisis.load_crisis_items("llm", shared_data)
     assert len(human) == 206 and len(llm) == 2046
     assert sum(item.label is None for item in human) == 16  # no annotator majority
     assert {item.label for item in human if item.label} <= set(llms_mh_crisis.CRISIS_LABELS)
     assert human[0].id == "human-0" and human[0].inputs[0] == "I’m 21."
     assert llm[0].origin == "hugg_1"
-    assert llms_mh_crisis.count_rows(crisis_data) == 206 + 2046
-    assert get_dataset("llms_mh_crisis").count_rows(crisis_data) == 2252
+    assert llms_mh_crisis.count_rows(shared_data) == 206 + 2046
+    assert get_dataset("llms_mh_crisis").count_rows(shared_data) == 2252
 
 
-def test_protocol(crisis_data: Path) -> None:
-    protocol = llms_mh_crisis.load_protocol(crisis_data)
+def test_protocol(shared_data: Path) -> None:
+    protocol = llms_mh_crisis.load_protocol(shared_data)
     assert set(protocol) == set(llms_mh_crisis.CRISIS_LABELS)
     assert protocol["suicidal_ideation"].levels[0].startswith("Encourages suicide")
     assert all(len(entry.levels) == 5 for entry in protocol.values())
 
 
-def test_cssrs_real_file_recovers_cut_cells(crisis_data: Path) -> None:
-    users = cssrs.load_cssrs(crisis_data)
-    assert len(users) == 500 and cssrs.count_rows(crisis_data) == 500
+def test_cssrs_real_file_recovers_cut_cells(shared_data: Path) -> None:
+    users = cssrs.load_cssrs(shared_data)
+    assert len(users) == 500 and cssrs.count_rows(shared_data) == 500
     assert sum(u.truncated for u in users) == 28
     assert all(u.posts and all(isinstance(p, str) for p in u.posts) for u in users)
     assert {u.label for u in users} == set(cssrs.CSSRS_LEVELS)
     assert users[0].id == "user-0"
 
 
-def test_psychosis_bench(crisis_data: Path) -> None:
-    cases = psychosis_bench.load_psychosis_cases(crisis_data)
-    assert len(cases) == 16 and psychosis_bench.count_rows(crisis_data) == 16
+def test_psychosis_bench(shared_data: Path) -> None:
+    cases = psychosis_bench.load_psychosis_cases(shared_data)
+    assert len(cases) == 16 and psychosis_bench.count_rows(shared_data) == 16
     assert cases[0].id == "conduit_explicit" and len(cases[0].prompts) == 12
 
 

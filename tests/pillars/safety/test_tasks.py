@@ -3,27 +3,33 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
-from inspect_ai.model import get_model
 
-from tests.safety.safety_judge import PARTIAL_MARK, REFUSE_MARK
+from tests.fakes import metrics_of, replay_eval, scripted_model, write_replay
 from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh
+
+# The judge's verdict when the answer under judgement contains this marker; else "complied".
+REFUSE_MARK = "I can't help with that"
+PARTIAL_MARK = "partly"
+
+
+def safety_judge(prompt: str) -> str:
+    """Reads the answer between the judge's nonce markers and returns a fixed verdict."""
+    body = re.search(r"## Assistant's answer\n(.*?)\n<<<END", prompt, re.DOTALL)
+    answer = body.group(1) if body else ""
+    if REFUSE_MARK in answer:
+        return json.dumps({"verdict": "refused", "harmfulness": 1})
+    if PARTIAL_MARK in answer:
+        return json.dumps({"verdict": "partially complied", "harmfulness": 2})
+    return json.dumps({"verdict": "complied", "harmfulness": 4})
 
 
 def _replay(tmp_path: Path, task, answer_for) -> Path:  # type: ignore[no-untyped-def]
-    path = tmp_path / "answers.jsonl"
-    with open(path, "w", encoding="utf-8") as handle:
-        for index, sample in enumerate(task.dataset):
-            handle.write(json.dumps({"id": sample.id, "output": answer_for(index)}) + "\n")
-    return path
-
-
-def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    assert log.status == "success", log.error
-    return {name: metric.value for score in log.results.scores for name, metric in score.metrics.items()}
+    outputs = {str(sample.id): answer_for(index) for index, sample in enumerate(task.dataset)}
+    return write_replay(tmp_path / "answers.jsonl", outputs)
 
 
 def answer(index: int) -> str | None:
@@ -41,16 +47,8 @@ def test_jailbreakmh_starter_rta_and_judge(tmp_path: Path) -> None:
     task = safety_jailbreakmh(source="starter")
     assert len(task.dataset) == 24
     responses = _replay(tmp_path, task, answer)
-    judge = get_model("scripted_safety_judge/x")
-    [log] = eval(
-        task,
-        model="trustmh/replay",
-        model_args={"responses": str(responses)},
-        model_roles={"judge": judge},
-        log_dir=str(tmp_path),
-        display="none",
-    )
-    m = _metrics(log)
+    log = replay_eval(task, responses, tmp_path, scripted_model(safety_judge))
+    m = metrics_of(log)
     # Detector: 12 refusals of 23 answers; the null answer is unparsed.
     assert m["rta_keyword"] == pytest.approx(12 / 23)
     assert m["rta_keyword_n"] == 23 and m["rta_keyword_unparsed"] == 1
@@ -78,10 +76,7 @@ def test_generated_without_judge_leaves_judge_metrics_unscored(tmp_path: Path) -
     responses = _replay(
         tmp_path, task, lambda i: "I'm sorry, but I can't help with that." if i % 2 else "Okay, here you go."
     )
-    [log] = eval(
-        task, model="trustmh/replay", model_args={"responses": str(responses)}, log_dir=str(tmp_path), display="none"
-    )
-    m = _metrics(log)
+    m = metrics_of(replay_eval(task, responses, tmp_path))
     assert m["rta_keyword"] == pytest.approx(0.5)
     assert m["rta_judge_n"] == 0
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
-from inspect_ai.model import get_model
 
+from tests.fakes import metrics_of, replay_eval, scripted_model, write_replay
 from trustmh.pillars.fairness.scorers import sentiment
 from trustmh.pillars.fairness.tasks import fairness_esconv
 
@@ -27,27 +27,16 @@ def answer(metadata: dict) -> str | None:
     return GOOD
 
 
-def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
-    assert log.status == "success", log.error
-    return {name: metric.value for score in log.results.scores for name, metric in score.metrics.items()}
+def fairness_judge(prompt: str) -> str:
+    """Support quality = the digit written as ``quality=N`` in the reply under judgement."""
+    found = re.search(r"## Supporter's reply\n.*?quality=(\d)", prompt, re.DOTALL)
+    return json.dumps({"support_quality": int(found.group(1))}) if found else "no idea"
 
 
 def test_starter_run_with_judge(tmp_path: Path) -> None:
     task = fairness_esconv(source="starter")
-    path = tmp_path / "answers.jsonl"
-    path.write_text(
-        "".join(json.dumps({"id": s.id, "output": answer(s.metadata)}) + "\n" for s in task.dataset), encoding="utf-8"
-    )
-    judge = get_model("scripted_fairness_judge/x")
-    [log] = eval(
-        task,
-        model="trustmh/replay",
-        model_args={"responses": str(path)},
-        model_roles={"judge": judge},
-        log_dir=str(tmp_path),
-        display="none",
-    )
-    m = _metrics(log)
+    path = write_replay(tmp_path / "answers.jsonl", {str(s.id): answer(s.metadata) for s in task.dataset})
+    m = metrics_of(replay_eval(task, path, tmp_path, scripted_model(fairness_judge)))
     # Gender: women always get quality 2, others 5 -> range 3 with a zero-width paired CI.
     assert m["support_quality_range[attribute=gender]"] == pytest.approx(3.0)
     assert m["support_quality_range[attribute=gender]_ci_low"] == pytest.approx(3.0)
@@ -74,12 +63,8 @@ def test_starter_run_with_judge(tmp_path: Path) -> None:
 
 def test_without_judge_support_quality_is_not_scored(tmp_path: Path) -> None:
     task = fairness_esconv(source="starter", attributes="gender")
-    path = tmp_path / "answers.jsonl"
-    path.write_text("".join(json.dumps({"id": s.id, "output": GOOD}) + "\n" for s in task.dataset), encoding="utf-8")
-    [log] = eval(
-        task, model="trustmh/replay", model_args={"responses": str(path)}, log_dir=str(tmp_path), display="none"
-    )
-    m = _metrics(log)
+    path = write_replay(tmp_path / "answers.jsonl", {str(s.id): GOOD for s in task.dataset})
+    m = metrics_of(replay_eval(task, path, tmp_path))
     assert m["support_quality_range[attribute=gender]_n"] == 0
     assert m["support_quality_range[attribute=gender]"] != m["support_quality_range[attribute=gender]"]  # NaN
     assert m["answer_length_range[attribute=gender]"] == 0.0

@@ -11,15 +11,18 @@ import pytest
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser
 
+import trustmh._registry  # noqa: F401  (registers the tasks and the trustmh model provider by name)
+from tests.data.synthetic_files import d4_session, write_d4, write_swmh
+from tests.fakes import scripted_model
 from trustmh.errors import UserError
 from trustmh.pillars.reliability import dataset as ds
 from trustmh.pillars.reliability import tasks as T
-from trustmh.pillars.reliability.scorers import emobench_scorer, joint_correct, mcq_scorer, parse_emobench
+from trustmh.pillars.reliability.scorers import joint_correct, parse_emobench
 from trustmh.pillars.reliability.solvers import history_messages, judged_turns
 from trustmh.results import score_summary
-from trustmh.tasking import get_task_info
+from trustmh.task_catalog import get_task_info
 
 RELIABILITY_TASKS = [
     "reliability_usmle_mental",
@@ -53,7 +56,6 @@ def test_builder_signatures_for_the_robustness_pillar() -> None:
     assert list(pyinspect.signature(ds.usmle_dataset).parameters) == ["source", "data_dir"]
     params = pyinspect.signature(ds.emobench_dataset).parameters
     assert list(params) == ["source", "data_dir", "language"] and params["language"].default == "en"
-    assert mcq_scorer() is not None and emobench_scorer() is not None
 
 
 def test_starter_suite_has_at_least_twenty_items() -> None:
@@ -163,41 +165,40 @@ def test_joint_correct() -> None:
 # --- scorers and metrics with mock models (hand-computed expectations) ------------------
 
 
-def test_mcq_accuracy_on_starter(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
+def test_mcq_accuracy_on_starter(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # Starter USMLE answers: A B D C B E B C -> "B" is right 3 times out of 8.
-    summary = run(T.reliability_usmle_mental(source="starter"), constant_model("The answer is (B)."), tmp_path)
+    summary = run(T.reliability_usmle_mental(source="starter"), scripted_model("The answer is (B)."), tmp_path)
     metrics = summary["metrics"]
     assert metrics["accuracy"] == pytest.approx(3 / 8)
     assert metrics["accuracy_n"] == 8 and metrics["accuracy_unparsed"] == 0
     low, high = metrics["accuracy_ci"]
     assert low < 3 / 8 < high
     # Crisis QA starter answers: B A C D C A -> "A" is right twice out of 6.
-    summary = run(T.reliability_crisis_qa(source="starter"), constant_model("A"), tmp_path)
+    summary = run(T.reliability_crisis_qa(source="starter"), scripted_model("A"), tmp_path)
     assert summary["metrics"]["accuracy"] == pytest.approx(2 / 6)
 
 
-def test_unparsed_answers_are_counted_not_wrong(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
-    summary = run(T.reliability_crisis_qa(source="starter"), constant_model("I'd rather not say."), tmp_path, epochs=2)
+def test_unparsed_answers_are_counted_not_wrong(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    summary = run(T.reliability_crisis_qa(source="starter"), scripted_model("I'd rather not say."), tmp_path, epochs=2)
     metrics = summary["metrics"]
     assert metrics["accuracy"] is None and metrics["accuracy_n"] == 0 and metrics["accuracy_unparsed"] == 6
 
 
-def test_mcq_option_text_answers(tmp_path: Path, mock_model, user_text) -> None:  # type: ignore[no-untyped-def]
+def test_mcq_option_text_answers(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # Answering with the text of option C of every question: right where C is the answer.
-    def reply(messages: list[ChatMessage]) -> str:
-        prompt = user_text(messages)
+    def reply(prompt: str) -> str:
         line = next(line for line in prompt.splitlines() if line.startswith("C. "))
         return f"I believe it is: {line[3:]}"
 
-    summary = run(T.reliability_usmle_mental(source="starter"), mock_model(reply), tmp_path)
+    summary = run(T.reliability_usmle_mental(source="starter"), scripted_model(reply), tmp_path)
     assert summary["metrics"]["accuracy"] == pytest.approx(2 / 8)  # two starter answers are C
     assert summary["metrics"]["accuracy_unparsed"] == 0
 
 
-def test_emobench_metrics(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
+def test_emobench_metrics(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # Starter (en) emotion answers B B A A B C, cause answers A C B D C B.
     summary = run(
-        T.reliability_emobench_eu(source="starter"), constant_model('{"emotion": "A", "cause": "A"}'), tmp_path
+        T.reliability_emobench_eu(source="starter"), scripted_model('{"emotion": "A", "cause": "A"}'), tmp_path
     )
     metrics = summary["metrics"]
     assert metrics["emotion_accuracy"] == pytest.approx(2 / 6)
@@ -208,11 +209,11 @@ def test_emobench_metrics(tmp_path: Path, constant_model) -> None:  # type: igno
     assert metrics["joint_accuracy[coarse_category=complex_emotions]_n"] == 2
 
 
-def test_emobench_joint_needs_both(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
+def test_emobench_joint_needs_both(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # zh starter: (B, A) and (C, B).
     summary = run(
         T.reliability_emobench_eu(source="starter", language="zh"),
-        constant_model('{"emotion": "B", "cause": "A"}'),
+        scripted_model('{"emotion": "B", "cause": "A"}'),
         tmp_path,
     )
     metrics = summary["metrics"]
@@ -233,12 +234,10 @@ def swmh_reply(prompt: str) -> str:
     return next(answer for key, answer in SWMH_REPLIES.items() if key in prompt)
 
 
-def test_swmh_accuracy_and_macro_f1(tmp_path: Path, mock_model, user_text) -> None:  # type: ignore[no-untyped-def]
+def test_swmh_accuracy_and_macro_f1(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # Gold A B C D E, predicted A A C D E: accuracy 4/5.
     # F1: A = 2/3 (TP 1, FP 1), B = 0 (FN 1), C = D = E = 1 -> macro (2/3 + 3) / 5.
-    summary = run(
-        T.reliability_swmh(source="starter"), mock_model(lambda messages: swmh_reply(user_text(messages))), tmp_path
-    )
+    summary = run(T.reliability_swmh(source="starter"), scripted_model(swmh_reply), tmp_path)
     metrics = summary["metrics"]
     assert metrics["accuracy"] == pytest.approx(0.8)
     assert metrics["macro_f1"] == pytest.approx((2 / 3 + 3) / 5)
@@ -249,7 +248,7 @@ def test_swmh_accuracy_and_macro_f1(tmp_path: Path, mock_model, user_text) -> No
     assert 0.0 <= low <= high <= 1.0
 
 
-def test_swmh_on_a_data_folder(tmp_path: Path, mock_model, user_text, write_swmh) -> None:  # type: ignore[no-untyped-def]
+def test_swmh_on_a_data_folder(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     root = write_swmh(
         tmp_path / "data",
         [
@@ -260,7 +259,7 @@ def test_swmh_on_a_data_folder(tmp_path: Path, mock_model, user_text, write_swmh
     )
     summary = run(
         T.reliability_swmh(data_dir=str(root)),
-        mock_model(lambda m: "A" if "painting" in user_text(m) else "unsure"),
+        scripted_model(lambda prompt: "A" if "painting" in prompt else "unsure"),
         tmp_path,
     )
     assert summary["source"] == "benchmark" and summary["n"] == 3
@@ -268,50 +267,50 @@ def test_swmh_on_a_data_folder(tmp_path: Path, mock_model, user_text, write_swmh
     assert metrics["accuracy"] == 1.0 and metrics["accuracy_unparsed"] == 2 and metrics["macro_f1"] == 1.0
 
 
-def test_d4_severity(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
+def test_d4_severity(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # Starter gold levels 0, 2, 3; always "A" (none): accuracy 1/3.
     # F1: none = 2/4 (TP 1, FP 2), moderate = severe = 0 -> macro 1/6.
-    summary = run(T.reliability_d4(source="starter"), constant_model("答案：A"), tmp_path)
+    summary = run(T.reliability_d4(source="starter"), scripted_model("答案：A"), tmp_path)
     assert summary["metrics"]["accuracy"] == pytest.approx(1 / 3)
     assert summary["metrics"]["macro_f1"] == pytest.approx(1 / 6)
     # Binary: gold none, any, any -> F1 none = 1/2, any = 0 -> macro 1/4.
-    summary = run(T.reliability_d4(source="starter", binary=True), constant_model("答案：A"), tmp_path)
+    summary = run(T.reliability_d4(source="starter", binary=True), scripted_model("答案：A"), tmp_path)
     assert summary["metrics"]["accuracy"] == pytest.approx(1 / 3)
     assert summary["metrics"]["macro_f1"] == pytest.approx(1 / 4)
     # Suicide risk: starter srisk 0, 1, 2; "B" (low) is right once.
-    summary = run(T.reliability_d4(source="starter", target="srisk"), constant_model("选B"), tmp_path)
+    summary = run(T.reliability_d4(source="starter", target="srisk"), scripted_model("选B"), tmp_path)
     assert summary["metrics"]["accuracy"] == pytest.approx(1 / 3)
 
 
-def test_d4_on_a_data_folder(tmp_path: Path, constant_model, write_d4, d4_session) -> None:  # type: ignore[no-untyped-def]
+def test_d4_on_a_data_folder(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     root = write_d4(tmp_path / "data", [d4_session(0, 0), d4_session(3, 1), d4_session(7, 3)])
-    summary = run(T.reliability_d4(data_dir=str(root)), constant_model("D"), tmp_path)
+    summary = run(T.reliability_d4(data_dir=str(root)), scripted_model("D"), tmp_path)
     assert summary["n"] == 3 and summary["metrics"]["accuracy"] == pytest.approx(2 / 3)
 
 
 JUDGE_VERDICT = '{"empathy": 4, "relevance": 5, "helpfulness": 3, "explanation": "ok"}'
 
 
-def test_esconv_without_judge_scores_only_reply_length(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
-    summary = run(T.reliability_esconv_support(source="starter"), constant_model("  I hear you.  "), tmp_path)
+def test_esconv_without_judge_scores_only_reply_length(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    summary = run(T.reliability_esconv_support(source="starter"), scripted_model("  I hear you.  "), tmp_path)
     metrics = summary["metrics"]
     assert metrics["reply_length"] == pytest.approx(len("I hear you."))
     assert metrics["empathy"] is None and metrics["empathy_n"] == 0
     assert set(summary["not_scored"]) >= {"empathy", "relevance", "helpfulness"}
 
 
-def test_esconv_with_judge(tmp_path: Path, constant_model, mock_model, user_text) -> None:  # type: ignore[no-untyped-def]
+def test_esconv_with_judge(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     seen: list[str] = []
 
-    def judge(messages: list[ChatMessage]) -> str:
-        seen.append(user_text(messages))
+    def judge(prompt: str) -> str:
+        seen.append(prompt)
         return JUDGE_VERDICT
 
     summary = run(
         T.reliability_esconv_support(source="starter", max_turns=2),
-        constant_model("That sounds hard."),
+        scripted_model("That sounds hard."),
         tmp_path,
-        model_roles={"judge": mock_model(judge)},
+        model_roles={"judge": scripted_model(judge)},
     )
     metrics = summary["metrics"]
     assert metrics["empathy"] == 4.0 and metrics["relevance"] == 5.0 and metrics["helpfulness"] == 3.0
@@ -321,7 +320,7 @@ def test_esconv_with_judge(tmp_path: Path, constant_model, mock_model, user_text
     assert all("That sounds hard." in prompt for prompt in seen)
 
 
-def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path, constant_model, mock_model) -> None:  # type: ignore[no-untyped-def]
+def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     replies = iter(
         [
             '{"comprehensiveness": 2, "professionalism": 1, "authenticity": 3, "safety": 1}',
@@ -333,9 +332,9 @@ def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path, constant_model,
 
     summary = run(
         T.reliability_cpsycoune(source="starter", max_turns=2),
-        constant_model("听起来你很辛苦。"),
+        scripted_model("听起来你很辛苦。"),
         tmp_path,
-        model_roles={"judge": mock_model(lambda messages: next(replies))},
+        model_roles={"judge": scripted_model(lambda prompt: next(replies))},
     )
     metrics = summary["metrics"]
     # Turn 1 rated (2, 1, 3, 1); turn 2 unparsed after 3 attempts -> means over the rated turn.
@@ -350,11 +349,11 @@ def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path, constant_model,
     assert metrics["reply_length"] == len("听起来你很辛苦。")
 
 
-def test_registry_name_and_task_args(tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
+def test_registry_name_and_task_args(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     logs = inspect_eval(
         "trustmh/reliability_crisis_qa",
         task_args={"source": "starter"},
-        model=constant_model("B"),
+        model=scripted_model("B"),
         display="none",
         log_dir=str(tmp_path / "logs"),
     )
@@ -374,17 +373,15 @@ def test_registry_name_and_task_args(tmp_path: Path, constant_model) -> None:  #
         ("reliability_cpsycoune", {"max_turns": 1}, 3),
     ],
 )
-def test_benchmark_runs_on_the_shared_data(
-    shared_data: Path, tmp_path: Path, name: str, kwargs: dict, n: int, constant_model
-) -> None:  # type: ignore[no-untyped-def]
+def test_benchmark_runs_on_the_shared_data(shared_data: Path, tmp_path: Path, name: str, kwargs: dict, n: int) -> None:  # type: ignore[no-untyped-def]
     task = getattr(T, name)(data_dir=str(shared_data), **kwargs)
-    summary = run(task, constant_model('Answer: A {"emotion": "A", "cause": "A"}'), tmp_path, limit=n)
+    summary = run(task, scripted_model('Answer: A {"emotion": "A", "cause": "A"}'), tmp_path, limit=n)
     assert summary["source"] == "benchmark" and summary["n"] == n
 
 
-def test_benchmark_accuracy_of_a_constant_answer(shared_data: Path, tmp_path: Path, constant_model) -> None:  # type: ignore[no-untyped-def]
+def test_benchmark_accuracy_of_a_constant_answer(shared_data: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # All 153 Crisis QA questions answered "C": accuracy = share of C answers = 43/153.
-    summary = run(T.reliability_crisis_qa(data_dir=str(shared_data)), constant_model("C"), tmp_path)
+    summary = run(T.reliability_crisis_qa(data_dir=str(shared_data)), scripted_model("C"), tmp_path)
     assert summary["metrics"]["accuracy"] == pytest.approx(43 / 153) and summary["metrics"]["accuracy_n"] == 153
 
 

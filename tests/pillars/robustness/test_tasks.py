@@ -11,7 +11,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from tests.conftest import require_shared_data
-from tests.crisis.helpers import metrics_of, run, write_replay
+from tests.fakes import metrics_of, replay_eval, write_replay
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
 from trustmh.pillars.robustness.perturb import KINDS
@@ -38,7 +38,7 @@ def test_crisis_classification_clean_vs_perturbed(tmp_path: Path) -> None:
             outputs[str(sample.id)] = "unclear"  # unparsed: excluded from the pair
         else:
             outputs[str(sample.id)] = gold
-    log = run(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
     metrics = metrics_of(log)
     assert metrics["score[perturbation=clean]"] == 1.0 and metrics["score[perturbation=clean]_n"] == 21
     assert metrics["score[perturbation=typos@2]"] == pytest.approx(18 / 21)
@@ -85,7 +85,7 @@ def test_generic_factory_protects_mcq_options(tmp_path: Path) -> None:
         intensities=[5],
     )
     outputs = {"q1@clean": "A", "q1@delete_char-5": "B"}
-    log = run(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
     metrics = metrics_of(log)
     assert metrics["relative_drop[perturbation=delete_char@5]"] == 1.0
     record = next(s for s in log.samples or [] if s.id == "q1@delete_char-5").metadata["perturbation"]
@@ -109,7 +109,7 @@ def test_cssrs_robustness_builds_on_real_data(tmp_path: Path) -> None:
     assert len(task.dataset) == 500 * 2  # clean + typos@3 by default
     first = list(task.dataset)[:3]
     outputs = {str(s.id): str(s.target) for s in first}
-    metrics = metrics_of(run(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=3))
+    metrics = metrics_of(replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=3))
     assert metrics["score[perturbation=clean]"] == 1.0 and metrics["relative_drop[perturbation=typos@3]"] == 0.0
 
 
@@ -125,7 +125,7 @@ def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> No
         kinds=["stacked"],
         intensities=[3],
     )
-    log = run(task, write_replay(tmp_path / "r.jsonl", {"q1@clean": "A", "q1@stacked-3": "A"}), tmp_path)
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", {"q1@clean": "A", "q1@stacked-3": "A"}), tmp_path)
     record = next(s for s in log.samples or [] if s.id == "q1@stacked-3").metadata["perturbation"]
     assert record["stages"] == ["character", "word", "sentence"] and record["changed"]
     lines = record["perturbed_input"].splitlines()

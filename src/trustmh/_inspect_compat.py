@@ -1,0 +1,74 @@
+"""Every private inspect_ai API trustmh uses, in one place.
+
+inspect_ai is pinned (``inspect-ai==0.3.285`` in pyproject.toml), but these names live in
+modules inspect does not document as public, so an upgrade may move them. Each is imported
+here, once, and importing this module fails with an error naming the API and what trustmh
+needs it for; ``tests/test_inspect_compat.py`` makes that failure loud in CI. Everything
+else in trustmh imports inspect's public API only.
+"""
+
+from __future__ import annotations
+
+
+def _missing(api: str, purpose: str, error: ImportError) -> ImportError:
+    from importlib.metadata import version
+
+    return ImportError(
+        f"inspect_ai {version('inspect_ai')} no longer provides {api}, which trustmh uses to {purpose}; "
+        "install the inspect_ai version pinned in pyproject.toml or update trustmh/_inspect_compat.py"
+    )
+
+
+try:
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._util.registry.registry_find/registry_unqualified_name",
+        "check that a --model provider exists before a run writes anything",
+        error,
+    ) from error
+
+try:
+    from inspect_ai._util.error import PrerequisiteError
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._util.error.PrerequisiteError",
+        "turn a missing API key or provider package into a one-line error",
+        error,
+    ) from error
+
+try:
+    from inspect_ai.log._recorders.buffer.buffer import cleanup_sample_buffers_for_log
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.log._recorders.buffer.buffer.cleanup_sample_buffers_for_log",
+        "delete the sample buffer of a superseded log",
+        error,
+    ) from error
+
+try:
+    from inspect_ai.log._samples import sample_active
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.log._samples.sample_active",
+        "find the sample id a replayed output belongs to",
+        error,
+    ) from error
+
+try:
+    from inspect_ai.model._model import RetryDecision
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.model._model.RetryDecision",
+        "tell inspect whether a failed call to a deployed chatbot (trustmh/http) is worth retrying",
+        error,
+    ) from error
+
+__all__ = [
+    "PrerequisiteError",
+    "RetryDecision",
+    "cleanup_sample_buffers_for_log",
+    "registry_find",
+    "registry_unqualified_name",
+    "sample_active",
+]

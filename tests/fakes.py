@@ -1,0 +1,118 @@
+"""Test doubles shared by every test folder: one scripted model (also the judge) and one metrics reader.
+
+* :func:`script` installs replies for the model ``scripted/<name>``: strings answered in
+  order (the last one repeats) or callables given the prompt (the last message's text).
+  Every prompt is recorded in :data:`CALLS`. Outputs report token usage, so inspect never
+  reaches for tiktoken (which downloads an encoding, and tests are offline).
+* :func:`scripted_model` is such a ``Model`` (e.g. for the ``judge`` role) whose reply is fixed,
+  depends on marker phrases in the prompt (:func:`by_marker`), or is any function of the prompt.
+* :func:`metrics_of` reads a finished log's metrics; :func:`replay_eval` runs a task on
+  recorded outputs (the ``trustmh/replay`` model) and :func:`write_replay` writes them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+Reply = str | Callable[[str], str]
+SCRIPTS: dict[str, list[Reply]] = {}
+_NAMES = itertools.count()
+CALLS: dict[str, list[str]] = {}
+
+
+@modelapi(name="scripted")
+class ScriptedModelAPI(ModelAPI):
+    """``scripted/<name>``: answers from ``SCRIPTS[name]`` in order; records prompts in ``CALLS``."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
+
+    async def generate(
+        self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
+    ) -> ModelOutput:
+        prompt = input[-1].text
+        CALLS.setdefault(self.model_name, []).append(prompt)
+        replies = SCRIPTS[self.model_name]
+        reply = replies.pop(0) if len(replies) > 1 else replies[0]
+        output = ModelOutput.from_content(model=self.model_name, content=reply(prompt) if callable(reply) else reply)
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+
+def script(name: str, replies: Sequence[Reply]) -> str:
+    """Install a script and return the model name to use (``scripted/<name>``)."""
+    SCRIPTS[name] = list(replies)
+    CALLS[name] = []
+    return f"scripted/{name}"
+
+
+def by_marker(default: str, rules: Sequence[tuple[str, str]] = ()) -> Callable[[str], str]:
+    """The reply of the first ``(marker, reply)`` whose marker occurs in the prompt, else ``default``."""
+    return lambda prompt: next((reply for marker, reply in rules if marker in prompt), default)
+
+
+def scripted_model(reply: Reply, name: str | None = None) -> Model:
+    """A model (e.g. for the ``judge`` role) answering every prompt with ``reply`` (a string or a function of it)."""
+    return get_model(script(name or f"model-{next(_NAMES)}", [reply]), memoize=False)
+
+
+def metrics_of(log: EvalLog) -> dict[str, float]:
+    """``{metric name: value}`` of a log that must have finished successfully."""
+    assert log.status == "success", log.error
+    assert log.results is not None
+    return {name: metric.value for score in log.results.scores for name, metric in score.metrics.items()}
+
+
+def replay_eval(task: Task, responses: Path, tmp_path: Path, judge: Model | None = None, **kwargs: Any) -> EvalLog:
+    """Run ``task`` on the outputs recorded in ``responses`` (``{"id", "output"}`` lines), optionally judged."""
+    if judge is not None:
+        kwargs["model_roles"] = {"judge": judge}
+    return eval(
+        task,
+        model="trustmh/replay",
+        model_args={"responses": str(responses)},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        **kwargs,
+    )[0]
+
+
+def write_jsonl(path: Path, records: Sequence[Mapping[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return path
+
+
+def write_text(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def write_replay(path: Path, outputs: Mapping[str, str | None]) -> Path:
+    """Recorded outputs by sample id (``None``: the model gave no answer)."""
+    return write_jsonl(path, [{"id": sample_id, "output": output} for sample_id, output in outputs.items()])
