@@ -322,7 +322,7 @@ ISSUE12_CASES: list[Case] = [
         "judge-unknown-key",
         _judge("out.csv", "--key", "nope"),
         RESPONSES,
-        ["--key 'nope'", "has no column 'nope'"],
+        ["--key", "'nope'", "has no column 'nope'"],
         ["out.csv"],
         KEY,
     ),
