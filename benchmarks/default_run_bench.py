@@ -1,12 +1,19 @@
 """Times the default ``trustmh run`` (every registered task's starter items on the embedded
-model) and shows where the time goes.
+model) without and with the embedded model's reuse, in the same benchmark run.
 
-Runs the real CLI as a subprocess (``python -m trustmh run --log-dir TMP --no-report``),
-then reads the logs: per task wall time, samples, prompt (prefill) and generated tokens.
-The split of model time into prefill vs generation is estimated from the embedded
-model's own prefill and decode rates, measured in the same run. Goal: <= 5 min on 2 cores.
+Runs the real CLI as a subprocess twice (``python -m trustmh run --log-dir TMP --no-report``):
+``before`` with ``TRUSTMH_LLAMA_CACHE_MB=0`` (no KV states kept, no answers reused: the
+configuration before prefix reuse) and ``after`` with the default cache. Both report
+``input_tokens_cache_read`` (the prompt tokens the model did not prefill), so the logs give,
+per configuration: samples, prompt tokens, tokens really prefilled (input - cache read),
+generated tokens and wall time; then the ratios, and how many sample outputs differ between
+the two runs (at temperature 0 they should not). A per-task table for ``after`` shows where
+the remaining prefill is.
 
-    PYTHONPATH=src python benchmarks/default_run_bench.py [--keep-logs DIR] [extra trustmh run args]
+Targets (issue 17): tokens really prefilled by the default run <= 25,000, wall <= 0.4 x before,
+at least 300 samples.
+
+    PYTHONPATH=src python benchmarks/default_run_bench.py [--only after] [--keep-logs DIR] [extra trustmh run args]
 """
 
 from __future__ import annotations
@@ -17,96 +24,137 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-GOAL_SECONDS = 300
+PREFILL_TARGET = 25_000
+WALL_RATIO_TARGET = 0.4
+MIN_SAMPLES = 300
+CONFIGURATIONS = {"before": "0", "after": None}  # TRUSTMH_LLAMA_CACHE_MB (None: the default)
 
 
-def model_rates() -> tuple[float, float]:
-    """(prefill tokens/s, generated tokens/s) of the embedded model on this machine now."""
-    from trustmh.models.llama import shared_llama
+@dataclass
+class TaskRow:
+    task: str
+    samples: int
+    wall: float
+    input_tokens: int
+    cache_read: int
+    output_tokens: int
 
-    llama = shared_llama()
-    long_prompt = "Please read this counselling note carefully. " * 60
-    llama.chat([{"role": "user", "content": "hi"}], 4, 0.0)  # warm
-    start = time.perf_counter()
-    prefill = llama.chat([{"role": "user", "content": long_prompt}], 1, 0.0)
-    prefill_rate = prefill.input_tokens / (time.perf_counter() - start)
-    start = time.perf_counter()
-    decode = llama.chat([{"role": "user", "content": "Tell me a long story about a calm lake."}], 96, 0.0)
-    elapsed = time.perf_counter() - start - decode.input_tokens / prefill_rate
-    return prefill_rate, decode.output_tokens / max(elapsed, 1e-6)
+    @property
+    def prefilled(self) -> int:
+        return self.input_tokens - self.cache_read
 
 
-def _seconds(start: str | None, end: str | None) -> float | None:
+@dataclass
+class RunResult:
+    name: str
+    wall: float
+    rows: list[TaskRow] = field(default_factory=list)
+    outputs: dict[tuple[str, str, int], str] = field(default_factory=dict)
+
+    def total(self, attribute: str) -> int:
+        return sum(getattr(row, attribute) for row in self.rows)
+
+
+def _seconds(start: str | None, end: str | None) -> float:
     if not start or not end:
-        return None
+        return 0.0
     return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+def run_configuration(name: str, cache_mb: str | None, log_dir: Path, extra: list[str]) -> RunResult:
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    env.pop("TRUSTMH_LLAMA_CACHE_MB", None)
+    if cache_mb is not None:
+        env["TRUSTMH_LLAMA_CACHE_MB"] = cache_mb
+    command = [sys.executable, "-m", "trustmh", "run", "--log-dir", str(log_dir), "--no-report", *extra]
+    print(f"[{name}] TRUSTMH_LLAMA_CACHE_MB={cache_mb or 'default'} $", " ".join(command[1:]), flush=True)
+    start = time.perf_counter()
+    completed = subprocess.run(command, env=env, capture_output=True, text=True)
+    result = RunResult(name, time.perf_counter() - start)
+    if completed.returncode != 0:
+        print(completed.stdout[-3000:], completed.stderr[-3000:])
+        raise SystemExit(f"[{name}] trustmh run failed with exit code {completed.returncode}")
+    for info in list_eval_logs(str(log_dir)):
+        log = read_eval_log(info.name)
+        task = log.eval.task.removeprefix("trustmh/")
+        usage = log.stats.model_usage.values()
+        result.rows.append(
+            TaskRow(
+                task,
+                log.results.total_samples if log.results else 0,
+                _seconds(log.stats.started_at, log.stats.completed_at),
+                sum(u.input_tokens for u in usage),
+                sum(u.input_tokens_cache_read or 0 for u in usage),
+                sum(u.output_tokens for u in usage),
+            )
+        )
+        for sample in log.samples or []:
+            result.outputs[(task, str(sample.id), sample.epoch)] = sample.output.completion
+    result.rows.sort(key=lambda row: row.task)
+    print(f"[{name}] {result.wall:.1f} s", flush=True)
+    return result
+
+
+def print_tasks(result: RunResult) -> None:
+    print(f"\nper task ({result.name}):")
+    print(
+        f"{'task':<34} {'samples':>7} {'wall s':>7} {'prompt tok':>10} {'cache read':>10} {'prefilled':>9} {'gen tok':>8}"
+    )
+    for row in result.rows:
+        print(
+            f"{row.task:<34} {row.samples:>7} {row.wall:>7.1f} {row.input_tokens:>10} {row.cache_read:>10} "
+            f"{row.prefilled:>9} {row.output_tokens:>8}"
+        )
+
+
+def print_comparison(results: list[RunResult]) -> None:
+    print(f"\ntrustmh run (default model trustmh/smollm2, {os.cpu_count()} cores, load average {os.getloadavg()}):")
+    print(f"{'configuration':<14} {'samples':>7} {'prompt tok':>10} {'prefilled':>9} {'gen tok':>8} {'wall s':>8}")
+    for result in results:
+        print(
+            f"{result.name:<14} {result.total('samples'):>7} {result.total('input_tokens'):>10} "
+            f"{result.total('prefilled'):>9} {result.total('output_tokens'):>8} {result.wall:>8.1f}"
+        )
+    after = results[-1]
+    checks = [
+        (f"prefilled <= {PREFILL_TARGET}", after.total("prefilled") <= PREFILL_TARGET),
+        (f"samples >= {MIN_SAMPLES}", after.total("samples") >= MIN_SAMPLES),
+    ]
+    if len(results) == 2:
+        before = results[0]
+        wall_ratio = after.wall / before.wall
+        prefill_ratio = after.total("prefilled") / max(1, before.total("prefilled"))
+        print(f"ratio after/before: wall {wall_ratio:.2f}, tokens really prefilled {prefill_ratio:.2f}")
+        checks.append((f"wall ratio <= {WALL_RATIO_TARGET}", wall_ratio <= WALL_RATIO_TARGET))
+        shared = set(before.outputs) & set(after.outputs)
+        differing = sorted(key for key in shared if before.outputs[key] != after.outputs[key])
+        print(f"sample outputs compared: {len(shared)}, differing: {len(differing)}")
+        for key in differing[:10]:
+            print("  differs:", key)
+        checks.append(("outputs identical", not differing and len(shared) == len(before.outputs)))
+    for label, passed in checks:
+        print("PASS" if passed else "MISS", label)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--keep-logs", type=Path, default=None)
+    parser.add_argument(
+        "--keep-logs", type=Path, default=None, help="keep the logs here (one folder per configuration)"
+    )
+    parser.add_argument("--only", choices=sorted(CONFIGURATIONS), default=None, help="run one configuration")
     args, extra = parser.parse_known_args()
 
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    log_dir = args.keep_logs or Path(tempfile.mkdtemp(prefix="trustmh-default-run-"))
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
-    command = [sys.executable, "-m", "trustmh", "run", "--log-dir", str(log_dir), "--no-report", *extra]
-    print("$", " ".join(command[1:]), flush=True)
-    start = time.perf_counter()
-    result = subprocess.run(command, env=env, capture_output=True, text=True)
-    total = time.perf_counter() - start
-    if result.returncode != 0:
-        print(result.stdout[-3000:], result.stderr[-3000:])
-        raise SystemExit(f"trustmh run failed with exit code {result.returncode}")
-
-    rows = []
-    for info in list_eval_logs(str(log_dir)):
-        log = read_eval_log(info.name, header_only=True)
-        usage = log.stats.model_usage
-        input_tokens = sum(u.input_tokens for u in usage.values())
-        output_tokens = sum(u.output_tokens for u in usage.values())
-        samples = log.results.total_samples if log.results else 0
-        rows.append(
-            (
-                log.eval.task.removeprefix("trustmh/"),
-                samples,
-                _seconds(log.stats.started_at, log.stats.completed_at),
-                input_tokens,
-                output_tokens,
-            )
-        )
-    rows.sort()
-    prefill_rate, decode_rate = model_rates()
-
-    print(
-        f"\ntrustmh run (default model trustmh/smollm2, {os.cpu_count()} cores): {total:.1f} s wall in all (goal <= {GOAL_SECONDS} s)"
-    )
-    print(f"embedded model now: prefill {prefill_rate:.0f} tok/s, generation {decode_rate:.1f} tok/s")
-    header = f"{'task':<32} {'samples':>7} {'wall s':>7} {'prompt tok':>10} {'gen tok':>8} {'est. prefill s':>14} {'est. gen s':>10}"
-    print(header)
-    sums = [0, 0.0, 0, 0, 0.0, 0.0]
-    for task, samples, wall, input_tokens, output_tokens in rows:
-        prefill_s, gen_s = input_tokens / prefill_rate, output_tokens / decode_rate
-        print(
-            f"{task:<32} {samples:>7} {wall or 0:>7.1f} {input_tokens:>10} {output_tokens:>8} {prefill_s:>14.1f} {gen_s:>10.1f}"
-        )
-        for i, value in enumerate((samples, wall or 0, input_tokens, output_tokens, prefill_s, gen_s)):
-            sums[i] += value
-    print(
-        f"{'all tasks':<32} {sums[0]:>7} {sums[1]:>7.1f} {sums[2]:>10} {sums[3]:>8} {sums[4]:>14.1f} {sums[5]:>10.1f}"
-    )
-    model_time = sums[4] + sums[5]
-    print(
-        f"model time estimated from the tokens at the rates above: {model_time:.1f} s "
-        f"(prefill {sums[4]:.1f} s, generation {sums[5]:.1f} s) of {total:.1f} s wall; tasks run "
-        "concurrently (their wall times overlap) and share the one embedded model; the rest is "
-        "process start-up, model load, inspect and scoring"
-    )
-    print("PASS" if total <= GOAL_SECONDS else "OVER GOAL", f"({total:.1f} s vs {GOAL_SECONDS} s)")
+    root = args.keep_logs or Path(tempfile.mkdtemp(prefix="trustmh-default-run-"))
+    names = [args.only] if args.only else list(CONFIGURATIONS)
+    results = [run_configuration(name, CONFIGURATIONS[name], root / name, extra) for name in names]
+    print_tasks(results[-1])
+    print_comparison(results)
 
 
 if __name__ == "__main__":

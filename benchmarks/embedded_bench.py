@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import time
 
@@ -67,6 +68,9 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=128)
     parser.add_argument("--raw-thread", choices=("model", "main"), default="model")
     args = parser.parse_args()
+    # The same prompt is sent again and again: without this the embedded model would answer
+    # repeats from its answer cache (trustmh.models.reuse) and no tokens would be timed.
+    os.environ["TRUSTMH_LLAMA_CACHE_MB"] = "0"
 
     from inspect_ai.model import get_model
 

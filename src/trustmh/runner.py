@@ -176,6 +176,7 @@ def run_tasks(
         raise UserError(f"--log-dir {log_dir}: not a folder")
     batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
+    check_replays(models, model_args, tasks, limit)
     for notice in batch_plan.notices:
         console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()
@@ -340,6 +341,9 @@ def eval_set_options(
         else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
         max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
         display=display,
+        # Logs of other models (or tasks) in the folder are left alone, so adding a model to a
+        # comparison is rerunning with one more -m; the logs of this run's tasks still resume.
+        log_dir_allow_dirty=True,
     )
 
 
@@ -415,7 +419,16 @@ def score_responses(
     import trustmh._registry  # noqa: F401
 
     (built,) = build_tasks([task], source, data_dir)
-    _check_recordings(task, built, responses)
+    try:
+        _check_recordings(task, built, responses)
+    except UserError as error:
+        if (built.metadata or {}).get("trustmh_source") != "starter":
+            raise
+        # The usual cause: outputs recorded on the benchmark, scored against the starter items.
+        raise UserError(
+            f"{error} — scored against the starter suite because no benchmark data was given; "
+            "add --data-dir DIR (or set TRUSTMH_DATA_DIR) to score against the benchmark dataset"
+        ) from None
     roles = with_redacting_models({"model": [], "model_roles": model_roles(judge=judge)})["model_roles"]
     # Without --log-dir the logs (prompts and replies) go to a private temporary folder that is
     # removed afterwards, whatever happens: the JSON summary is the result.
@@ -446,9 +459,24 @@ def _last_user_text(sample: Any) -> str:
     return ""
 
 
-def _check_recordings(task: str, built: Any, responses: Path) -> None:
-    """Validate the responses file against the task's samples before any scoring."""
-    from trustmh.models.replay import Recordings
+def _check_recordings(
+    task: str, built: Any, responses: Path, label: str | None = None, limit: int | None = None
+) -> None:
+    """Validate the task's recordings against its samples before any model call or scoring."""
+    from trustmh.models.replay import Recordings, task_file
 
-    recordings = Recordings.load(responses)
-    recordings.check_covers(task, [(str(sample.id), _last_user_text(sample)) for sample in built.dataset])
+    recordings = Recordings.load(task_file(responses, task, label))
+    samples = [(str(sample.id), _last_user_text(sample)) for sample in built.dataset]
+    recordings.check_covers(task, samples, limit)
+
+
+def check_replays(models: Sequence[str], model_args: dict[str, Any], tasks: Sequence[Any], limit: int | None) -> None:
+    """A replayed model must have a record for every sample it will be asked about: one line
+    naming the file, the task and the first missing id, instead of an error per sample."""
+    responses = model_args.get("responses")
+    for model in models:
+        if not model.startswith("trustmh/replay") or not responses:
+            continue
+        label = model.removeprefix("trustmh/replay").strip("/") or None
+        for task in tasks:
+            _check_recordings(task.name.removeprefix("trustmh/"), task, Path(str(responses)), label, limit)

@@ -50,6 +50,7 @@ def test_partial_failures_and_an_expired_batch_are_resubmitted_and_counted(tmp_p
     assert created >= 4  # 3 first batches, then the retries in later ones
     summary = json.loads((tmp_path / "out.csv.summary.json").read_text())
     assert summary["retries"] == resubmitted and summary["failed_cells"] == []
+    assert summary["batches"] == {"submitted": created, "resumed": 0}
     assert set(summary["retry_reasons"]) <= {"batch item failed", "batch expired without a result for this request"}
 
 
@@ -76,6 +77,22 @@ def test_killed_batch_run_resumes_by_polling_never_resubmitting(tmp_path: Path, 
         submissions = dict(api.state.submissions)
     assert second.returncode == 0, second.stderr[-2000:]
     assert created == 3  # no batch resubmitted
+    assert "batches submitted 0, resumed 3" in " ".join(second.stdout.split())
     assert len(submissions) == 25 and set(submissions.values()) == {1}  # no request sent twice, none lost
     rows = read_csv(out)
     assert len(rows) == 25 and all(row["m"].startswith("I hear you.") for row in rows)
+
+
+def test_judge_through_batches(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+    out = tmp_path / "judge.csv"
+    with BatchDouble(processing_delay=0.1) as api:
+        code, output = invoke(
+            "judge", "--responses", str(tiny_csv), "--judge-model", "openai/j", "-o", str(out),
+            "--base-url", api.base_url, "--cache", str(tmp_path / "cache.sqlite"), "--no-progress",
+            "--batch", "100", "--batch-poll", "0.1",
+        )  # fmt: skip
+        submitted = sum(api.state.submissions.values())
+    assert code == 0, output
+    summary = json.loads((tmp_path / "judge.csv.summary.json").read_text())
+    assert summary["verdicts"].get("judged", 0) == submitted > 0
+    assert summary["batches"]["submitted"] == 1

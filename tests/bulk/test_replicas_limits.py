@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 
@@ -131,3 +132,5 @@ def test_generate_over_replicas_with_one_down_loses_nothing(tmp_path: Path, fake
     assert len(read_csv(out)) == 40
     assert sum(len(c) for c in counts) == 40 and all(len(c) >= 10 for c in counts)
     assert all(set(c.values()) == {1} for c in counts)  # each request answered once
+    replicas = json.loads((tmp_path / "out.csv.summary.json").read_text())["replicas"]
+    assert replicas["http://127.0.0.1:9/v1"]["calls"] >= 1 and sum(r["calls"] for r in replicas.values()) >= 41

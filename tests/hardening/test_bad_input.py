@@ -335,10 +335,24 @@ CASES: list[Case] = [
         ["logs"],
     ),
     Case(
-        "score-responses-is-a-folder",
+        "score-responses-folder-without-the-task",
         ["score", "privacy_psyleak", "--responses", "d", "--json", "out.json"],
         {"d/x.txt": "x"},
-        ["d: a folder; expected a JSONL file"],
+        ["d: no recorded outputs for task privacy_psyleak", "psyleak.jsonl"],
+        ["out.json"],
+    ),
+    Case(
+        "run-data-dir-missing",
+        ["run", "privacy_psyleak", "--data-dir", "nowhere", "--log-dir", "logs"],
+        {},
+        ["--data-dir nowhere: no such folder"],
+        ["logs"],
+    ),
+    Case(
+        "score-benchmark-replay-without-data-dir",
+        ["score", "ethics_ethicmh", "--responses", "r.jsonl", "--json", "out.json"],
+        {"r.jsonl": '{"id": "0", "output": "A"}\n'},
+        ["is not a sample of ethics_ethicmh", "scored against the starter suite", "--data-dir"],
         ["out.json"],
     ),
     Case(

@@ -196,6 +196,9 @@ class BatchBackend:
                 if not future.done():
                     future.set_exception(error)
 
+    def summary(self) -> dict[str, Any]:
+        return {"batches": {"submitted": self.submitted, "resumed": self.resumed}}
+
     async def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()

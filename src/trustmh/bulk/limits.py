@@ -78,5 +78,9 @@ class LimitedBackend:
                 self._tokens.give_back(reserved - used)
         return completion
 
+    def summary(self) -> dict[str, object]:
+        inner = getattr(self.backend, "summary", None)
+        return inner() if inner is not None else {}
+
     async def close(self) -> None:
         await self.backend.close()

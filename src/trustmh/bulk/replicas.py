@@ -84,6 +84,9 @@ class ReplicaBackend:
     def counts(self) -> dict[str, dict[str, int]]:
         return {r.url: {"calls": r.calls, "failures": r.failures} for r in self.replicas}
 
+    def summary(self) -> dict[str, object]:
+        return {"replicas": self.counts()}
+
     async def close(self) -> None:
         for replica in self.replicas:
             await replica.backend.close()

@@ -7,7 +7,7 @@ import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -47,6 +47,7 @@ class RunReport:
     stats: RunStats
     startup_seconds: float
     run_seconds: float
+    backend_notes: dict[str, Any] = field(default_factory=dict)  # batches submitted/resumed, calls per replica
 
 
 def run_jobs(
@@ -118,6 +119,9 @@ async def _run(
             if progress is not None:
                 progress.finish(engine.stats)
     finally:
+        notes = {}
+        for backend in {id(b): b for b in backends.values()}.values():
+            notes.update(backend.summary() if hasattr(backend, "summary") else {})
         try:
             await engine.close()
             if cache is not None:
@@ -126,4 +130,4 @@ async def _run(
             lock.close()
     if settings.budget is not None and settings.budget.stopped:
         raise cap_reached(settings.budget, engine.stats.fresh_successes)
-    return RunReport(results, engine.stats, startup, run_seconds)
+    return RunReport(results, engine.stats, startup, run_seconds, notes)

@@ -138,6 +138,7 @@ def run_settings(
 def run_summary(report: RunReport, price_in: float | None, price_out: float | None) -> dict[str, Any]:
     return {
         **report.stats.as_dict(price_in, price_out),
+        **report.backend_notes,
         "startup_seconds": round(report.startup_seconds, 3),
         "run_seconds": round(report.run_seconds, 3),
     }
@@ -146,6 +147,9 @@ def run_summary(report: RunReport, price_in: float | None, price_out: float | No
 def print_usage_line(summary: dict[str, Any]) -> None:
     tokens = summary["tokens"]
     cost = "" if summary["cost"] is None else f", cost {summary['cost']:.4f}"
+    batches = summary.get("batches")
+    if batches:  # a resumed batch was polled, not submitted again
+        cost += f"; batches submitted {batches['submitted']}, resumed {batches['resumed']}"
     console.print(
         f"calls {summary['calls']} (cached {summary['cache_hits']}, retries {summary['retries']}, "
         f"failed {summary['failures']}); tokens in {tokens['input']} out {tokens['output']} "

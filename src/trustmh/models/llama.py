@@ -3,7 +3,8 @@
 One ``Llama`` object per GGUF path per process (loading costs ~1 s and ~100 MB for
 SmolLM2-135M); calls are serialised with a lock because a llama.cpp context is not
 re-entrant. Objects are closed at exit: leaving it to the destructor during interpreter
-shutdown prints a traceback.
+shutdown prints a traceback. What a model reuses between calls (KV states of recent
+prompts, answers to identical requests) is described in :mod:`trustmh.models.reuse`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import importlib.util
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from trustmh.errors import UserError
+from trustmh.models.reuse import AnswerCache, Request, cache_megabytes, counting_llama_class, state_cache
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_CONTEXT = 4096
@@ -59,15 +61,20 @@ class ChatResult:
     input_tokens: int
     output_tokens: int
     finish_reason: str
+    # Prompt tokens not prefilled by this call: served from the live or a stored KV state,
+    # or all of them when the answer was reused.
+    cached_input_tokens: int = 0
+    reused_answer: bool = False
 
 
 class EmbeddedLlama:
     """A loaded GGUF model answering chat requests one at a time."""
 
-    def __init__(self, path: Path, n_ctx: int = DEFAULT_CONTEXT) -> None:
+    def __init__(self, path: Path, n_ctx: int = DEFAULT_CONTEXT, cache_mb: int | None = None) -> None:
         if not path.is_file():
             raise UserError(f"{path}: GGUF file not found")
-        from llama_cpp import Llama  # heavy import, only when a model is really used
+        megabytes = cache_megabytes() if cache_mb is None else cache_mb
+        Llama = counting_llama_class()  # heavy import, only when a model is really used
 
         self.path = path
         self._lock = threading.Lock()
@@ -86,6 +93,8 @@ class EmbeddedLlama:
             )
         except (ValueError, RuntimeError) as error:
             raise UserError(f"{path}: cannot load as a GGUF model ({error})") from None
+        self._llama.set_cache(state_cache(megabytes))
+        self._answers = AnswerCache() if megabytes > 0 else AnswerCache(capacity=0)
 
     def chat(
         self,
@@ -97,9 +106,21 @@ class EmbeddedLlama:
         stop: list[str] | None = None,
     ) -> ChatResult:
         """One chat completion using the chat template stored in the GGUF."""
+        request = Request(
+            messages=tuple((m["role"], m["content"]) for m in messages),
+            max_tokens=max_tokens,
+            temperature=temperature,
+            top_p=top_p,
+            seed=seed,
+            stop=tuple(stop or ()),
+        )
         with self._lock:
             if self._llama is None:
                 raise RuntimeError("the embedded model was closed")
+            reused = self._answers.get(request)
+            if reused is not None:
+                return replace(reused, cached_input_tokens=reused.input_tokens, reused_answer=True)
+            self._llama.eval_sizes.clear()
             response = self._llama.create_chat_completion(
                 messages=messages,
                 max_tokens=max_tokens,
@@ -110,14 +131,20 @@ class EmbeddedLlama:
                 # Small models loop without it; 1.1 is llama.cpp's usual default.
                 repeat_penalty=1.1,
             )
-        choice = response["choices"][0]
-        usage = response.get("usage") or {}
-        return ChatResult(
-            text=choice["message"].get("content") or "",
-            input_tokens=int(usage.get("prompt_tokens", 0)),
-            output_tokens=int(usage.get("completion_tokens", 0)),
-            finish_reason=choice.get("finish_reason") or "stop",
-        )
+            # The first eval of a completion is the part of the prompt really prefilled.
+            prefilled = self._llama.eval_sizes[0] if self._llama.eval_sizes else 0
+            choice = response["choices"][0]
+            usage = response.get("usage") or {}
+            input_tokens = int(usage.get("prompt_tokens", 0))
+            result = ChatResult(
+                text=choice["message"].get("content") or "",
+                input_tokens=input_tokens,
+                output_tokens=int(usage.get("completion_tokens", 0)),
+                finish_reason=choice.get("finish_reason") or "stop",
+                cached_input_tokens=max(0, input_tokens - prefilled),
+            )
+            self._answers.put(request, result)
+        return result
 
     async def achat(
         self,

@@ -14,13 +14,15 @@ from urllib.parse import unquote
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
 from trustmh.errors import UserError
+from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
 from trustmh.results import MetricRow, metric_rows
 
 LOG_SUFFIXES = (".eval", ".json")
 EXCERPT = 280
-# Score fields that say "the model refused" in safety logs; the first one present is used.
-RTA_FIELDS = ("rta", "refused", "refusal", "refuse")
+# Score fields that say "the model refused" in safety logs, as the safety pillar declares
+# them beside its headline (judge verdict first); the first one present is used.
+RTA_FIELDS = tuple(SAMPLE_FIELDS.values())
 MAX_SAMPLES_SHOWN = 200
 
 

@@ -1,0 +1,169 @@
+"""Counts the prompt tokens of the default ``trustmh run`` and how many of them the embedded
+model would really prefill, without running the model: deterministic and quick (~1-2 min),
+where a real run on a busy 2-core machine takes from minutes to hours.
+
+Every registered task's starter items go through inspect exactly as in ``trustmh run``
+(``runner.eval_set_options``), but the model is a stand-in that formats each request with
+the GGUF's own chat template, tokenizes it with the GGUF's tokenizer and replays what
+:mod:`trustmh.models.reuse` does: the live context's prefix (llama.cpp's own reuse), stored
+KV states (least recently used dropped beyond the cap, at the model's KV bytes per token)
+and answers to identical deterministic requests. It answers every request with one canned
+reply and sleeps in proportion to the tokens it would prefill, so tasks interleave roughly
+as in a real run. Prompt token totals equal a real run's (no starter prompt contains a model
+reply); the prefilled count is an estimate of a real run's (the interleaving differs).
+
+    PYTHONPATH=src python benchmarks/prefix_reuse_sim.py [--cache-mb 0,256] [--per-task]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+from collections import OrderedDict
+from typing import Any
+
+CANNED_REPLY = "I hear you. That sounds hard; can you tell me more about what happened? Answer: A"
+SECONDS_PER_PREFILLED_TOKEN = 0.0005
+
+
+class ReuseSimulator:
+    """Token-level model of the embedded model's reuse (see module docstring)."""
+
+    def __init__(self) -> None:
+        from llama_cpp import Llama
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        from trustmh.models.llama import smollm2_path
+
+        self.tokenizer = Llama(model_path=str(smollm2_path()), vocab_only=True, verbose=False)
+        meta = self.tokenizer.metadata
+        self.formatter = Jinja2ChatFormatter(
+            template=meta["tokenizer.chat_template"], eos_token="<|im_end|>", bos_token="<|im_start|>"
+        )
+        head_dim = int(meta["llama.embedding_length"]) // int(meta["llama.attention.head_count"])
+        # K and V, f16, per layer and KV head: what a stored state costs per token.
+        self.kv_bytes_per_token = (
+            int(meta["llama.block_count"]) * 2 * int(meta["llama.attention.head_count_kv"]) * head_dim * 2
+        )
+        self.reply_tokens = self.tokenizer.tokenize(CANNED_REPLY.encode(), add_bos=False)
+        self.reset(0)
+
+    def reset(self, cache_mb: int) -> None:
+        self.capacity_tokens = cache_mb * 1024 * 1024 // self.kv_bytes_per_token
+        self.live: list[int] = []
+        self.states: OrderedDict[tuple[int, ...], None] = OrderedDict()
+        self.answers: set[str] = set()
+        self.per_task: dict[str, list[int]] = {}
+
+    def prompt_tokens(self, messages: list[dict[str, str]]) -> list[int]:
+        formatted = self.formatter(messages=messages)
+        return self.tokenizer.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True)
+
+    def prefill(self, task: str, messages: list[dict[str, str]], settings: list[Any]) -> tuple[int, int]:
+        """(prompt tokens, tokens prefilled) of one request, updating the simulated caches."""
+        prompt = self.prompt_tokens(messages)
+        key = json.dumps([messages, settings])
+        row = self.per_task.setdefault(task, [0, 0, 0])
+        row[0] += 1
+        row[1] += len(prompt)
+        if self.capacity_tokens and key in self.answers:
+            return len(prompt), 0
+        shared = common_prefix(self.live, prompt)
+        best_state = None
+        for state in self.states if self.capacity_tokens else ():
+            length = common_prefix(state, prompt)
+            if length > shared:
+                shared, best_state = length, state
+        if best_state is not None:
+            self.states.move_to_end(best_state)
+        # llama.cpp decodes at least one prompt token again to get fresh logits.
+        reused = shared - 1 if shared == len(prompt) else shared
+        prefilled = len(prompt) - max(reused, 0)
+        row[2] += prefilled
+        self.live = prompt + self.reply_tokens
+        if self.capacity_tokens:
+            self.states[tuple(self.live)] = None
+            self.states.move_to_end(tuple(self.live))
+            while sum(map(len, self.states)) > self.capacity_tokens:
+                self.states.popitem(last=False)
+            self.answers.add(key)
+        return len(prompt), prefilled
+
+
+def common_prefix(a: Any, b: Any) -> int:
+    length = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        length += 1
+    return length
+
+
+def register_model(simulator: ReuseSimulator) -> None:
+    from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
+
+    from trustmh._inspect_compat import sample_active
+    from trustmh.models.providers import _as_chat
+
+    @modelapi(name="reuse-sim")
+    class ReuseSimModel(ModelAPI):
+        def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None, **kwargs: Any):
+            super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=GenerateConfig())
+
+        def max_connections(self) -> int:
+            return 1  # as the embedded provider
+
+        async def generate(self, input: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+            active = sample_active()
+            task = active.task.removeprefix("trustmh/") if active is not None else "?"
+            settings = [config.max_tokens, config.temperature, config.top_p, config.seed, config.stop_seqs]
+            prompt, prefilled = simulator.prefill(task, _as_chat(input), settings)
+            if prefilled:
+                await asyncio.sleep(0.01 + prefilled * SECONDS_PER_PREFILLED_TOKEN)
+            output = ModelOutput.from_content(model=self.model_name, content=CANNED_REPLY)
+            replied = len(simulator.reply_tokens)
+            output.usage = ModelUsage(
+                input_tokens=prompt,
+                output_tokens=replied,
+                total_tokens=prompt + replied,
+                input_tokens_cache_read=prompt - prefilled,
+            )
+            return output
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cache-mb", default="0,256", help="comma-separated TRUSTMH_LLAMA_CACHE_MB values to compare")
+    parser.add_argument("--per-task", action="store_true", help="print a row per task for each configuration")
+    args = parser.parse_args()
+
+    from inspect_ai import eval_set
+
+    import trustmh._registry  # noqa: F401
+    from trustmh.cli.evaluate import _selected_tasks
+    from trustmh.runner import build_tasks, eval_set_options
+
+    simulator = ReuseSimulator()
+    register_model(simulator)
+    names = _selected_tasks([], [])  # what a bare `trustmh run` runs
+    totals = []
+    for cache_mb in (int(value) for value in args.cache_mb.split(",")):
+        simulator.reset(cache_mb)
+        options = eval_set_options(["reuse-sim/smollm2"], display="none")
+        eval_set(tasks=build_tasks(names, "starter", None), log_dir=tempfile.mkdtemp(prefix="reuse-sim-"), **options)
+        rows = simulator.per_task
+        totals.append((cache_mb, *(sum(row[i] for row in rows.values()) for i in range(3))))
+        if args.per_task:
+            print(f"\nTRUSTMH_LLAMA_CACHE_MB={cache_mb}")
+            print(f"{'task':<34} {'calls':>5} {'prompt tok':>10} {'prefilled':>9}")
+            for task, (calls, prompt, prefilled) in sorted(rows.items()):
+                print(f"{task:<34} {calls:>5} {prompt:>10} {prefilled:>9}")
+    print(f"\n{'cache MB':>8} {'calls':>5} {'prompt tok':>10} {'prefilled':>9}")
+    for cache_mb, calls, prompt, prefilled in totals:
+        print(f"{cache_mb:>8} {calls:>5} {prompt:>10} {prefilled:>9}")
+
+
+if __name__ == "__main__":
+    main()

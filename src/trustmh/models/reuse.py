@@ -1,0 +1,156 @@
+"""What the embedded model reuses within a run instead of computing it again.
+
+Two things, both per process (a ``trustmh run`` or an ``inspect eval``), both off when
+``$TRUSTMH_LLAMA_CACHE_MB`` is 0:
+
+* **KV states of recent prompts.** llama.cpp keeps only the last sequence's KV cache, but
+  the tasks of a run interleave on the one model, so consecutive calls rarely share a prefix.
+  After each call the model's state (its KV cache for prompt + answer) is kept in a
+  least-recently-used store capped at ``$TRUSTMH_LLAMA_CACHE_MB`` megabytes (default
+  :data:`DEFAULT_CACHE_MB`). llama-cpp-python looks a new prompt up there
+  (``Llama._create_completion``: the stored state with the longest common token prefix, if
+  longer than what the live context shares), restores it and prefills only the rest.
+* **Answers to identical requests** (same messages, token limit, temperature, top-p, seed
+  and stop sequences) when decoding is deterministic (temperature 0, or a fixed seed): the
+  first answer is returned again, e.g. a robustness task's clean pass gets the base task's.
+
+Each call reports how many of its prompt tokens were *not* prefilled, so usage can say
+``input_tokens_cache_read`` honestly (see :mod:`trustmh.models.providers`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from trustmh.errors import UserError
+
+DEFAULT_CACHE_MB = 256
+# Answers are a few hundred bytes each; the cap only guards against unbounded growth in a long process.
+MAX_ANSWERS = 20_000
+
+
+def cache_megabytes() -> int:
+    """``$TRUSTMH_LLAMA_CACHE_MB`` (0 turns all reuse off) or :data:`DEFAULT_CACHE_MB`."""
+    value = os.environ.get("TRUSTMH_LLAMA_CACHE_MB", "").strip()
+    if not value:
+        return DEFAULT_CACHE_MB
+    try:
+        megabytes = int(value)
+    except ValueError:
+        raise UserError(f"TRUSTMH_LLAMA_CACHE_MB must be a whole number of megabytes, not {value!r}") from None
+    if megabytes < 0:
+        raise UserError(f"TRUSTMH_LLAMA_CACHE_MB must be 0 (off) or more, not {megabytes}")
+    return megabytes
+
+
+def counting_llama_class() -> type:
+    """A ``llama_cpp.Llama`` that records what it prefills and keeps lean states.
+
+    * ``eval`` calls are recorded: the first one of a completion is the part of the prompt
+      that was really prefilled (after reusing the live or a restored KV prefix).
+    * ``save_state``/``load_state`` leave out the logits matrix. llama-cpp-python copies
+      ``n_batch × n_vocab`` floats (~100 MB for SmolLM2) into every state although, without
+      ``logits_all``, sampling never reads it: a restored state always decodes at least one
+      token before sampling (``_requires_eval``).
+    """
+    import llama_cpp
+    import numpy as np
+    from llama_cpp import Llama, LlamaState
+
+    class CountingLlama(Llama):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.eval_sizes: list[int] = []
+            super().__init__(*args, **kwargs)
+            if self._logits_all:
+                raise ValueError("lean states need logits_all=False")
+
+        def eval(self, tokens: Any) -> None:
+            self.eval_sizes.append(len(tokens))
+            super().eval(tokens)
+
+        def save_state(self) -> LlamaState:
+            size = llama_cpp.llama_state_get_size(self._ctx.ctx)
+            buffer = (ctypes.c_uint8 * int(size))()
+            written = int(llama_cpp.llama_state_get_data(self._ctx.ctx, buffer, size))
+            if written > int(size):
+                raise RuntimeError("failed to copy the llama state")
+            return LlamaState(
+                input_ids=self.input_ids[: self.n_tokens].copy(),
+                scores=np.empty((0, self._n_vocab), dtype=np.single),
+                n_tokens=self.n_tokens,
+                llama_state=ctypes.string_at(buffer, written),
+                llama_state_size=written,
+                seed=self._seed,
+            )
+
+        def load_state(self, state: LlamaState) -> None:
+            self.input_ids[: state.n_tokens] = state.input_ids[: state.n_tokens]
+            self.n_tokens = state.n_tokens
+            self._requires_eval = True
+            self._seed = state.seed
+            buffer = (ctypes.c_uint8 * state.llama_state_size).from_buffer_copy(state.llama_state)
+            if llama_cpp.llama_state_set_data(self._ctx.ctx, buffer, state.llama_state_size) != state.llama_state_size:
+                raise RuntimeError("failed to restore the llama state")
+
+    return CountingLlama
+
+
+def state_cache(megabytes: int) -> Any:
+    """llama-cpp-python's RAM cache (LRU by bytes of llama state), or None when off."""
+    if megabytes <= 0:
+        return None
+    from llama_cpp import LlamaRAMCache
+
+    return LlamaRAMCache(capacity_bytes=megabytes * 1024 * 1024)
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything that decides a completion's text."""
+
+    messages: tuple[tuple[str, str], ...]
+    max_tokens: int
+    temperature: float
+    top_p: float | None
+    seed: int | None
+    stop: tuple[str, ...]
+
+    @property
+    def deterministic(self) -> bool:
+        return self.temperature == 0 or self.seed is not None
+
+    def key(self) -> str:
+        return json.dumps(
+            [self.messages, self.max_tokens, self.temperature, self.top_p, self.seed, self.stop], ensure_ascii=False
+        )
+
+
+class AnswerCache:
+    """Answers of deterministic requests, least recently used dropped beyond ``capacity``."""
+
+    def __init__(self, capacity: int = MAX_ANSWERS) -> None:
+        self.capacity = capacity
+        self._answers: OrderedDict[str, Any] = OrderedDict()
+
+    def get(self, request: Request) -> Any | None:
+        if not request.deterministic:
+            return None
+        key = request.key()
+        answer = self._answers.get(key)
+        if answer is not None:
+            self._answers.move_to_end(key)
+        return answer
+
+    def put(self, request: Request, answer: Any) -> None:
+        if not request.deterministic or self.capacity <= 0:
+            return
+        key = request.key()
+        self._answers[key] = answer
+        self._answers.move_to_end(key)
+        while len(self._answers) > self.capacity:
+            self._answers.popitem(last=False)

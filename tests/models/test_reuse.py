@@ -1,0 +1,126 @@
+"""What the embedded model reuses between calls: KV prefixes and identical requests' answers.
+
+The model tests use the shipped GGUF for real; each builds its own ``EmbeddedLlama`` so the
+process-wide model (and what it has cached) is left alone.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trustmh.errors import UserError
+from trustmh.models.llama import EmbeddedLlama, smollm2_path
+from trustmh.models.reuse import DEFAULT_CACHE_MB, AnswerCache, Request, cache_megabytes
+
+SYSTEM = "You sort short messages sent to a support line into categories. " * 6
+# Interleaved like the tasks of a run: two prompt families sharing a long prefix each,
+# with an unrelated prompt in between, and one exact repeat at the end.
+FIXED_SLICE = [
+    [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "I can't sleep and my heart races."}],
+    [{"role": "user", "content": "Describe a quiet lake in one sentence. " * 4 + "Be brief."}],
+    [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "I drank far too much again last night."}],
+    [{"role": "user", "content": "Describe a quiet lake in one sentence. " * 4 + "Be very brief."}],
+    [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Everything is fine, just tired."}],
+    [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "I can't sleep and my heart races."}],
+]
+
+
+def request(temperature: float = 0.0, seed: int | None = None, text: str = "hi") -> Request:
+    return Request((("user", text),), 16, temperature, None, seed, ())
+
+
+def test_cache_size_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TRUSTMH_LLAMA_CACHE_MB", raising=False)
+    assert cache_megabytes() == DEFAULT_CACHE_MB
+    monkeypatch.setenv("TRUSTMH_LLAMA_CACHE_MB", "0")
+    assert cache_megabytes() == 0
+    for bad in ("lots", "-1"):
+        monkeypatch.setenv("TRUSTMH_LLAMA_CACHE_MB", bad)
+        with pytest.raises(UserError, match="TRUSTMH_LLAMA_CACHE_MB"):
+            cache_megabytes()
+
+
+def test_answers_are_kept_only_for_deterministic_requests_and_capped() -> None:
+    answers = AnswerCache(capacity=2)
+    answers.put(request(temperature=0.7), "sampled")
+    assert answers.get(request(temperature=0.7)) is None  # sampling: every call answers anew
+    answers.put(request(temperature=0.7, seed=3), "seeded")
+    assert answers.get(request(temperature=0.7, seed=3)) == "seeded"
+    answers.put(request(text="a"), "A")
+    answers.put(request(text="b"), "B")  # over capacity: the least recently used goes
+    assert answers.get(request(temperature=0.7, seed=3)) is None
+    assert (answers.get(request(text="a")), answers.get(request(text="b"))) == ("A", "B")
+    assert AnswerCache(capacity=0).get(request()) is None
+
+
+def run_slice(model: EmbeddedLlama) -> list:
+    return [model.chat(messages, 12, 0.0) for messages in FIXED_SLICE]
+
+
+@pytest.fixture(scope="module")
+def with_and_without_cache() -> tuple[list, list]:
+    plain, cached = EmbeddedLlama(smollm2_path(), cache_mb=0), EmbeddedLlama(smollm2_path(), cache_mb=64)
+    try:
+        return run_slice(plain), run_slice(cached)
+    finally:
+        plain.close()
+        cached.close()
+
+
+@pytest.mark.slow
+def test_reuse_leaves_greedy_outputs_unchanged(with_and_without_cache: tuple[list, list]) -> None:
+    plain, cached = with_and_without_cache
+    assert [r.text for r in cached] == [r.text for r in plain]
+    assert [r.input_tokens for r in cached] == [r.input_tokens for r in plain]
+    assert [r.output_tokens for r in cached] == [r.output_tokens for r in plain]
+
+
+@pytest.mark.slow
+def test_reused_prompt_tokens_are_counted(with_and_without_cache: tuple[list, list]) -> None:
+    plain, cached = with_and_without_cache
+    # Without stored states only the live context's prefix (the chat template's first
+    # tokens) is shared between alternating families; the last call follows one of its family.
+    assert all(r.cached_input_tokens < 20 for r in plain[1:5])
+    assert plain[5].cached_input_tokens >= plain[0].input_tokens - 15
+    # With them, the third call finds the first call's state: the system prompt is not prefilled again.
+    system_tokens = cached[0].input_tokens - 15
+    assert cached[2].cached_input_tokens >= system_tokens
+    assert cached[3].cached_input_tokens >= cached[1].input_tokens - 8
+    # The exact repeat is answered without running the model.
+    assert cached[5].reused_answer and cached[5].cached_input_tokens == cached[5].input_tokens
+    assert not any(r.reused_answer for r in cached[:5])
+    assert all(0 <= r.cached_input_tokens <= r.input_tokens for r in cached)
+
+
+def eval_slice(model: EmbeddedLlama, log_dir: str, monkeypatch: pytest.MonkeyPatch) -> list:
+    """A base task and its robustness twin on a few starter items, as in one ``trustmh run``."""
+    from inspect_ai import eval
+
+    from trustmh.runner import build_tasks
+
+    monkeypatch.setattr("trustmh.models.providers.shared_llama", lambda path=None: model)
+    tasks = build_tasks(["crisis_classification", "robustness_crisis_classification"], "starter", None)
+    return eval(tasks, model="trustmh/smollm2", limit=3, log_dir=log_dir, display="none", max_tasks=2)
+
+
+@pytest.mark.slow
+def test_a_run_gives_the_same_outputs_with_and_without_reuse(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain, cached = EmbeddedLlama(smollm2_path(), cache_mb=0), EmbeddedLlama(smollm2_path(), cache_mb=64)
+    try:
+        runs = [
+            eval_slice(model, str(tmp_path / name), monkeypatch)
+            for name, model in (("plain", plain), ("cached", cached))
+        ]
+    finally:
+        plain.close()
+        cached.close()
+    outputs = [{(log.eval.task, s.id): s.output.completion for log in logs for s in log.samples} for logs in runs]
+    assert len(outputs[0]) == 3 + 6 and outputs[0] == outputs[1]
+    usage = [[u for log in logs for u in log.stats.model_usage.values()] for logs in runs]
+    read = [sum(u.input_tokens_cache_read or 0 for u in run) for run in usage]
+    prompt = [sum(u.input_tokens for u in run) for run in usage]
+    assert prompt[0] == prompt[1]
+    # The robustness task's clean pass repeats the base task's requests: answered once.
+    reused = [s for log in runs[1] for s in log.samples if (s.output.metadata or {}).get("trustmh_reused_answer")]
+    assert len(reused) == 3
+    assert read[1] - read[0] >= sum(s.output.usage.input_tokens for s in reused)
