@@ -160,6 +160,8 @@ def run_tasks(
     display: str | None = None,
     user_model: str | None = None,
     batch: str | None = None,
+    epochs: int | None = None,
+    epochs_reducer: str | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -174,6 +176,7 @@ def run_tasks(
     validate_models(models, judge, user_model)
     if log_dir.exists() and not log_dir.is_dir():
         raise UserError(f"--log-dir {log_dir}: not a folder")
+    epochs_arg = epochs_option(epochs, epochs_reducer)
     batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
     check_replays(models, model_args, tasks, limit)
@@ -200,7 +203,7 @@ def run_tasks(
                 user_model,
                 batch_plan,
             )
-            options = with_redacting_models(options)
+            options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
             check_endpoints(options)
             success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
@@ -273,6 +276,25 @@ def check_endpoints(options: dict[str, Any]) -> None:
         url = model_endpoint(str(model), getattr(model.api, "base_url", None))
         if url:
             check_reachable(url, f"{option} {model}")
+
+
+def epochs_option(epochs: int | None, reducer: str | None) -> Any:
+    """inspect's ``epochs`` argument (``None``: each task's own); an unknown reducer is a UserError."""
+    if epochs is None and reducer is None:
+        return None
+    from inspect_ai import Epochs
+
+    import trustmh.scoring.reducers  # noqa: F401  (registers trustmh_mean)
+
+    option = Epochs(epochs or 1, reducer)
+    try:
+        option.reducer  # noqa: B018  (resolved lazily: resolve now, before any model runs)
+    except LookupError:  # inspect's registry error for an unknown name
+        raise UserError(
+            f"--epochs-reducer: unknown reducer {reducer!r}; use trustmh_mean, mean, median, mode, max, "
+            "pass_at_<k> or at_least_<k>"
+        ) from None
+    return option
 
 
 def dry_run_tasks(

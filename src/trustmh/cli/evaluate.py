@@ -131,6 +131,14 @@ def run_command(
             min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6)."
         ),
     ] = None,
+    epochs: Annotated[int | None, typer.Option(min=1, help="Run every sample this many times.")] = None,
+    epochs_reducer: Annotated[
+        str | None,
+        typer.Option(
+            help="How epochs of a sample are combined: trustmh_mean (default), mean, median, mode, max, "
+            "pass_at_<k>, at_least_<k>. Unparsed answers stay unparsed under each."
+        ),
+    ] = None,
     display: Annotated[
         str,
         typer.Option(
@@ -190,6 +198,8 @@ def run_command(
         timeout=timeout,
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
+        epochs=epochs,
+        epochs_reducer=epochs_reducer,
         display=display,
         user_model=user_model,
         batch=batch,

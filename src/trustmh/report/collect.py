@@ -17,6 +17,7 @@ from trustmh.errors import UserError
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
 from trustmh.results import MetricRow, metric_rows
+from trustmh.scoring.unparsed import is_unparsed
 
 LOG_SUFFIXES = (".eval", ".json")
 EXCERPT = 280
@@ -141,7 +142,7 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
         return None
     values = _score_values(sample)
     for name in RTA_FIELDS:
-        if values.get(name) is not None:
+        if name in values and not is_unparsed(values[name]):  # unparsed: stored as NaN
             return (str(meta["method"]), str(meta["objective"])), float(values[name])
     return None
 

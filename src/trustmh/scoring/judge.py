@@ -169,16 +169,20 @@ async def run_judge(
 
 
 async def judge_fields(
-    rubric: Rubric, context: str, response: str, prefix: str = ""
+    rubric: Rubric, context: str, response: str | None, prefix: str = ""
 ) -> tuple[dict[str, float | str | None], dict[str, object]]:
     """Judge one response with the configured judge, for use inside any trustmh scorer.
 
     Returns ``(value_fields, metadata)``. With no judge bound both are empty, so judge
-    metrics stay *not scored*. Each call adds ``judge_unparsed`` (0/1) to the value fields.
+    metrics stay *not scored*. Each judged call adds ``judge_unparsed`` (0/1) to the value
+    fields. A ``None`` response (the model gave no answer) is not judged: its fields are
+    unparsed (``None``), and it is not a judge failure.
     """
     model = judge_model()
     if model is None:
         return {}, {}
+    if response is None:
+        return {f"{prefix}{name}": None for name in rubric.field_names}, {}
     result = await run_judge(model, rubric, context, response)
     values = result.fields(rubric, prefix)
     values[f"{prefix}judge_unparsed"] = 0.0 if result.verdict is not None else 1.0
