@@ -5,6 +5,7 @@ What a run prints lives in :mod:`trustmh.run_summary`.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from typing import Any
 
 from trustmh.batching import BatchPlan, plan_batch
 from trustmh.errors import UserError
+from trustmh.locks import exclusive
 from trustmh.results import score_summary
 from trustmh.run_summary import console, first_line, print_results
 
@@ -56,7 +58,11 @@ DEFAULT_LOG_REALTIME = False
 # A sample that still fails after its retries is retried once more in the same run before it
 # counts as an error; the task fails (and eval-set reruns its errored samples) above this share.
 DEFAULT_RETRY_ON_ERROR = 1
+LOCK_FILE = ".trustmh.lock"  # held by the run writing a log folder
 DEFAULT_FAIL_ON_ERROR = 0.1
+
+
+OPENAI_SDK_PROVIDERS = ("openai/", "openai-api/")  # providers built on the openai SDK client
 
 
 def _embedded(model: str) -> bool:
@@ -83,7 +89,7 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     args = dict(model_args)
     if any(model.startswith("trustmh/http") for model in models) and "config" in args:
         args["http_config"] = args.pop("config")  # `config` is taken by inspect's get_model
-    if any(model.startswith("openai/") for model in models) and "max_retries" not in args:
+    if any(model.startswith(OPENAI_SDK_PROVIDERS) for model in models) and "max_retries" not in args:
         args["max_retries"] = 0
     base_url = os.environ.get("OPENAI_BASE_URL", "")
     if (
@@ -173,6 +179,8 @@ def run_tasks(
     from trustmh._inspect_compat import PrerequisiteError
 
     validate_models(models, judge, user_model)
+    if log_dir.exists() and not log_dir.is_dir():
+        raise UserError(f"--log-dir {log_dir}: not a folder")
     epochs_arg = epochs_option(epochs, epochs_reducer)
     batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
@@ -181,12 +189,13 @@ def run_tasks(
         console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
-    started_at = time.time()
-    try:
-        success, logs = eval_set(
-            tasks=tasks,
-            log_dir=str(log_dir),
-            **eval_set_options(
+    lock_file = log_dir / LOCK_FILE
+    # One run per log folder: a second would pay every call again and remove logs the first
+    # is still writing (remove_superseded_logs).
+    with exclusive(lock_file, f"log folder {log_dir}"):
+        started_at = time.time()
+        try:
+            options = eval_set_options(
                 models,
                 model_args,
                 judge,
@@ -198,23 +207,80 @@ def run_tasks(
                 display,
                 user_model,
                 batch_plan,
-            ),
-            epochs=epochs_arg,
-        )
-    except PrerequisiteError as error:  # a missing API key or provider package
-        if created and not any(log_dir.iterdir()):
-            log_dir.rmdir()
-        from rich.text import Text
+            )
+            options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
+            check_endpoints(options)
+            success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
+        except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
+            if created:
+                lock_file.unlink(missing_ok=True)
+                if not any(log_dir.iterdir()):
+                    log_dir.rmdir()
+            if isinstance(error, UserError):
+                raise
+            from rich.text import Text
 
-        text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
-        raise UserError(first_line(text).removeprefix("ERROR: ")) from None
-    remove_superseded_logs(log_dir, logs, started_at)
+            text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
+            raise UserError(first_line(text).removeprefix("ERROR: ")) from None
+        remove_superseded_logs(log_dir, logs, started_at)
     print_results(logs)
     if not success:
         raise_on_failed(logs)
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with every model (and the judge) built now and wrapped so that an error
+    echoing a key is redacted before inspect records it (``models/redacting.py``)."""
+    from trustmh.models.redacting import get_redacting_model, install_log_redaction, redacting_model
+
+    install_log_redaction()
+    options = dict(options)
+    model_args = options.pop("model_args", None) or {}
+    options["model"] = [sent_as_logged(get_redacting_model(name, **model_args)) for name in options["model"]]
+    roles = options.get("model_roles") or {}
+    options["model_roles"] = {
+        role: sent_as_logged(
+            redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
+        )
+        for role, model in roles.items()
+    } or None
+    return options
+
+
+def sent_as_logged(model: Any) -> Any:
+    """The settings a model is sent are the ones the log records.
+
+    inspect treats an ``openai/<name>`` it does not recognise as OpenAI's newest reasoning model
+    and silently drops ``temperature`` (the log still says 0.0). On an OpenAI-compatible server
+    (vLLM, llama.cpp, ...) such a name is that server's model, not an OpenAI codename: the
+    temperature is sent. Names inspect recognises (gpt-5, o-series) keep its rules.
+    """
+    import os
+
+    base_url = os.environ.get("OPENAI_BASE_URL", "") or str(getattr(model.api, "base_url", "") or "")
+    if str(model).startswith("openai/") and base_url and "api.openai.com" not in base_url:
+        api = model.api
+        if hasattr(api, "is_latest"):
+            api.is_latest = lambda: False
+    return model
+
+
+def check_endpoints(options: dict[str, Any]) -> None:
+    """Stop within seconds, naming the endpoint, if a model's or the judge's server cannot be reached."""
+    from trustmh.endpoints import check_reachable, model_endpoint
+
+    roles = options.get("model_roles") or {}
+    flags = {"judge": "--judge", "user": "--user-model"}
+    for option, model in [
+        *(("--model", m) for m in options["model"]),
+        *((flags.get(role, role), m) for role, m in roles.items()),
+    ]:
+        url = model_endpoint(str(model), getattr(model.api, "base_url", None))
+        if url:
+            check_reachable(url, f"{option} {model}")
 
 
 def epochs_option(epochs: int | None, reducer: str | None) -> Any:
@@ -390,18 +456,25 @@ def score_responses(
             f"{error} — scored against the starter suite because no benchmark data was given; "
             "add --data-dir DIR (or set TRUSTMH_DATA_DIR) to score against the benchmark dataset"
         ) from None
-    target_dir = log_dir or Path(tempfile.mkdtemp(prefix="trustmh-score-"))
-    logs = eval(
-        built,
-        model=f"trustmh/replay/{responses.stem}",
-        model_args={"responses": str(responses)},
-        model_roles={"judge": judge} if judge else None,
-        log_dir=str(target_dir),
-        display="none",
-        fail_on_error=True,
-    )
-    raise_on_failed(logs)
-    return score_summary(logs[0])
+    roles = with_redacting_models({"model": [], "model_roles": model_roles(judge=judge)})["model_roles"]
+    # Without --log-dir the logs (prompts and replies) go to a private temporary folder that is
+    # removed afterwards, whatever happens: the JSON summary is the result.
+    temporary = None if log_dir else tempfile.mkdtemp(prefix="trustmh-score-")
+    try:
+        logs = eval(
+            built,
+            model=f"trustmh/replay/{responses.stem}",
+            model_args={"responses": str(responses)},
+            model_roles=roles,
+            log_dir=str(log_dir or temporary),
+            display="none",
+            fail_on_error=True,
+        )
+        raise_on_failed(logs)
+        return score_summary(logs[0])
+    finally:
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
 
 
 def _last_user_text(sample: Any) -> str:

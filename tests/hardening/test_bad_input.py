@@ -7,31 +7,14 @@ a fresh folder. ``align`` cases run only when ``trustmh align`` is registered.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from tests.hardening.hardening_cli import TEST_KEY, isolated_env, run_cli
-
-Files = dict[str, bytes | str]
-
-
-@dataclass
-class Case:
-    id: str
-    args: list[str]
-    files: Files
-    expected: list[str]  # substrings of the single stderr line
-    outputs: list[str] = field(default_factory=list)  # must not exist afterwards (files or folders)
-    env: dict[str, str] = field(default_factory=dict)
-    marks: tuple = ()
-
-
-def _lines(*lines: str) -> str:
-    return "".join(line + "\n" for line in lines)
-
+from tests.hardening.hardening_cli import TEST_KEY, Case, Files, _lines, isolated_env, run_cli
+from trustmh.locks import exclusive
 
 # --- ConfAIde tier files ---------------------------------------------------------------------
 
@@ -449,6 +432,11 @@ CASES += [
 ]
 
 
+from tests.hardening.bad_input_issue12 import ISSUE12_CASES  # noqa: E402  (after CASES: it extends them)
+
+CASES += ISSUE12_CASES
+
+
 def _write(root: Path, files: Files) -> None:
     for relative, content in files.items():
         path = root / relative
@@ -473,7 +461,12 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     _write(tmp_path, case.files)
-    result = run_cli(case.args, tmp_path, isolated_env(home, **case.env), timeout=120)
+    if case.setup is not None:
+        case.setup(tmp_path)
+    with contextlib.ExitStack() as stack:
+        if case.hold is not None:  # another run holds this lock while the command runs
+            stack.enter_context(exclusive(tmp_path / case.hold, "the other run"))
+        result = run_cli(case.args, tmp_path, isolated_env(home, **case.env), timeout=120)
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
     assert len(lines) == 1, result.stderr[-2000:]
@@ -488,4 +481,4 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
 
 
 def test_corpus_size() -> None:
-    assert len([c for c in CASES if not c.marks]) >= 20
+    assert len(CASES) >= 100 and len([c for c in CASES if not c.marks]) >= 90

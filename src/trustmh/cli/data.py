@@ -126,13 +126,17 @@ def import_command(
                 pass  # only part of the dataset is here: its files are checked when used
             except UserError as error:
                 raise UserError(f"{error} (nothing imported)") from None
-    # 3. copy, each file atomically
-    imported = 0
-    for spec, present in plan:
+    # 3. every file must be the released one, complete dataset or not: the cache is trusted
+    #    on use (a cached file is checked against the catalogue's sha256 when loaded)
+    for _spec, present in plan:
         for data_file, source in present:
             problem = verify_file(source, data_file)
             if problem:
-                err_console.print(f"warning: {problem}")
+                raise UserError(f"{problem}; nothing imported (use --data-dir to run on a modified copy)")
+    # 4. copy, each file atomically
+    imported = 0
+    for spec, present in plan:
+        for data_file, source in present:
             target = data_cache_dir() / spec.name / data_file.name
             target.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".tmp") as tmp:

@@ -13,8 +13,9 @@ from rich.table import Table
 
 from trustmh import PILLARS, TASK_GROUPS
 from trustmh.cli.common import console, err_console, user_errors
-from trustmh.errors import UserError, redact
+from trustmh.errors import UserError, is_secret_name, redact, register_secret
 from trustmh.files import write_json
+from trustmh.paths import check_input_file, check_output_file
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
@@ -243,6 +244,8 @@ def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
             raise UserError(f"{option} expects KEY=VALUE, got {redact(pair)!r}")
         if key.strip() in parsed:
             raise UserError(f"{option} {key.strip()!r} given twice")
+        if is_secret_name(key.strip()):
+            register_secret(value)  # redacted from every error and log line from now on
         parsed[key.strip().replace("-", "_")] = _coerce(value)
     return parsed
 
@@ -270,8 +273,9 @@ def score_command(
     """
     from trustmh.runner import score_responses
 
-    if not responses.exists():
-        raise UserError(f"{responses}: file not found")
+    check_input_file(responses, "a JSONL file of recorded outputs")
+    if json_out != "-":
+        check_output_file(Path(json_out), "--json")  # before scoring, not after
     summary = score_responses(
         task, responses, data_dir=_existing_data_dir(data_dir), judge=judge, source=source, log_dir=log_dir
     )

@@ -16,6 +16,7 @@ from trustmh.report.collect import Collection, collect
 from trustmh.report.headline import pillar_scores
 from trustmh.report.ranking import leaderboards
 from trustmh.report.render import render_html
+from trustmh.spreadsheet import neutralise_csv_cell
 
 # Column order of the tidy results table (CSV and JSON exports).
 TIDY_COLUMNS = ("model", "pillar", "task", "metric", "value", "ci_low", "ci_high", "n", "unparsed", "source", "judge")
@@ -66,7 +67,8 @@ def write_exports(collection: Collection, csv_path: Path | None = None, json_pat
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=TIDY_COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(records)
+        # task, model and metric names are user text: never a live formula in a spreadsheet
+        writer.writerows({k: neutralise_csv_cell(v) for k, v in record.items()} for record in records)
         write_text(buffer.getvalue(), csv_path)
     if json_path is not None:
         write_json({"results": records, "rankings": rankings(collection)}, json_path)

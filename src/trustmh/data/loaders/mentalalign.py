@@ -40,6 +40,7 @@ from trustmh.mentalalign.schema import (
     SELF_FAMILY,
     column,
 )
+from trustmh.paths import check_input_file
 
 # Cell status codes stored per (conversation, response model, attribute).
 OK, MISSING, UNPARSED = 0, 1, 2
@@ -143,12 +144,13 @@ def _read_xlsx(path: Path) -> tuple[list[str], list[list[object]]]:
         frame = pd.read_excel(path, dtype=str, engine="openpyxl")
     except (zipfile.BadZipFile, InvalidFileException, ValueError, KeyError, OSError) as error:
         raise DataFormatError(path, None, f"expected an .xlsx workbook ({error})") from None
+    except SyntaxError as error:  # xml.etree's ParseError: the package is fine, its sheet XML is not
+        raise DataFormatError(path, None, f"expected an .xlsx workbook, its sheet XML is corrupt ({error})") from None
     return [str(c) for c in frame.columns], frame.to_numpy(dtype=object).tolist()
 
 
 def _read_table(path: Path) -> tuple[list[str], list[list[object]]]:
-    if not path.is_file():
-        raise UserError(f"{path}: file not found")
+    check_input_file(path)  # a folder, FIFO or symlink loop is named as such, not "not found"
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx(path)
