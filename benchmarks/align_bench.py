@@ -81,9 +81,9 @@ def _read(path: Path) -> dict[str, dict[str, str]]:
 def _icc(h: list[float], j: list[float]) -> tuple[float, float]:
     n = len(h)
     grand = (sum(h) + sum(j)) / (2 * n)
-    ss_r = sum(2 * ((a + b) / 2 - grand) ** 2 for a, b in zip(h, j))
+    ss_r = sum(2 * ((a + b) / 2 - grand) ** 2 for a, b in zip(h, j, strict=True))
     ss_c = n * ((sum(h) / n - grand) ** 2 + (sum(j) / n - grand) ** 2)
-    ss_t = sum((a - grand) ** 2 + (b - grand) ** 2 for a, b in zip(h, j))
+    ss_t = sum((a - grand) ** 2 + (b - grand) ** 2 for a, b in zip(h, j, strict=True))
     ms_r, ms_c, ms_e = ss_r / (n - 1), ss_c, (ss_t - ss_r - ss_c) / (n - 1)
     c1_den = ms_r + ms_e
     a1_den = ms_r + ms_e + 2 * (ms_c - ms_e) / n

@@ -27,7 +27,7 @@ from pathlib import Path
 from trustmh.testing.batch_double import BatchDouble
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cost_dry_run_bench import write_workload  # noqa: E402
+from cost_dry_run_bench import write_workload
 
 
 def main() -> None:

@@ -53,13 +53,13 @@ def scripts(conversations: int, turns: int, tag: str) -> list[tuple[str, list[st
     ]
 
 
-def _errors(logs: list) -> int:  # noqa: ANN001
+def _errors(logs: list) -> int:
     return sum(1 for log in logs for s in (log.samples or []) if s.error) + sum(
         1 for log in logs if log.status != "success"
     )
 
 
-def _plain_task(items: list[tuple[str, list[str]]]):  # noqa: ANN202
+def _plain_task(items: list[tuple[str, list[str]]]):
     from inspect_ai import Task
     from inspect_ai.dataset import MemoryDataset, Sample
     from inspect_ai.model import ChatMessageUser, GenerateConfig
@@ -67,8 +67,8 @@ def _plain_task(items: list[tuple[str, list[str]]]):  # noqa: ANN202
     from inspect_ai.solver import solver
 
     @solver
-    def scripted_loop():  # noqa: ANN202
-        async def solve(state, generate):  # noqa: ANN001, ANN202
+    def scripted_loop():
+        async def solve(state, generate):
             state.messages = []
             for text in state.metadata["user_turns"]:
                 state.messages.append(ChatMessageUser(content=text))
@@ -78,8 +78,8 @@ def _plain_task(items: list[tuple[str, list[str]]]):  # noqa: ANN202
         return solve
 
     @scorer(metrics=[mean()])
-    def turns_scorer():  # noqa: ANN202
-        async def score(state, target):  # noqa: ANN001, ANN202
+    def turns_scorer():
+        async def score(state, target):
             return Score(value=sum(m.role == "assistant" for m in state.messages))
 
         return score
@@ -93,7 +93,7 @@ def _plain_task(items: list[tuple[str, list[str]]]):  # noqa: ANN202
     )
 
 
-def _ours_task(items: list[tuple[str, list[str]]], cache: bool):  # noqa: ANN202
+def _ours_task(items: list[tuple[str, list[str]]], cache: bool):
     from inspect_ai import Task
     from inspect_ai.dataset import MemoryDataset, Sample
     from inspect_ai.model import GenerateConfig

@@ -27,7 +27,7 @@ PROMPT = (
 )
 
 
-def raw_llama(path: str):  # noqa: ANN201
+def raw_llama(path: str):
     from llama_cpp import Llama
 
     from trustmh.models.llama import DEFAULT_CONTEXT, llama_threads
@@ -36,7 +36,7 @@ def raw_llama(path: str):  # noqa: ANN201
     return Llama(model_path=path, n_ctx=DEFAULT_CONTEXT, n_threads=llama_threads(), verbose=False)
 
 
-def time_raw(llama, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
+def time_raw(llama, max_tokens: int) -> tuple[float, int]:
     start = time.perf_counter()
     response = llama.create_chat_completion(
         messages=[{"role": "user", "content": PROMPT}],
@@ -48,7 +48,7 @@ def time_raw(llama, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
     return time.perf_counter() - start, int(response["usage"]["completion_tokens"])
 
 
-def time_inspect(model, max_tokens: int) -> tuple[float, int]:  # noqa: ANN001
+def time_inspect(model, max_tokens: int) -> tuple[float, int]:
     from inspect_ai.model import GenerateConfig
 
     async def once() -> tuple[float, int]:
@@ -85,7 +85,7 @@ def main() -> None:
     def run_raw(max_tokens: int) -> tuple[float, int]:
         if args.raw_thread == "main":
             return time_raw(raw, max_tokens)
-        return embedded._executor.submit(time_raw, raw, max_tokens).result()  # noqa: SLF001
+        return embedded._executor.submit(time_raw, raw, max_tokens).result()
 
     run_raw(8)  # warm both
     time_inspect(model, 8)

@@ -94,7 +94,7 @@ def bare_aiohttp(base_url: str, items: list[tuple[str, str, dict]], connections:
     return Measure("bare aiohttp loop", time.perf_counter() - t0, cpu_seconds() - cpu0, len(items), errors)
 
 
-def _errors(logs: list) -> int:  # noqa: ANN001
+def _errors(logs: list) -> int:
     return sum(1 for log in logs for s in (log.samples or []) if s.error) + sum(
         1 for log in logs if log.status != "success"
     )

@@ -44,7 +44,7 @@ async def run(urls: list[str], count: int, workers: int, kill: OpenAIDouble | No
         outcome = await engine.complete(request)
         done += 1
         if kill is not None and done == count // 2:
-            kill._process.kill()  # noqa: SLF001 - the benchmark kills the replica's process on purpose
+            kill._process.kill()
         return outcome
 
     outcomes = await engine.run_jobs(requests, job)
