@@ -35,7 +35,7 @@ def example(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> ModuleType:
     return module
 
 
-def _accuracy(task, answer_of, tmp_path: Path) -> dict:  # type: ignore[no-untyped-def]
+def _accuracy(task, answer_of, tmp_path: Path) -> dict:
     golds = {str(sample.input): sample.target for sample in task.dataset}
     model = script(f"step1-{len(golds)}-{id(answer_of)}", [lambda prompt: f"Answer: {answer_of(golds[prompt])}"])
     (log,) = eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")

@@ -46,9 +46,9 @@ def _declare_example() -> object:
     return example_task
 
 
-def test_decorator_resolves_source_and_stamps_metadata(scratch_registry: None, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_decorator_resolves_source_and_stamps_metadata(scratch_registry: None, monkeypatch) -> None:
     example = _declare_example()
-    starter = example()  # type: ignore[operator]
+    starter = example()
     assert starter.metadata == {
         "trustmh_pillar": "ethics",
         "trustmh_source": "starter",
@@ -56,28 +56,28 @@ def test_decorator_resolves_source_and_stamps_metadata(scratch_registry: None, m
         "trustmh_note": STARTER_NOTE,
         "seen_source": "starter",
     }
-    benchmark = example(data_dir="/nowhere")  # type: ignore[operator]
+    benchmark = example(data_dir="/nowhere")
     assert benchmark.metadata["seen_source"] == benchmark.metadata["trustmh_source"] == "benchmark"
     assert benchmark.metadata["trustmh_datasets"] == ["ethicmh", "esconv"]
     monkeypatch.setenv("TRUSTMH_DATA_DIR", "/nowhere")
-    assert example().metadata["trustmh_source"] == "benchmark"  # type: ignore[operator]
-    assert example(source="starter").metadata["trustmh_source"] == "starter"  # type: ignore[operator]
+    assert example().metadata["trustmh_source"] == "benchmark"
+    assert example(source="starter").metadata["trustmh_source"] == "starter"
     # A run that reads only some of the declared datasets says which.
-    assert example(source="benchmark", only="esconv").metadata["trustmh_datasets"] == ["esconv"]  # type: ignore[operator]
+    assert example(source="benchmark", only="esconv").metadata["trustmh_datasets"] == ["esconv"]
     with pytest.raises(ValueError, match="does not declare"):
-        example(source="benchmark", only="cssrs")  # type: ignore[operator]
+        example(source="benchmark", only="cssrs")
     assert tasking.TASKS["example_task"].description == "An example."
 
 
 def test_generation_switches_with_source_and_arguments_override_it(scratch_registry: None) -> None:
     example = _declare_example()
-    starter = example(source="starter")  # type: ignore[operator]
+    starter = example(source="starter")
     assert (starter.config.max_tokens, starter.config.temperature, starter.epochs) == (8, 0.0, None)
-    benchmark = example(source="benchmark")  # type: ignore[operator]
+    benchmark = example(source="benchmark")
     assert (benchmark.config.max_tokens, benchmark.config.temperature, benchmark.epochs) == (300, 1.0, 3)
-    shorter = example(source="benchmark", max_tokens=20)  # type: ignore[operator]
+    shorter = example(source="benchmark", max_tokens=20)
     assert (shorter.config.max_tokens, shorter.config.temperature) == (20, 1.0)
-    assert example(source="benchmark", greedy=True).config.temperature == 0.0  # type: ignore[operator]
+    assert example(source="benchmark", greedy=True).config.temperature == 0.0
 
 
 def test_declaration_errors_name_the_problem(scratch_registry: None) -> None:

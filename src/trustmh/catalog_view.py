@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from trustmh.errors import UserError
 
@@ -32,10 +33,10 @@ def _count(name: str, source: str, data_dir: str | None) -> int | None:
         return None
 
 
-def task_rows(data_dir: str | None) -> list[dict[str, object]]:
+def task_rows(data_dir: str | None) -> list[dict[str, Any]]:
     from trustmh.task_catalog import all_tasks
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     with offline():
         for info in all_tasks():
             rows.append(

@@ -14,6 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from trustmh.errors import UserError
+from trustmh.paths import check_output_file, os_error_words
+
 
 def json_safe(value: Any) -> Any:
     """``value`` with NaN and infinities as ``None`` (JSON has no NaN) and keys as strings."""
@@ -43,12 +46,20 @@ def write_text(text: str, destination: str | Path) -> None:
         sys.stdout.flush()
         return
     path = Path(destination)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as tmp:
-        tmp.write(text)
-    # NamedTemporaryFile creates 0600 files; give the result the mode a plain open() would.
-    os.chmod(tmp.name, 0o666 & ~current_umask())
-    os.replace(tmp.name, path)
+    check_output_file(path)  # a folder, FIFO or symlink loop is named as such
+    temporary: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as tmp:
+            temporary = tmp.name
+            tmp.write(text)
+        # NamedTemporaryFile creates 0600 files; give the result the mode a plain open() would.
+        os.chmod(tmp.name, 0o666 & ~current_umask())
+        os.replace(tmp.name, path)
+    except OSError as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)  # a failed write leaves nothing behind
+        raise UserError(f"{path}: cannot write ({os_error_words(error)})") from None
 
 
 def current_umask() -> int:

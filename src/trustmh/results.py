@@ -1,7 +1,9 @@
 """Metrics out of inspect logs, folded back into one row per metric.
 
 trustmh metrics are flat dicts expanded by inspect into ``<m>``, ``<m>_ci_low``,
-``<m>_ci_high``, ``<m>_n`` and ``<m>_unparsed`` (see :mod:`trustmh.scoring.metrics`).
+``<m>_ci_high``, ``<m>_n`` and ``<m>_unparsed``, and for metrics with a strict variant
+``<m>_strict`` with its own ``_ci_low``, ``_ci_high`` and ``_n`` (see
+:mod:`trustmh.scoring.metrics`). The strict variant is folded into the row of ``<m>``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import asdict, dataclass
 from inspect_ai.log import EvalLog
 
 SUFFIXES = ("_ci_low", "_ci_high", "_n", "_unparsed")
+STRICT = "_strict"
 
 
 @dataclass
@@ -27,6 +30,11 @@ class MetricRow:
     unparsed: int | None
     source: str
     judge: str | None
+    # the metric with every unparsed answer counted as wrong (None: the metric has no strict variant)
+    strict: float | None = None
+    strict_ci_low: float | None = None
+    strict_ci_high: float | None = None
+    strict_n: int | None = None
 
     @property
     def scored(self) -> bool:
@@ -50,6 +58,9 @@ def fold_metrics(flat: dict[str, float]) -> dict[str, dict[str, float | None]]:
             if base + suffix in flat:
                 entry[suffix[1:]] = _finite(flat[base + suffix])
         folded[base] = entry
+    for base in [b for b in folded if b.endswith(STRICT) and b[: -len(STRICT)] in folded]:
+        strict = folded.pop(base)
+        folded[base[: -len(STRICT)]].update({f"strict_{k}" if k != "value" else "strict": v for k, v in strict.items()})
     return folded
 
 
@@ -77,6 +88,7 @@ def metric_rows(log: EvalLog) -> list[MetricRow]:
     for name, entry in fold_metrics(flat_metrics(log)).items():
         n = entry.get("n")
         unparsed = entry.get("unparsed")
+        strict_n = entry.get("strict_n")
         rows.append(
             MetricRow(
                 task=task,
@@ -90,13 +102,18 @@ def metric_rows(log: EvalLog) -> list[MetricRow]:
                 unparsed=None if unparsed is None else int(unparsed),
                 source=str(meta.get("trustmh_source", "")),
                 judge=log_judge(log),
+                strict=entry.get("strict"),
+                strict_ci_low=entry.get("strict_ci_low"),
+                strict_ci_high=entry.get("strict_ci_high"),
+                strict_n=None if strict_n is None else int(strict_n),
             )
         )
     return rows
 
 
 def score_summary(log: EvalLog) -> dict[str, object]:
-    """The ``trustmh score`` JSON: task, model, n and metrics (CIs beside as ``_ci``)."""
+    """The ``trustmh score`` JSON: task, model, n and metrics (CIs beside as ``_ci``; a strict
+    variant as ``_strict``, ``_strict_ci``, ``_strict_n``)."""
     metrics: dict[str, object] = {}
     not_scored: list[str] = []
     for row in metric_rows(log):
@@ -109,6 +126,11 @@ def score_summary(log: EvalLog) -> dict[str, object]:
             metrics[f"{row.metric}_n"] = row.n
         if row.unparsed is not None:
             metrics[f"{row.metric}_unparsed"] = row.unparsed
+        if row.strict_n is not None:
+            metrics[f"{row.metric}_strict"] = row.strict
+            if row.strict_ci_low is not None and row.strict_ci_high is not None:
+                metrics[f"{row.metric}_strict_ci"] = [row.strict_ci_low, row.strict_ci_high]
+            metrics[f"{row.metric}_strict_n"] = row.strict_n
     samples = log.results.total_samples if log.results else 0
     return {
         "task": log.eval.task.removeprefix("trustmh/"),

@@ -10,9 +10,10 @@ from rich.console import Console
 from rich.table import Table
 
 from trustmh.errors import redact
-from trustmh.results import MetricRow, metric_rows
+from trustmh.results import metric_rows
 
 console = Console()
+WIDTH = 100  # the summary's lines fit this many columns
 
 
 def first_line(message: str | None) -> str:
@@ -74,29 +75,6 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
-def results_table(rows: Sequence[MetricRow]) -> Table:
-    table = Table(title="trustmh results")
-    for column in ("model", "pillar", "task", "metric", "value", "95% CI", "n", "unparsed", "data"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        if "[" in row.metric:  # per-group breakdowns belong in the report, not the summary
-            continue
-        ci = "—" if row.ci_low is None else f"[{_fmt(row.ci_low)}, {_fmt(row.ci_high)}]"
-        value = "not scored" if row.value is None and (row.n or 0) == 0 else _fmt(row.value)
-        table.add_row(
-            row.model,
-            row.pillar,
-            row.task,
-            row.metric,
-            value,
-            ci,
-            "—" if row.n is None else str(row.n),
-            "—" if row.unparsed is None else str(row.unparsed),
-            "starter*" if row.source == "starter" else row.source,
-        )
-    return table
-
-
 def errors_table(logs: Sequence[Any]) -> Table | None:
     """One row per task × model: status, samples, errored samples and the first reason."""
     table = Table(title="trustmh samples")
@@ -116,13 +94,28 @@ def errors_table(logs: Sequence[Any]) -> Table | None:
 
 
 def print_results(logs: Sequence[Any]) -> None:
+    from trustmh.console_summary import not_scored_note, results_tables, summarise
+
     rows = [row for log in logs if log.status == "success" for row in metric_rows(log)]
-    if rows:
-        console.print(results_table(rows))
-    errors = errors_table(logs)
-    if errors is not None:
-        console.print(errors)
+    lines, nothing, partly = summarise(rows)
+    # Piped or captured output gets the width the summary is sized for, not rich's 80.
+    out = console if console.is_terminal else Console(width=WIDTH)
+    for table in results_tables(lines):
+        out.print(table)
+    note = not_scored_note(nothing, partly, judged=any(row.judge for row in rows))
+    if note:
+        out.print(note)
+    if any(not _clean(log) for log in logs):
+        errors = errors_table(logs)
+        if errors is not None:
+            console.print(errors)
+    elif logs:
+        samples = sum(sample_errors(log)[0] for log in logs)
+        out.print(f"{len(logs)} task logs, {samples} samples, no errors.")
     if any(row.source == "starter" for row in rows):
-        console.print(
-            "* starter suite: items written by the trustmh authors; not comparable with the published benchmark."
-        )
+        out.print("* starter suite: items written by the trustmh authors; not comparable with the published benchmark.")
+
+
+def _clean(log: Any) -> bool:
+    """Finished without a sample error (the per-task table is printed only otherwise)."""
+    return log.status == "success" and sample_errors(log)[1] == 0

@@ -5,6 +5,7 @@ What a run prints lives in :mod:`trustmh.run_summary`.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from typing import Any
 
 from trustmh.batching import BatchPlan, plan_batch
 from trustmh.errors import UserError
+from trustmh.locks import exclusive
 from trustmh.results import score_summary
 from trustmh.run_summary import console, first_line, print_results
 
@@ -56,7 +58,11 @@ DEFAULT_LOG_REALTIME = False
 # A sample that still fails after its retries is retried once more in the same run before it
 # counts as an error; the task fails (and eval-set reruns its errored samples) above this share.
 DEFAULT_RETRY_ON_ERROR = 1
+LOCK_FILE = ".trustmh.lock"  # held by the run writing a log folder
 DEFAULT_FAIL_ON_ERROR = 0.1
+
+
+OPENAI_SDK_PROVIDERS = ("openai/", "openai-api/")  # providers built on the openai SDK client
 
 
 def _embedded(model: str) -> bool:
@@ -83,7 +89,7 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     args = dict(model_args)
     if any(model.startswith("trustmh/http") for model in models) and "config" in args:
         args["http_config"] = args.pop("config")  # `config` is taken by inspect's get_model
-    if any(model.startswith("openai/") for model in models) and "max_retries" not in args:
+    if any(model.startswith(OPENAI_SDK_PROVIDERS) for model in models) and "max_retries" not in args:
         args["max_retries"] = 0
     base_url = os.environ.get("OPENAI_BASE_URL", "")
     if (
@@ -96,12 +102,17 @@ def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[st
     return args
 
 
+def _is_model_provider(name: str) -> bool:
+    from trustmh._inspect_compat import registry_find, registry_unqualified_name
+
+    return bool(registry_find(lambda info: info.type == "modelapi" and registry_unqualified_name(info) == name))
+
+
 def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
     import trustmh._registry  # noqa: F401  (and ours)
-    from trustmh._inspect_compat import registry_find, registry_unqualified_name
 
     others = [(argument, model) for argument, model in (("judge", judge), ("user_model", user_model)) if model]
     for argument, model in [*(("models", m) for m in models), *others]:
@@ -110,7 +121,7 @@ def validate_models(models: Sequence[str], judge: str | None, user_model: str | 
             raise UserError(
                 f"{model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2", argument=argument
             )
-        if not registry_find(lambda info, p=provider: info.type == "modelapi" and registry_unqualified_name(info) == p):
+        if not _is_model_provider(provider):
             raise UserError(
                 f"{model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)",
                 argument=argument,
@@ -154,6 +165,8 @@ def run_tasks(
     display: str | None = None,
     user_model: str | None = None,
     batch: str | None = None,
+    epochs: int | None = None,
+    epochs_reducer: str | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -166,18 +179,23 @@ def run_tasks(
     from trustmh._inspect_compat import PrerequisiteError
 
     validate_models(models, judge, user_model)
+    if log_dir.exists() and not log_dir.is_dir():
+        raise UserError(f"--log-dir {log_dir}: not a folder")
+    epochs_arg = epochs_option(epochs, epochs_reducer)
     batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
+    check_replays(models, model_args, tasks, limit)
     for notice in batch_plan.notices:
         console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()
     log_dir.mkdir(parents=True, exist_ok=True)
-    started_at = time.time()
-    try:
-        success, logs = eval_set(
-            tasks=tasks,
-            log_dir=str(log_dir),
-            **eval_set_options(
+    lock_file = log_dir / LOCK_FILE
+    # One run per log folder: a second would pay every call again and remove logs the first
+    # is still writing (remove_superseded_logs).
+    with exclusive(lock_file, f"log folder {log_dir}"):
+        started_at = time.time()
+        try:
+            options = eval_set_options(
                 models,
                 model_args,
                 judge,
@@ -189,22 +207,99 @@ def run_tasks(
                 display,
                 user_model,
                 batch_plan,
-            ),
-        )
-    except PrerequisiteError as error:  # a missing API key or provider package
-        if created and not any(log_dir.iterdir()):
-            log_dir.rmdir()
-        from rich.text import Text
+            )
+            options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
+            check_endpoints(options)
+            success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
+        except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
+            if created:
+                lock_file.unlink(missing_ok=True)
+                if not any(log_dir.iterdir()):
+                    log_dir.rmdir()
+            if isinstance(error, UserError):
+                raise
+            from rich.text import Text
 
-        text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
-        raise UserError(first_line(text).removeprefix("ERROR: ")) from None
-    remove_superseded_logs(log_dir, logs, started_at)
+            text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
+            raise UserError(first_line(text).removeprefix("ERROR: ")) from None
+        remove_superseded_logs(log_dir, logs, started_at)
     print_results(logs)
     if not success:
         raise_on_failed(logs)
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with every model (and the judge) built now and wrapped so that an error
+    echoing a key is redacted before inspect records it (``models/redacting.py``)."""
+    from trustmh.models.redacting import get_redacting_model, install_log_redaction, redacting_model
+
+    install_log_redaction()
+    options = dict(options)
+    model_args = options.pop("model_args", None) or {}
+    options["model"] = [sent_as_logged(get_redacting_model(name, **model_args)) for name in options["model"]]
+    roles = options.get("model_roles") or {}
+    options["model_roles"] = {
+        role: sent_as_logged(
+            redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
+        )
+        for role, model in roles.items()
+    } or None
+    return options
+
+
+def sent_as_logged(model: Any) -> Any:
+    """The settings a model is sent are the ones the log records.
+
+    inspect treats an ``openai/<name>`` it does not recognise as OpenAI's newest reasoning model
+    and silently drops ``temperature`` (the log still says 0.0). On an OpenAI-compatible server
+    (vLLM, llama.cpp, ...) such a name is that server's model, not an OpenAI codename: the
+    temperature is sent. Names inspect recognises (gpt-5, o-series) keep its rules.
+    """
+    import os
+
+    base_url = os.environ.get("OPENAI_BASE_URL", "") or str(getattr(model.api, "base_url", "") or "")
+    if str(model).startswith("openai/") and base_url and "api.openai.com" not in base_url:
+        api = model.api
+        if hasattr(api, "is_latest"):
+            api.is_latest = lambda: False
+    return model
+
+
+def check_endpoints(options: dict[str, Any]) -> None:
+    """Stop within seconds, naming the endpoint, if a model's or the judge's server cannot be reached."""
+    from trustmh.endpoints import check_reachable, model_endpoint
+
+    roles = options.get("model_roles") or {}
+    flags = {"judge": "--judge", "user": "--user-model"}
+    for option, model in [
+        *(("--model", m) for m in options["model"]),
+        *((flags.get(role, role), m) for role, m in roles.items()),
+    ]:
+        url = model_endpoint(str(model), getattr(model.api, "base_url", None))
+        if url:
+            check_reachable(url, f"{option} {model}")
+
+
+def epochs_option(epochs: int | None, reducer: str | None) -> Any:
+    """inspect's ``epochs`` argument (``None``: each task's own); an unknown reducer is a UserError."""
+    if epochs is None and reducer is None:
+        return None
+    from inspect_ai import Epochs
+
+    import trustmh.scoring.reducers  # noqa: F401  (registers trustmh_mean)
+
+    option = Epochs(epochs or 1, reducer)
+    try:
+        option.reducer  # noqa: B018  (resolved lazily: resolve now, before any model runs)
+    except LookupError:  # inspect's registry error for an unknown name
+        raise UserError(
+            f"--epochs-reducer: unknown reducer {reducer!r}; use trustmh_mean, mean, median, mode, max, "
+            "pass_at_<k> or at_least_<k>"
+        ) from None
+    return option
 
 
 def dry_run_tasks(
@@ -273,6 +368,9 @@ def eval_set_options(
         else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),
         max_retries=max_retries if max_retries is not None else DEFAULT_MAX_RETRIES,
         display=display,
+        # Logs of other models (or tasks) in the folder are left alone, so adding a model to a
+        # comparison is rerunning with one more -m; the logs of this run's tasks still resume.
+        log_dir_allow_dirty=True,
     )
 
 
@@ -313,7 +411,7 @@ def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float
         try:
             old_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(info.name)}
             new_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(newer.location)}
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - an unreadable sample list: keep the log rather than guess
             continue
         if not old_ids <= new_ids:
             continue
@@ -345,22 +443,38 @@ def score_responses(
     """Re-score recorded outputs with the replay model; returns the ``trustmh score`` JSON."""
     from inspect_ai import eval
 
-    import trustmh._registry  # noqa: F401
+    import trustmh._registry  # noqa: F401  (the trustmh/replay provider)
 
     (built,) = build_tasks([task], source, data_dir)
-    _check_recordings(task, built, responses)
-    target_dir = log_dir or Path(tempfile.mkdtemp(prefix="trustmh-score-"))
-    logs = eval(
-        built,
-        model=f"trustmh/replay/{responses.stem}",
-        model_args={"responses": str(responses)},
-        model_roles={"judge": judge} if judge else None,
-        log_dir=str(target_dir),
-        display="none",
-        fail_on_error=True,
-    )
-    raise_on_failed(logs)
-    return score_summary(logs[0])
+    try:
+        _check_recordings(task, built, responses)
+    except UserError as error:
+        if (built.metadata or {}).get("trustmh_source") != "starter":
+            raise
+        # The usual cause: outputs recorded on the benchmark, scored against the starter items.
+        raise UserError(
+            f"{error} — scored against the starter suite because no benchmark data was given; "
+            "add --data-dir DIR (or set TRUSTMH_DATA_DIR) to score against the benchmark dataset"
+        ) from None
+    roles = with_redacting_models({"model": [], "model_roles": model_roles(judge=judge)})["model_roles"]
+    # Without --log-dir the logs (prompts and replies) go to a private temporary folder that is
+    # removed afterwards, whatever happens: the JSON summary is the result.
+    temporary = None if log_dir else tempfile.mkdtemp(prefix="trustmh-score-")
+    try:
+        logs = eval(
+            built,
+            model=f"trustmh/replay/{responses.stem}",
+            model_args={"responses": str(responses)},
+            model_roles=roles,
+            log_dir=str(log_dir or temporary),
+            display="none",
+            fail_on_error=True,
+        )
+        raise_on_failed(logs)
+        return score_summary(logs[0])
+    finally:
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
 
 
 def _last_user_text(sample: Any) -> str:
@@ -372,9 +486,24 @@ def _last_user_text(sample: Any) -> str:
     return ""
 
 
-def _check_recordings(task: str, built: Any, responses: Path) -> None:
-    """Validate the responses file against the task's samples before any scoring."""
-    from trustmh.models.replay import Recordings
+def _check_recordings(
+    task: str, built: Any, responses: Path, label: str | None = None, limit: int | None = None
+) -> None:
+    """Validate the task's recordings against its samples before any model call or scoring."""
+    from trustmh.models.replay import Recordings, task_file
 
-    recordings = Recordings.load(responses)
-    recordings.check_covers(task, [(str(sample.id), _last_user_text(sample)) for sample in built.dataset])
+    recordings = Recordings.load(task_file(responses, task, label))
+    samples = [(str(sample.id), _last_user_text(sample)) for sample in built.dataset]
+    recordings.check_covers(task, samples, limit)
+
+
+def check_replays(models: Sequence[str], model_args: dict[str, Any], tasks: Sequence[Any], limit: int | None) -> None:
+    """A replayed model must have a record for every sample it will be asked about: one line
+    naming the file, the task and the first missing id, instead of an error per sample."""
+    responses = model_args.get("responses")
+    for model in models:
+        if not model.startswith("trustmh/replay") or not responses:
+            continue
+        label = model.removeprefix("trustmh/replay").strip("/") or None
+        for task in tasks:
+            _check_recordings(task.name.removeprefix("trustmh/"), task, Path(str(responses)), label, limit)

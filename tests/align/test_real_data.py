@@ -82,7 +82,7 @@ def test_reproduces_mentalbench_model_level_iccs(tables_zero_kept) -> None:
     human, judges = tables_zero_kept
     result = analyze(human, judges, {k: [v] for k, v in SELF_FAMILY.items()}, level="model", n_boot=0)
     for judge, published in PUBLISHED.items():
-        for attr, (c1, a1) in zip(ATTRS, published):
+        for attr, (c1, a1) in zip(ATTRS, published, strict=True):
             row = result.select(level="model", judge=judge, attribute=attr)[0]
             assert row.n == 9
             assert row.icc_c1 == pytest.approx(c1, abs=0.005), (judge, attr)

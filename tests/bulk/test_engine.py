@@ -68,7 +68,7 @@ def test_exhausted_retries_leave_an_error_with_its_reason_and_are_counted() -> N
     assert all(o.completion is None for o in outcomes)
     assert all(o.error and "gave up after 3 attempts" in o.error and "HTTP 503" in o.error for o in outcomes)
     assert engine.stats.failures == 5
-    assert engine.stats.failure_reasons == {"gave up after 3 attempts; last error": 5}
+    assert engine.stats.failure_reasons == {"HTTP 503": 5}  # the last error's kind, not "gave up"
     assert sorted(counts.values()) == [3] * 5
 
 

@@ -4,6 +4,7 @@ import pytest
 from typer.testing import CliRunner
 
 from trustmh.cli.main import app
+from trustmh.stats import wilson_interval
 
 runner = CliRunner()
 
@@ -88,3 +89,26 @@ def test_unknown_task_and_pillar():
     assert "unknown task 'nope'" in runner.invoke(app, ["run", "nope"]).output
     result = runner.invoke(app, ["run", "--pillar", "nope"])
     assert result.exit_code == 2 and "unknown pillar" in result.output
+
+
+def test_score_json_carries_parsed_unparsed_and_strict_accuracy(shared_data, tmp_path):
+    """Issue 11 acceptance: 5 of gpt-4o-mini's 125 EthicMH answers replaced by non-answers."""
+    lines = (shared_data / "replay_trustmh" / "ethicmh" / "gpt-4o-mini.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    for record in records[:4]:
+        record["output"] = "Every option has merits; it depends on the situation."
+    records[4]["output"] = None
+    responses = tmp_path / "r.jsonl"
+    responses.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "summary.json"
+    args = ["score", "ethics_ethicmh", "--responses", str(responses), "--data-dir", str(shared_data)]
+    result = runner.invoke(app, [*args, "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    metrics = json.loads(out.read_text())["metrics"]
+    assert metrics["accuracy_n"] == 120 and metrics["accuracy_unparsed"] == 5 and metrics["accuracy_strict_n"] == 125
+    correct = round(metrics["accuracy"] * 120)
+    assert metrics["accuracy"] == pytest.approx(correct / 120) and metrics["accuracy_strict"] == pytest.approx(
+        correct / 125
+    )
+    assert correct <= 92  # gpt-4o-mini answers 92 of 125 right with nothing removed
+    assert metrics["accuracy_strict_ci"] == pytest.approx(list(wilson_interval(correct, 125)))

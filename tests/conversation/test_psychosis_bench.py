@@ -34,7 +34,7 @@ def _verdicts() -> dict[tuple[str, int, str], int | str]:
     return table
 
 
-def _tags(task) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _tags(task) -> dict[str, str]:
     tags = {}
     for sample in task.dataset:
         for turn, text in enumerate(sample.metadata["user_turns"], start=1):
@@ -42,7 +42,7 @@ def _tags(task) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return tags
 
 
-def _run(tmp_path: Path, judge: str | None):  # type: ignore[no-untyped-def]
+def _run(tmp_path: Path, judge: str | None):
     task = crisis_psychosis_bench(source="starter")
     target = tagging_target("psychosis-target", _tags(task))
     [log] = eval(

@@ -16,7 +16,7 @@ from trustmh.conversation.users import END_TOKEN
 
 
 @scorer(metrics=[mean()])
-def turns_scorer():  # type: ignore[no-untyped-def]
+def turns_scorer():
     async def score(state: TaskState, target: Target) -> Score:
         return Score(value=len(conversation_of(state).turns))
 

@@ -18,7 +18,9 @@ def test_resolution_order_data_dir_env_cache(tmp_path, monkeypatch, isolated_cac
     assert resolve_file("confaide", "tier_1.txt", tmp_path / "explicit").read_text() == "explicit"
     assert resolve_file("confaide", "tier_1.txt").read_text() == "env"
     monkeypatch.delenv("TRUSTMH_DATA_DIR")
-    assert resolve_file("confaide", "tier_1.txt").read_text() == "cache"
+    # the cache is reached, and its copy is checked against the catalogue before use
+    with pytest.raises(UserError, match=r"confaide/tier_1.txt: sha256 .* differs from the catalogue's"):
+        resolve_file("confaide", "tier_1.txt")
 
 
 def test_missing_offline_names_dataset_file_and_fix(tmp_path):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,3 +56,25 @@ def isolated_env(home: Path, **extra: str) -> dict[str, str]:
         XDG_CACHE_HOME=str(home / "xdg-cache"),
         **extra,
     )
+
+
+# --- the bad-input corpus (tests/hardening/test_bad_input.py) ----------------------------------
+
+Files = dict[str, bytes | str]
+
+
+@dataclass
+class Case:
+    id: str
+    args: list[str]
+    files: Files
+    expected: list[str]  # substrings of the single stderr line
+    outputs: list[str] = field(default_factory=list)  # must not exist afterwards (files or folders)
+    env: dict[str, str] = field(default_factory=dict)
+    marks: tuple = ()
+    setup: Callable[[Path], None] | None = None  # makes what files cannot (FIFOs, symlinks)
+    hold: str | None = None  # a lock file another run holds while the command runs
+
+
+def _lines(*lines: str) -> str:
+    return "".join(line + "\n" for line in lines)

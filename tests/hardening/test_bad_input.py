@@ -7,33 +7,14 @@ a fresh folder. ``align`` cases run only when ``trustmh align`` is registered.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import subprocess
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from tests.hardening.hardening_cli import TEST_KEY, isolated_env, run_cli
-
-Files = dict[str, bytes | str]
-
-
-@dataclass
-class Case:
-    id: str
-    args: list[str]
-    files: Files
-    expected: list[str]  # substrings of the single stderr line
-    outputs: list[str] = field(default_factory=list)  # must not exist afterwards (files or folders)
-    env: dict[str, str] = field(default_factory=dict)
-    marks: tuple = ()
-
-
-def _lines(*lines: str) -> str:
-    return "".join(line + "\n" for line in lines)
-
+from tests.hardening.hardening_cli import TEST_KEY, Case, Files, _lines, isolated_env, run_cli
+from trustmh.locks import exclusive
 
 # --- ConfAIde tier files ---------------------------------------------------------------------
 
@@ -352,10 +333,24 @@ CASES: list[Case] = [
         ["logs"],
     ),
     Case(
-        "score-responses-is-a-folder",
+        "score-responses-folder-without-the-task",
         ["score", "privacy_psyleak", "--responses", "d", "--json", "out.json"],
         {"d/x.txt": "x"},
-        ["d: a folder; expected a JSONL file"],
+        ["d: no recorded outputs for task privacy_psyleak", "psyleak.jsonl"],
+        ["out.json"],
+    ),
+    Case(
+        "run-data-dir-missing",
+        ["run", "privacy_psyleak", "--data-dir", "nowhere", "--log-dir", "logs"],
+        {},
+        ["--data-dir nowhere: no such folder"],
+        ["logs"],
+    ),
+    Case(
+        "score-benchmark-replay-without-data-dir",
+        ["score", "ethics_ethicmh", "--responses", "r.jsonl", "--json", "out.json"],
+        {"r.jsonl": '{"id": "0", "output": "A"}\n'},
+        ["is not a sample of ethics_ethicmh", "scored against the starter suite", "--data-dir"],
         ["out.json"],
     ),
     Case(
@@ -385,21 +380,6 @@ CASES: list[Case] = [
 # --- align judge files (trustmh align --human FILE --judge NAME=FILE) -----------------------------
 
 
-def _align_available() -> bool:
-    try:
-        import trustmh.cli.align  # noqa: F401
-    except ImportError:
-        return False
-    result = subprocess.run(
-        [sys.executable, "-m", "trustmh", "align", "--help"],
-        capture_output=True,
-        text=True,
-        env=isolated_env(Path("/tmp")),
-    )
-    return result.returncode == 0
-
-
-ALIGN_MARK = pytest.mark.xfail(not _align_available(), reason="align not merged yet", strict=False)
 ALIGN = ["align", "--human", "human.csv", "--json", "out.json"]
 HUMAN = _lines("ConvID,human_response_gpt4", '1,"{""Guidance"": 4}"', '2,"{""Guidance"": 3}"')
 
@@ -410,7 +390,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": HUMAN},
         ["--judge", "NAME=VALUE"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-empty-file",
@@ -418,7 +397,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": ""},
         ["judge.csv", "empty"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-no-convid-column",
@@ -426,7 +404,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": _lines("Conversation,judge_response_gpt4", "1,4")},
         ["judge.csv:row 1", "missing column 'ConvID'"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-truncated",
@@ -434,7 +411,6 @@ CASES += [
         {"human.csv": HUMAN, "judge.csv": 'ConvID,judge_response_gpt4\n1,"{""Guid'},
         ["judge.csv"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-ids-do-not-match",
@@ -445,7 +421,6 @@ CASES += [
         },
         ["judge.csv:row 2", "ConvID '7' is not in human.csv"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
     Case(
         "align-judge-file-missing",
@@ -453,9 +428,13 @@ CASES += [
         {"human.csv": HUMAN},
         ["nowhere.csv"],
         ["out.json"],
-        marks=(ALIGN_MARK,),
     ),
 ]
+
+
+from tests.hardening.bad_input_issue12 import ISSUE12_CASES  # noqa: E402  (after CASES: it extends them)
+
+CASES += ISSUE12_CASES
 
 
 def _write(root: Path, files: Files) -> None:
@@ -482,7 +461,12 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     _write(tmp_path, case.files)
-    result = run_cli(case.args, tmp_path, isolated_env(home, **case.env), timeout=120)
+    if case.setup is not None:
+        case.setup(tmp_path)
+    with contextlib.ExitStack() as stack:
+        if case.hold is not None:  # another run holds this lock while the command runs
+            stack.enter_context(exclusive(tmp_path / case.hold, "the other run"))
+        result = run_cli(case.args, tmp_path, isolated_env(home, **case.env), timeout=120)
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
     assert len(lines) == 1, result.stderr[-2000:]
@@ -497,4 +481,4 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
 
 
 def test_corpus_size() -> None:
-    assert len([c for c in CASES if not c.marks]) >= 20
+    assert len(CASES) >= 100 and len([c for c in CASES if not c.marks]) >= 90

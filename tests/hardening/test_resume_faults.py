@@ -26,7 +26,7 @@ def _eval_logs(log_dir: Path) -> list[str]:
 def _psyleak_inputs() -> dict[str, str]:
     from trustmh.pillars.privacy.dataset import psyleak_dataset
 
-    return {str(s.id): s.input for s in psyleak_dataset("starter", None)}  # type: ignore[misc]
+    return {str(s.id): s.input for s in psyleak_dataset("starter", None)}
 
 
 def _command(log_dir: Path, *extra: str) -> list[str]:

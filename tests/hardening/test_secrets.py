@@ -180,3 +180,85 @@ def test_redact_environment_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MY_SERVICE_TOKEN", "tok-plain-value-123")
     assert redact("server said tok-plain-value-123 is invalid") == f"server said {REDACTED} is invalid"
     assert redact("nothing secret here") == "nothing secret here"
+
+
+PLAIN_KEY = "plain0Secret0Value0c41d7e9"  # not shaped like a provider key: only configuration finds it
+
+
+def _echoing_run(tmp_path: Path, faults: Faults) -> tuple[object, Path]:
+    home = tmp_path / "home"
+    home.mkdir()
+    log_dir = tmp_path / "logs"
+    with running_double(latency=0.0, faults=faults, seed=3) as double:
+        env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
+        result = run_cli(
+            [
+                "run",
+                "privacy_psyleak",
+                "--model",
+                "openai/test-model",
+                "--log-dir",
+                str(log_dir),
+                "--limit",
+                "4",
+                "--max-retries",
+                "2",
+                "-M",
+                f"api_key={PLAIN_KEY}",
+                "--no-report",
+            ],
+            REPO,
+            env,
+        )
+        seen = {h.get("Authorization", "") for h in double.state.headers_seen}
+    assert any(PLAIN_KEY in value for value in seen)  # the endpoint really got (and echoed) it
+    return result, home
+
+
+def test_a_key_echoed_in_retried_errors_reaches_no_log_trace_or_console(tmp_path: Path) -> None:
+    result, home = _echoing_run(tmp_path, Faults(echo_key=0.6, fault_attempts=1))
+    assert result.returncode == 0, result.stderr[-3000:]
+    traces = [p for p in home.rglob("*") if p.is_file() and "trace" in str(p).lower()]
+    assert traces, "inspect wrote no trace file: the check below would prove nothing"
+    # positive control: the echoed error was recorded somewhere, redacted
+    assert _occurrences(tmp_path, ["Incorrect API key provided: [REDACTED]"])
+    assert _occurrences(tmp_path, [PLAIN_KEY, TEST_KEY]) == []
+    assert PLAIN_KEY not in result.stdout + result.stderr
+
+
+def test_a_key_echoed_in_a_final_error_reaches_no_sample_error(tmp_path: Path) -> None:
+    result, _ = _echoing_run(tmp_path, Faults(echo_key=1.0, echo_key_status=401))
+    assert result.returncode != 0
+    errors = _occurrences(tmp_path / "logs", ["Incorrect API key provided: [REDACTED]"])
+    assert any(".eval!" in name for name in errors), errors  # the sample errors carry the message
+    assert _occurrences(tmp_path, [PLAIN_KEY, TEST_KEY]) == []
+    assert PLAIN_KEY not in result.stdout + result.stderr
+
+
+def test_redact_keeps_words_after_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert redact("unclosed token: line 2") == "unclosed token: line 2"
+    assert redact("password: correcthorsebatterystaple") == f"password: {REDACTED}"
+
+
+def test_score_removes_its_temporary_log_folder(tmp_path: Path) -> None:
+    import json
+    import os
+
+    from trustmh.pillars.privacy.dataset import psyleak_dataset
+
+    home = tmp_path / "home"
+    home.mkdir()
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    responses = tmp_path / "r.jsonl"
+    responses.write_text(
+        "".join(json.dumps({"id": s.id, "output": "No."}) + "\n" for s in psyleak_dataset("starter", None))
+    )
+    result = run_cli(
+        ["score", "privacy_psyleak", "--responses", str(responses), "--json", str(tmp_path / "out.json")],
+        REPO,
+        isolated_env(home, TMPDIR=str(scratch)),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert [p for p in scratch.iterdir() if p.name.startswith("trustmh-score-")] == []
+    assert os.path.exists(tmp_path / "out.json")

@@ -10,12 +10,12 @@ from pathlib import Path
 from inspect_ai import eval
 from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 
-import trustmh._registry  # noqa: F401
+import trustmh._registry  # noqa: F401  (registers the trustmh providers and tasks)
 from trustmh.pillars.privacy.dataset import psyleak_dataset
 from trustmh.runner import build_tasks, remove_superseded_logs
 
 
-def _finished_log(tmp_path: Path):  # noqa: ANN202
+def _finished_log(tmp_path: Path):
     responses = tmp_path / "r.jsonl"
     responses.write_text(
         "".join(json.dumps({"id": s.id, "output": "No."}) + "\n" for s in psyleak_dataset("starter", None))
@@ -33,7 +33,7 @@ def _finished_log(tmp_path: Path):  # noqa: ANN202
     return log
 
 
-def _started_copy(log, path: Path, keep: int, extra_id: str | None = None) -> Path:  # noqa: ANN001
+def _started_copy(log, path: Path, keep: int, extra_id: str | None = None) -> Path:
     started = read_eval_log(log.location)
     started.status = "started"
     started.results = None

@@ -54,3 +54,29 @@ def test_replay_provider_without_sample_matches_input(tmp_path):
 def test_replay_provider_requires_file():
     with pytest.raises(UserError, match="responses=FILE"):
         get_model("trustmh/replay/none-given", memoize=False)
+
+
+def test_folder_of_recordings_resolves_task_short_name_and_per_model_layout(tmp_path):
+    from trustmh.models.replay import task_file
+
+    (tmp_path / "ethics_ethicmh.jsonl").write_text("")
+    (tmp_path / "psyleak").mkdir()
+    (tmp_path / "psyleak" / "gpt-x.jsonl").write_text("")
+    (tmp_path / "confaide_tier1.jsonl").write_text("")
+    assert task_file(tmp_path, "trustmh/ethics_ethicmh") == tmp_path / "ethics_ethicmh.jsonl"
+    assert task_file(tmp_path, "privacy_confaide_tier1") == tmp_path / "confaide_tier1.jsonl"
+    assert task_file(tmp_path, "privacy_psyleak", "gpt-x") == tmp_path / "psyleak" / "gpt-x.jsonl"
+    with pytest.raises(UserError, match="no recorded outputs for task privacy_psyleak") as error:
+        task_file(tmp_path, "privacy_psyleak", "other")
+    assert "psyleak/other.jsonl" in str(error.value) and "\n" not in str(error.value)
+    single = tmp_path / "ethics_ethicmh.jsonl"
+    assert task_file(single, "anything") == single  # a file is used as given
+
+
+def test_coverage_limit_checks_only_the_samples_that_will_run(tmp_path):
+    path = write_jsonl(tmp_path / "r.jsonl", [{"id": "a", "output": "x"}])
+    recordings = Recordings.load(path)
+    samples = [("a", ""), ("b", "")]
+    recordings.check_covers("t", samples, limit=1)  # b will not run: no record needed
+    with pytest.raises(UserError, match="no record for sample id 'b' of t"):
+        recordings.check_covers("t", samples)

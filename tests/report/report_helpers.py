@@ -12,6 +12,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 
 from tests.report.report_synth import estimate, synthetic_log
+from trustmh.pillars.fairness.demographics import ATTRIBUTES
 
 SECRET_OUTPUT = "ZEBRA-UMBRELLA-7731"  # appears in replayed outputs, must never leak when redacted
 MARKUP = "<i>tag</i>"  # model output that must be shown as text, not as HTML
@@ -36,8 +37,8 @@ def _replay(path: Path, answers: dict[str, str]) -> Path:
 def _run_real(real: Path, work: Path) -> list[EvalLog]:
     from trustmh.pillars.privacy.tasks import privacy_confaide_tier1, privacy_psyleak
 
-    tier1 = {f"starter-t1-{i}": f"{(i % 4) + 1}) rating {SECRET_OUTPUT}" for i in range(4)}
-    tier1_b = {f"starter-t1-{i}": f"Rating: {4 - (i % 3)} {SECRET_OUTPUT}" for i in range(4)}
+    tier1 = {f"starter-t1-{i}": f"{(i % 4) + 1}) rating {SECRET_OUTPUT}" for i in range(8)}
+    tier1_b = {f"starter-t1-{i}": f"Rating: {4 - (i % 3)} {SECRET_OUTPUT}" for i in range(8)}
     psy = {
         f"0-{k}": f"I cannot share that. {SECRET_OUTPUT}"
         for k in ("free-response", "info-accessibility", "privacy-sharing", "control")
@@ -45,14 +46,15 @@ def _run_real(real: Path, work: Path) -> list[EvalLog]:
     logs: list[EvalLog] = []
     for label, answers in (("model-a", tier1), ("model-b", tier1_b)):
         responses = _replay(work / f"{label}.jsonl", answers | psy)
-        for task in (privacy_confaide_tier1(source="starter"), privacy_psyleak(source="starter")):
+        # tier 1: all 8 starter items (n above the ranking minimum); PsyLeak: one scenario.
+        for task, limit in ((privacy_confaide_tier1(source="starter"), 8), (privacy_psyleak(source="starter"), 4)):
             logs += inspect_eval(
                 task,
                 model=f"trustmh/replay/{label}",
                 model_args={"responses": str(responses)},
                 log_dir=str(real),
                 display="none",
-                limit=4,
+                limit=limit,
             )
     logs += inspect_eval(
         privacy_confaide_tier1(source="starter"), model="trustmh/smollm2", log_dir=str(real), display="none", limit=2
@@ -62,7 +64,7 @@ def _run_real(real: Path, work: Path) -> list[EvalLog]:
 
 
 def _crisis_metrics(strength: float) -> dict[str, float]:
-    metrics = estimate("macro_f1", 0.4 + strength) | estimate("accuracy", 0.5 + strength)
+    metrics = estimate("macro_f1", 0.4 + strength, half_width=0.03) | estimate("accuracy", 0.5 + strength)
     for i, gold in enumerate(CRISIS):
         for j, pred in enumerate(CRISIS):
             metrics[f"confusion[gold={gold},pred={pred}]"] = float(8 if i == j else (2 if abs(i - j) == 1 else 0))
@@ -77,7 +79,7 @@ def _safety_samples(model: str) -> list[dict]:
             samples.append(
                 {
                     "id": f"s{k}-{rep}",
-                    "input": f"jailbreak prompt {k}",
+                    "input": f"synthetic attack text {k}",
                     "output": f"reply {MARKUP} {SECRET_OUTPUT}",
                     "value": {"rta": refused},
                     "explanation": "judge said so",
@@ -93,7 +95,7 @@ def _write_synthetic(template: EvalLog, synth: Path) -> None:
         synthetic_log(
             template, synth, task="crisis_classification", pillar="crisis", model=model, metrics=_crisis_metrics(s)
         )
-        safety = estimate("rta_keyword", 0.6 + s) | {
+        safety = estimate("rta_keyword", 0.6 + s, half_width=0.03) | {
             k: v for m in METHODS for k, v in estimate(f"rta_keyword[method={m}]", 0.5 + s).items()
         }
         safety |= {k: v for o in OBJECTIVES for k, v in estimate(f"rta_keyword[objective={o}]", 0.55 + s).items()}
@@ -106,19 +108,21 @@ def _write_synthetic(template: EvalLog, synth: Path) -> None:
             metrics=safety,
             samples=_safety_samples(model),
         )
-        fairness = estimate("accuracy_spread", 0.2 - s) | {
-            k: v
-            for a in ("gender", "age", "race")
-            for k, v in estimate(f"accuracy_spread[attribute={a}]", 0.15 - s / 2).items()
-        }
-        synthetic_log(template, synth, task="fairness_demographics", pillar="fairness", model=model, metrics=fairness)
-        robust = estimate("relative_drop", 0.1 + s) | {
-            k: v for i in (1, 2, 3) for k, v in estimate(f"accuracy[intensity={i}]", 0.8 - 0.1 * i - s).items()
-        }
-        synthetic_log(template, synth, task="robustness_typos", pillar="robustness", model=model, metrics=robust)
-        ethics = estimate("accuracy", 0.7 - s, unparsed=2) | {
-            k: v for i in range(1, 6) for k, v in estimate(f"sc{i}", 3 + 0.3 * i - s, half_width=0.4).items()
-        }
+        fairness: dict[str, float] = {}
+        for attribute in ATTRIBUTES:
+            fairness |= estimate(f"refusal_rate_range[attribute={attribute}]", 0.15 - s / 2)
+            fairness[f"refusal_rate_range_p[attribute={attribute}]"] = 0.04
+            fairness[f"refusal_rate_worst_group[attribute={attribute}]"] = 1.0
+        synthetic_log(template, synth, task="fairness_esconv", pillar="fairness", model=model, metrics=fairness)
+        robust = estimate("score[perturbation=clean]", 0.8 - s, half_width=0.05)
+        for i in (1, 2, 3):
+            robust |= estimate(f"score[perturbation=typo@{i}]", 0.8 - 0.1 * i - s)
+            robust |= estimate(f"relative_drop[perturbation=typo@{i}]", 0.1 + s)
+        synthetic_log(template, synth, task="robustness_usmle_mental", pillar="robustness", model=model, metrics=robust)
+        # Parsed-only accuracy favours model-a; the strict variant (unparsed counted wrong),
+        # which is what gets ranked, favours model-b.
+        ethics = estimate("accuracy", 0.7 - s, unparsed=2) | estimate("accuracy_strict", 0.5 + s, half_width=0.03)
+        ethics |= {k: v for i in range(1, 6) for k, v in estimate(f"sc{i}", 3 + 0.3 * i - s, half_width=0.4).items()}
         synthetic_log(template, synth, task="ethics_dilemmas", pillar="ethics", model=model, metrics=ethics)
     # model-b only: sycophancy; model-a lacks it, so it must show as missing.
     synthetic_log(
@@ -168,7 +172,7 @@ def make_logs(root: Path) -> Logs:
     made = _run_real(real, work)
     template = read_eval_log(made[0].location)
     _write_synthetic(template, synth)
-    texts = [SECRET_OUTPUT, "jailbreak prompt", "judge said so"]
+    texts = [SECRET_OUTPUT, "synthetic attack text", "judge said so"]
     for log in made:
         for sample in read_eval_log(log.location).samples or []:
             texts.append(" ".join(str(sample.input).split())[:40])

@@ -16,7 +16,8 @@ from tests.report.report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_align
 from trustmh.cli import report as report_cli
 from trustmh.errors import UserError
 from trustmh.report import TIDY_COLUMNS, build_report, collect
-from trustmh.report.headline import pillar_scores, ranking
+from trustmh.report.headline import pillar_scores
+from trustmh.report.ranking import leaderboards
 
 
 def _figures(page: str) -> dict:
@@ -44,13 +45,15 @@ def test_latest_successful_log_per_task_and_model(logs: Logs) -> None:
 def test_ranking_is_mean_rank_over_present_pillars(logs: Logs) -> None:
     rows = [r for res in collect([logs.synthetic]).results for r in res.rows]
     scores = pillar_scores(rows)
-    assert ("trustmh/replay/model-a", "sycophancy") not in scores  # missing, not zero
-    ranked = {r.model: r for r in ranking(["trustmh/replay/model-a", "trustmh/replay/model-b"], scores)}
+    assert ("benchmark", "trustmh/replay/model-a", "sycophancy") not in scores  # missing, not zero
+    (board,) = leaderboards(scores)
+    ranked = {r.model: r for r in board.rows}
     a, b = ranked["trustmh/replay/model-a"], ranked["trustmh/replay/model-b"]
-    # b is better on crisis, safety, fairness (lower spread); worse on robustness, ethics.
-    assert b.pillar_ranks == {"crisis": 1, "safety": 1, "fairness": 1, "robustness": 2, "ethics": 2, "sycophancy": 1}
-    assert a.mean_rank == pytest.approx((2 + 2 + 2 + 1 + 1) / 5)
-    assert "sycophancy" not in a.pillar_ranks
+    # b is separated from a (CIs apart) on crisis, safety and strict ethics accuracy; on
+    # fairness and robustness their CIs overlap, so they share rank 1.
+    assert b.pillar_ranks == {"crisis": 1, "safety": 1, "fairness": 1, "robustness": 1, "ethics": 1, "sycophancy": 1}
+    assert a.pillar_ranks == {"crisis": 2, "safety": 2, "fairness": 1, "robustness": 1, "ethics": 2}
+    assert a.mean_rank == pytest.approx(8 / 5) and (b.tie_group, a.tie_group) == (1, 2)
 
 
 def test_report_content(logs: Logs, tmp_path: Path) -> None:
@@ -62,7 +65,8 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
         and '<link rel="stylesheet"' not in page
     )
     assert "Not comparable with the published benchmark" in page
-    assert "mean of its ranks over the pillars it was evaluated on" in page
+    assert "mean of its ranks over the pillars it has" in page
+    assert "Benchmark leaderboard" in page and "Starter-suite leaderboard" in page
     assert 'id="pillar-dialogue"' in page
     assert "missing" in page and SECRET_OUTPUT in page  # sample excerpts are there unredacted
     figures = _figures(page)
@@ -72,8 +76,8 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
         "confusion (rows = gold",
         "jailbreak method × objective",
         "rta_keyword by method",
-        "accuracy by intensity",
-        "accuracy_spread by attribute",
+        "score by perturbation",
+        "refusal_rate_range by attribute",
         "APA principle scores",
     ):
         assert expected in titles, expected
@@ -85,12 +89,14 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
 def test_hover_gives_n_and_ci_and_sample_text_is_escaped(logs: Logs, tmp_path: Path) -> None:
     page = build_report([logs.root], tmp_path / "r.html").read_text(encoding="utf-8")
     assert MARKUP not in page and html.escape(MARKUP) in page
-    radar = next(f for f in _figures(page).values() if f["data"][0]["type"] == "scatterpolar")
+    figures = _figures(page)
+    radar = next(f for f in figures.values() if f["data"][0]["type"] == "scatterpolar")
     b = next(t for t in radar["data"] if t["name"].endswith("model-b"))
     crisis = b["hovertext"][list(b["theta"]).index("crisis")]
-    assert "n=20" in crisis and "[0.400, 0.600]" in crisis
-    privacy = b["hovertext"][list(b["theta"]).index("privacy")]
-    assert "STARTER" in privacy
+    assert "n=20" in crisis and "[0.470, 0.530]" in crisis
+    assert "privacy" not in b["theta"]  # starter results are on their own leaderboard
+    dots = next(f for f in figures.values() if f["title"].startswith("Pillar scores with 95% CIs"))
+    assert all("STARTER" in h for t in dots["data"] for h in t["hovertext"])
     bars = [f for f in _figures(page).values() if f["data"][0]["type"] == "bar"]
     assert bars and all(
         "n = " in h and "CI" in h for f in bars for t in f["data"] for h in t["hovertext"] if "missing" not in h
@@ -121,8 +127,15 @@ def test_exports(logs: Logs, tmp_path: Path) -> None:
     assert tuple(rows[0]) == TIDY_COLUMNS
     assert {r["model"] for r in rows} == {"trustmh/replay/model-a", "trustmh/replay/model-b", "trustmh/smollm2"}
     assert {r["source"] for r in rows} == {"starter"}
-    records = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    document = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    records = document["results"]
     assert len(records) == len(rows) and set(records[0]) == set(TIDY_COLUMNS)
+    (starter,) = document["rankings"]  # only starter logs here: one leaderboard
+    assert starter["source"] == "starter" and starter["pillars"] == ["privacy"]
+    assert {r["model"] for r in starter["rows"]} == {"trustmh/replay/model-a", "trustmh/replay/model-b"}
+    assert all(set(r) == {"model", "mean_rank", "tie_group", "pillar_ranks"} for r in starter["rows"])
+    # the embedded model answered 2 items: no Pearson r, so it is not ranked (never as zero)
+    assert "trustmh/smollm2" not in {r["model"] for r in starter["rows"]}
 
 
 def test_alignment_section(logs: Logs, tmp_path: Path) -> None:
@@ -188,8 +201,9 @@ def test_alignment_with_undefined_values(logs: Logs, tmp_path: Path) -> None:
 def test_unwritable_output_is_a_user_error(logs: Logs, tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    with pytest.raises(UserError, match="cannot write"):
-        build_report([logs.real], blocker / "r.html")  # a file where a directory should be
+    # a file where a directory should be: named as such before anything is rendered (issue 12 item 9)
+    with pytest.raises(UserError, match="r.html: a parent in the path is not a folder"):
+        build_report([logs.real], blocker / "r.html")
 
 
 def test_bad_alignment_file(logs: Logs, tmp_path: Path) -> None:
@@ -223,3 +237,52 @@ def test_cli(logs: Logs, tmp_path: Path) -> None:
     assert out.exists() and (tmp_path / "t.json").exists() and str(out) in result.output
     bad = runner.invoke(_app(), ["report", str(tmp_path / "missing"), "-o", str(tmp_path / "x.html")])
     assert bad.exit_code == 2 and "no such log directory" in bad.output and not (tmp_path / "x.html").exists()
+
+
+def test_heatmap_category_comes_from_the_ci_of_the_icc_it_prints(tmp_path: Path) -> None:
+    from trustmh.report.alignment import icc_heatmaps, load_alignment
+
+    alignment = load_alignment(write_alignment(tmp_path / "align.json"))
+    ((_, figure),) = icc_heatmaps(alignment)
+    heat = figure.data[0]
+    # ICC(A,1) CIs are [0.5, 0.85] (width 0.35 <= 0.355: GR) whatever the file's ICC(C,1) category says
+    assert {cell.split("<br>")[1] for line in heat.text for cell in line} == {"GR"}
+    assert all("95% CI [0.500, 0.850]" in h for line in heat.hovertext for h in line)
+    assert all("[" not in cell for line in heat.text for cell in line)  # the CI is on hover, not in the cell
+
+
+def test_same_item_side_by_side_across_models(logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.real], tmp_path / "r.html").read_text(encoding="utf-8")
+    block = page.split('id="compare-privacy-confaide-tier1"')[1].split("</details>")[0]
+    assert "starter-t1-0" in block
+    for model in ("trustmh/replay/model-a", "trustmh/replay/model-b", "trustmh/smollm2"):
+        assert model in block
+    assert "not run" in block  # the embedded model answered only the first 2 items
+    redacted = build_report([logs.real], tmp_path / "p.html", redact=True).read_text(encoding="utf-8")
+    assert 'id="compare-' not in redacted
+
+
+def test_metrics_no_model_scored_collapse_into_one_line_per_task() -> None:
+    from trustmh.report.collect import LogResult
+    from trustmh.report.render import _metric_table
+    from trustmh.results import MetricRow
+
+    def row(model: str, metric: str, value: float | None, unparsed: int = 0) -> MetricRow:
+        return MetricRow("t", "ethics", model, metric, value, None, None, 0 if value is None else 9, unparsed, "", None)
+
+    results = [
+        LogResult(
+            "a.eval",
+            "t",
+            m,
+            "ethics",
+            "",
+            "",
+            "",
+            [row(m, "accuracy", 0.5), row(m, "sc1", None), row(m, "sc2", None, unparsed=u)],
+        )
+        for m, u in (("a", 0), ("b", 3))
+    ]
+    table = _metric_table(results)
+    assert [r["metric"] for r in table["rows"]] == ["accuracy", "sc2"]  # sc2 had unparsed judge replies: kept
+    assert table["unscored"] == {"t": ["sc1"]}

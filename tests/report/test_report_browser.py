@@ -1,5 +1,10 @@
 """Open the report in headless Chromium: charts drawn, no console errors, usable narrow.
 
+Three pages as a user meets them: one model; three models (one on the starter suite, two
+replayed on benchmark data); the alignment section. On each: every chart has drawn content
+(an empty chart is a note, not axes), no two texts inside a chart overlap (bounding boxes),
+no console error, no page-wide horizontal scroll at 390 px, screenshots saved.
+
 Screenshots go to ``artifacts/report/`` under the repository root (gitignored).
 Skips only when Chromium is absent and ``CI`` is unset; under CI a missing browser fails.
 """
@@ -185,3 +190,111 @@ def test_redacted_page_renders(driver, logs: Logs, tmp_path: Path) -> None:
     assert driver.execute_script("return document.querySelectorAll('details.samples table').length") == 0
     assert not _severe(driver)
     _screenshot(driver, "redacted-1280x800")
+
+
+# Texts inside a chart whose bounding boxes intersect by more than this (px in both directions).
+OVERLAP_PX = 1.5
+# Every visible text of every chart, with its box; rotated tick labels are left out (their
+# axis-aligned boxes overlap by construction although the glyphs do not).
+_TEXT_BOXES = """
+return Array.from(document.querySelectorAll(arguments[0] + ' [data-figure] .main-svg text')).filter(t => {
+  const r = t.getBoundingClientRect();
+  const tr = (t.getAttribute('transform') || '') + (t.parentNode.getAttribute('transform') || '');
+  return t.textContent.trim() && r.width > 0 && r.height > 0 && !/rotate\\((-?[1-9])/.test(tr);
+}).map(t => {
+  const r = t.getBoundingClientRect();
+  return [t.closest('[data-figure]').id, t.textContent.trim(), r.left, r.top, r.right, r.bottom];
+});
+"""
+
+
+def overlapping_texts(boxes: list[list]) -> list[tuple[str, str, str]]:
+    """Pairs of texts in the same chart whose boxes intersect (beyond a rounding margin)."""
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            if a[0] != b[0]:
+                continue
+            width = min(a[4], b[4]) - max(a[2], b[2])
+            height = min(a[5], b[5]) - max(a[3], b[3])
+            if width > OVERLAP_PX and height > OVERLAP_PX:
+                found.append((a[0], a[1], b[1]))
+    return found
+
+
+def test_overlap_check_finds_intersections_only_within_a_chart() -> None:
+    boxes = [
+        ["c1", "a", 0, 0, 10, 10],
+        ["c1", "b", 5, 5, 15, 15],
+        ["c2", "c", 5, 5, 15, 15],
+        ["c1", "d", 16, 0, 26, 10],
+    ]
+    assert overlapping_texts(boxes) == [("c1", "a", "b")]
+    touching = [["c1", "a", 0, 0, 10, 10], ["c1", "b", 9, 0, 19, 10]]  # 1 px: rounding, not an overlap
+    assert overlapping_texts(touching) == []
+
+
+def _check_page(driver, page: Path, name: str, scope: str = "body") -> None:
+    for width, height in ((1280, 800), (390, 844)):
+        _load(driver, page, width, height)
+        charts = driver.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[1] + ' [data-figure]')).map(el => "
+            "[el.id, el.querySelectorAll(arguments[0]).length])",
+            DRAWN,
+            scope,
+        )
+        assert charts, f"{name}: no charts"
+        assert not [c for c in charts if c[1] == 0], f"{name} at {width}px: charts without drawn content"
+        overlaps = overlapping_texts(driver.execute_script(_TEXT_BOXES, scope))
+        assert not overlaps, f"{name} at {width}px: overlapping texts {overlaps[:5]}"
+        assert driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth") <= 1
+        assert not _severe(driver)
+        _screenshot(driver, f"{name}-{width}x{height}")
+
+
+def _copy_logs(results: list, target: Path) -> Path:
+    target.mkdir(parents=True, exist_ok=True)
+    for result in results:
+        shutil.copy(result.path, target / Path(result.path).name)
+    return target
+
+
+@pytest.mark.slow
+def test_page_one_model(driver, logs: Logs, tmp_path: Path) -> None:
+    from trustmh.report import collect
+
+    mine = [r for r in collect([logs.root]).results if r.model == "trustmh/replay/model-a"]
+    page = build_report([_copy_logs(mine, tmp_path / "one")], tmp_path / "one.html")
+    _check_page(driver, page, "page-one-model")
+
+
+@pytest.mark.slow
+def test_page_three_models_starter_and_benchmark(driver, logs: Logs, shared_data: Path, tmp_path: Path) -> None:
+    from trustmh.report import collect
+    from trustmh.runner import run_tasks
+
+    starter = [r for r in collect([logs.real]).results if r.model == "trustmh/replay/model-a"]
+    folder = _copy_logs(starter, tmp_path / "three")
+    run_tasks(
+        ["ethics_ethicmh", "privacy_confaide_tier1"],
+        ["trustmh/replay/gpt-4o-mini", "trustmh/replay/gpt-5.1"],
+        {"responses": str(shared_data / "replay_trustmh")},
+        None,
+        None,
+        folder,
+        str(shared_data),
+        "benchmark",
+        None,
+        False,
+        display="none",
+    )
+    page = build_report([folder], tmp_path / "three.html")
+    text = page.read_text(encoding="utf-8")
+    assert "Benchmark leaderboard" in text and "Starter-suite leaderboard" in text
+    _check_page(driver, page, "page-three-models")
+
+
+@pytest.mark.slow
+def test_page_alignment_section(driver, logs: Logs, tmp_path: Path) -> None:
+    page = build_report([logs.real], tmp_path / "align.html", align_json=write_alignment(tmp_path / "align.json"))
+    _check_page(driver, page, "page-alignment", scope="#alignment")

@@ -1,4 +1,4 @@
-"""The trustmh epoch reducer keeps unparsed (None) fields apart from wrong answers."""
+"""The trustmh epoch reducer keeps unparsed fields apart from wrong answers."""
 
 from __future__ import annotations
 
@@ -7,22 +7,27 @@ import math
 from inspect_ai.scorer import Score
 
 from trustmh.scoring.reducers import reduce_values, trustmh_mean
+from trustmh.scoring.unparsed import UNPARSED, is_unparsed
 
 
 def test_reduce_values_per_field() -> None:
-    reduced = reduce_values([{"correct": 1.0, "rating": None, "x": None}, {"correct": 0.0, "rating": 3, "x": None}])
-    assert reduced == {"correct": 0.5, "rating": 3.0, "x": None}
+    reduced = reduce_values([{"correct": 1.0, "rating": None, "x": UNPARSED}, {"correct": 0.0, "rating": 3, "x": None}])
+    assert reduced["correct"] == 0.5 and reduced["rating"] == 3.0
+    assert is_unparsed(reduced["x"]) and math.isnan(reduced["x"])  # NaN: survives any later reducer
 
 
-def test_fields_missing_in_some_epochs_and_strings() -> None:
+def test_fields_missing_in_some_epochs_and_labels() -> None:
     reduced = reduce_values([{"a": 1.0, "s": "B"}, {"a": 3.0, "s": "B", "judge": 4}])
     assert reduced == {"a": 2.0, "s": "B", "judge": 4.0}
-    assert reduce_values([{"s": "B"}, {"s": "C"}]) == {"s": None}
+    # a label takes its most common value over the parsed epochs (ties: the earliest)
+    assert reduce_values([{"s": "B"}, {"s": "C"}, {"s": "C"}]) == {"s": "C"}
+    assert reduce_values([{"s": "B"}, {"s": "C"}]) == {"s": "B"}
+    assert reduce_values([{"s": UNPARSED}, {"s": "C"}]) == {"s": "C"}
 
 
 def test_scalars() -> None:
     assert reduce_values([1.0, 0.0, 1.0]) == 2 / 3
-    assert math.isnan(reduce_values([None, None]))  # type: ignore[arg-type]
+    assert math.isnan(reduce_values([None, None]))
 
 
 def test_reducer_keeps_a_single_epoch_unchanged() -> None:

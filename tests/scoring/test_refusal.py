@@ -143,11 +143,12 @@ def test_reducer_keeps_unparsed() -> None:
     from inspect_ai.scorer import Score
 
     from trustmh.scoring.reducers import trustmh_mean
+    from trustmh.scoring.unparsed import is_unparsed
 
     reduce = trustmh_mean()
     assert reduce([Score(value={"rta": None})]).value == {"rta": None}
     merged = reduce([Score(value={"rta": None, "x": 1.0}), Score(value={"rta": None, "x": 0.0})]).value
-    assert merged == {"rta": None, "x": 0.5}
+    assert is_unparsed(merged["rta"]) and merged["x"] == 0.5  # unparsed in every epoch: stays unparsed (NaN)
 
 
 def test_embedded_model_jailbreak_outputs() -> None:

@@ -27,7 +27,7 @@ def test_resampled_sums_equal_a_loop_over_replicates() -> None:
     counts = resample_counts(30, 50, seed=9)
     fast = summarize(resampled_sums(counts, unit))["icc_c1"]
     for b in range(50):
-        sample = np.concatenate([np.repeat(c, int(k), axis=0) for c, k in zip(clusters, counts[b]) if k])
+        sample = np.concatenate([np.repeat(c, int(k), axis=0) for c, k in zip(clusters, counts[b], strict=True) if k])
         slow = summarize(pair_moments(sample[:, 0], sample[:, 1]))["icc_c1"]
         assert fast[b] == pytest.approx(float(slow), nan_ok=True)
 

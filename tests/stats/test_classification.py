@@ -98,3 +98,11 @@ def test_empty_and_invalid_input() -> None:
         macro_f1(["a"], [], LABELS)
     with pytest.raises(ValueError, match="distinct"):
         confusion_matrix(["a"], ["a"], ["a", "a"])
+
+
+def test_macro_f1_with_never_right_extra_labels_averages_over_the_real_classes() -> None:
+    # gold a,a,b,b; pred a,(u),b,b with "(u)" an unparsed answer: F1_a = 2/3, F1_b = 1
+    labels = ["a", "b", "(u)"]
+    estimate = macro_f1_estimate(["a", "a", "b", "b"], ["a", "(u)", "b", "b"], labels, scored=2)
+    assert estimate.value == pytest.approx((2 / 3 + 1) / 2) and estimate.n == 4
+    assert estimate.ci_low <= estimate.value <= estimate.ci_high

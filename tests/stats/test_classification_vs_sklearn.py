@@ -9,6 +9,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score, f1_score
 from sklearn.metrics import confusion_matrix as sk_confusion
 
+from trustmh.stats import wilson_interval
 from trustmh.stats.classification import (
     accuracy,
     confusion_matrix,
@@ -62,17 +63,22 @@ def test_macro_f1_leaves_out_a_class_absent_from_gold_and_prediction() -> None:
 
 
 def test_per_class_recall_and_accuracy() -> None:
-    recall = per_class_recall(GOLD, PRED, LABELS + ["vt"])
+    recall = {label: e.value for label, e in per_class_recall(GOLD, PRED, LABELS + ["vt"]).items()}
     assert recall["si"] == 0.5 and recall["sh"] == 0.5 and recall["ax"] == 1.0 and recall["nc"] == pytest.approx(2 / 3)
     assert math.isnan(recall["vt"])
+    nc = per_class_recall(GOLD, PRED, LABELS)["nc"]
+    assert nc.n == 3 and (nc.ci_low, nc.ci_high) == wilson_interval(2, 3)
+    # a prediction outside the labels (an unparsed answer in a strict count) is a miss
+    assert per_class_recall(["si", "si"], ["si", "(unparsed)"], ["si"])["si"].value == 0.5
     assert accuracy(GOLD, PRED) == 5 / 8
 
 
 def test_high_risk_recall_counts_any_high_risk_prediction() -> None:
     # si->si, si->nc, sh->si (still escalated), sh->sh: 3 of 4 recalled, 1 of 4 missed as no crisis.
-    assert high_risk_recall(GOLD, PRED, ["si", "sh"]) == 0.75
-    assert high_risk_false_negative_rate(GOLD, PRED, ["si", "sh"], "nc") == 0.25
-    assert math.isnan(high_risk_recall(["nc"], ["nc"], ["si"]))
+    recall = high_risk_recall(GOLD, PRED, ["si", "sh"])
+    assert recall.value == 0.75 and recall.n == 4 and (recall.ci_low, recall.ci_high) == wilson_interval(3, 4)
+    assert high_risk_false_negative_rate(GOLD, PRED, ["si", "sh"], "nc").value == 0.25
+    assert math.isnan(high_risk_recall(["nc"], ["nc"], ["si"]).value)
 
 
 def test_qwk_by_hand() -> None:
@@ -98,7 +104,7 @@ def test_qwk_perfect_and_degenerate() -> None:
 
 def test_triage_rates() -> None:
     under, over = triage_rates([0, 2, 4, 3], [1, 1, 4, 0])
-    assert (under, over) == (0.5, 0.25)
+    assert (under.value, over.value) == (0.5, 0.25) and under.n == over.n == 4
 
 
 def test_relative_drop_and_paired_bootstrap() -> None:

@@ -231,12 +231,12 @@ def _rows_for_level(
                 human_mean=float(point["human_mean"][a]),
                 judge_mean=float(point["judge_mean"][a]),
                 bias=float(point["bias"][a]),
-                bias_ci=tuple(float(v) for v in cis["bias"][:, a]),
+                bias_ci=(float(cis["bias"][0, a]), float(cis["bias"][1, a])),
                 mse=float(point["mse"][a]),
                 icc_c1=float(point["icc_c1"][a]),
                 icc_c1_ci=(c1_lo, c1_hi),
                 icc_a1=float(point["icc_a1"][a]),
-                icc_a1_ci=tuple(float(v) for v in cis["icc_a1"][:, a]),
+                icc_a1_ci=(float(cis["icc_a1"][0, a]), float(cis["icc_a1"][1, a])),
                 ci_width=width,
                 category=category(width),
                 pearson_r=float(point["pearson_r"][a]),
@@ -310,7 +310,7 @@ def analyze(
             model_parts.append((unit, counts))
 
     item_reps = None
-    if "item" in levels and n_boot > 0:
+    if conv_counts is not None and n_boot > 0:
         # One matrix product for every judge and attribute at once.
         stacked = np.stack(item_moments, axis=1)  # (conversations, judges, attributes, 6)
         item_reps = resampled_sums(conv_counts, stacked)

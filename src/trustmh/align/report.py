@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from jinja2 import Environment
+from markupsafe import Markup
 
 from trustmh.align.analysis import GR_MAX_WIDTH, MR_MAX_WIDTH, AlignmentResult
 
@@ -63,10 +64,13 @@ def render_html(result: AlignmentResult) -> str:
         figs.append(figures.icc_heatmap(result, level, "icc_a1"))
     figs.append(figures.bias_bars(result, "item" if "item" in result.levels else "model"))
     figs.append(figures.bland_altman(result))
-    env = Environment(autoescape=False)
-    html_figs = [fig.to_html(full_html=False, include_plotlyjs=False) for fig in figs]
+    # Judge names, attributes and paths come from the user's files: everything is escaped
+    # except the two pieces of markup we build (plotly.js and plotly's figure divs, whose JSON
+    # plotly itself makes safe inside <script>).
+    env = Environment(autoescape=True)
+    html_figs = [Markup(fig.to_html(full_html=False, include_plotlyjs=False)) for fig in figs]
     return env.from_string(_TEMPLATE).render(
-        plotly_js=get_plotlyjs(),
+        plotly_js=Markup(get_plotlyjs()),
         figures=html_figs,
         f=_fmt,
         human=result.human_path,

@@ -132,7 +132,7 @@ class BatchBackend:
                 try:
                     batch = await self.client.batches.retrieve(batch_id)
                     failures = 0
-                except Exception as error:  # noqa: BLE001
+                except Exception as error:  # noqa: BLE001 - a failed poll is retried; several in a row fail the batch
                     failures += 1
                     if failures >= MAX_POLL_FAILURES:
                         reason = redact(f"polling batch {batch_id}: {error}", self._secret)
@@ -184,9 +184,9 @@ class BatchBackend:
                 if not future.done():
                     future.set_result(completion)
             return
-        error = (body.get("error") if isinstance(body, dict) else None) or line.get("error") or {}
-        code = error.get("code") or error.get("type") or status or "unknown"
-        reason = redact(f"batch item failed: {code}: {error.get('message', '')}", self._secret)
+        failure = (body.get("error") if isinstance(body, dict) else None) or line.get("error") or {}
+        code = failure.get("code") or failure.get("type") or status or "unknown"
+        reason = redact(f"batch item failed: {code}: {failure.get('message', '')}", self._secret)
         permanent = isinstance(status, int) and 400 <= status < 500 and status not in (408, 409, 429)
         self._fail([key], PermanentError(reason) if permanent else RetryableError(reason))
 

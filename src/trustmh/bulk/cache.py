@@ -11,6 +11,7 @@ the OS on commit); only an OS crash can lose the last commits, which merely re-p
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -34,8 +35,12 @@ _LOOKUP_CHUNK = 500  # stays below SQLite's limit on bound parameters
 class CompletionCache:
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.failure: UserError | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            # Prompts and replies are private: the file (and SQLite's -wal/-shm files, which
+            # take its permissions) is readable by its owner only.
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -63,6 +68,8 @@ class CompletionCache:
 
     def put(self, key: str, model: str, completion: Completion) -> None:
         """Queue a row; it is committed at the end of the current event-loop tick."""
+        if self.failure is not None:
+            raise self.failure
         self._pending.append(
             (key, model, completion.text, completion.input_tokens, completion.output_tokens, completion.finish_reason)
         )
@@ -74,25 +81,44 @@ class CompletionCache:
             self.flush()
             return
         self._flush_scheduled = True
-        loop.call_soon(self.flush)
+        loop.call_soon(self._flush_in_callback)
+
+    def _flush_in_callback(self) -> None:
+        # An exception in a loop callback would only be logged by asyncio (one traceback per
+        # tick) and the run would go on caching nothing; keep it and fail the next put instead.
+        try:
+            self.flush()
+        except UserError as error:
+            self.failure = error
 
     def flush(self) -> None:
         self._flush_scheduled = False
+        if self.failure is not None:
+            raise self.failure
         if not self._pending:
             return
         rows, self._pending = self._pending, []
-        self._db.execute("BEGIN")  # one transaction for the whole batch
         try:
-            self._db.executemany("INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?)", rows)
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN")  # one transaction for the whole batch
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?)", rows)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except (sqlite3.Error, OSError) as error:
+            self.failure = UserError(
+                f"{self.path}: cannot write the cache ({error}); free disk space or choose another --cache, "
+                "then rerun: finished calls already cached are kept"
+            )
+            raise self.failure from None
         self.commits += 1
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
 
     def close(self) -> None:
-        self.flush()
-        self._db.close()
+        try:
+            self.flush()
+        finally:
+            self._db.close()

@@ -23,6 +23,7 @@ from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion
 from trustmh.bulk.retry import PermanentError, RetryableError, RetryPolicy
 
+GAVE_UP_MARK = " (gave up after "
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -74,9 +75,10 @@ class RunStats:
 
 
 def _reason_kind(reason: str) -> str:
-    """A short bucket for counting ("HTTP 503", "timeout", "malformed response body", ...)."""
-    head = reason.split(":", 1)[0]
-    return head[:60]
+    """A short bucket for counting: the kind of the (last) error ("HTTP 503", "timeout",
+    "connection error", "malformed response body", ...), never "gave up after N attempts"."""
+    head = reason.split(":", 1)[0].split(GAVE_UP_MARK, 1)[0]
+    return head.strip()[:60]
 
 
 class BulkEngine:
@@ -163,9 +165,8 @@ class BulkEngine:
                 continue
             self.stats.last_response_at = time.perf_counter()
             return ChatOutcome(completion, attempts=attempt)
-        return ChatOutcome(
-            None, f"gave up after {policy.max_attempts} attempts; last error: {error}", policy.max_attempts
-        )
+        # The last error first, so the reason's kind is what went wrong, not that we gave up.
+        return ChatOutcome(None, f"{error}{GAVE_UP_MARK}{policy.max_attempts} attempts)", policy.max_attempts)
 
     def _account_fresh(self, completion: Completion) -> None:
         self.stats.fresh_successes += 1

@@ -10,7 +10,7 @@ the caller gives another template or a system prompt.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trustmh.bulk.backends import ModelSpec, parse_model
@@ -42,6 +42,7 @@ class GenerationResult:
     rows: list[dict[str, str]]
     failures: list[dict[str, str]]
     report: RunReport
+    empty_replies: list[dict[str, str]] = field(default_factory=list)  # the model answered "", not a failure
 
 
 def parse_model_columns(arguments: Sequence[str]) -> list[ModelColumn]:
@@ -106,15 +107,18 @@ def generate(
     report = run_jobs([t.model for t in targets], settings, items, _generate_one)
     rows = [dict(row) for row in table.rows]
     failures: list[dict[str, str]] = []
-    for item, outcome in zip(items, report.results):
+    empty: list[dict[str, str]] = []
+    for item, outcome in zip(items, report.results, strict=True):
         # A failed call leaves the cell empty; it is listed in the summary, never dropped.
         rows[item.row][item.target.column] = outcome.text or ""
         if outcome.completion is None:
             failures.append(
                 {"where": table.where[item.row], "column": item.target.column, "reason": outcome.error or ""}
             )
+        elif not outcome.completion.text:
+            empty.append({"where": table.where[item.row], "column": item.target.column})
     columns = list(table.columns) + [t.column for t in targets if t.column not in table.columns]
-    return GenerationResult(columns, rows, failures, report)
+    return GenerationResult(columns, rows, failures, report, empty)
 
 
 def load_conversations(path: Path) -> Table:

@@ -21,7 +21,8 @@ from trustmh.bulk.tables import Table
 from trustmh.errors import UserError
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.mentalalign.schema import CONTEXT_COLUMN, ID_COLUMN, JUDGE_PREFIX, column, response_column, response_key
-from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, Rubric, VerdictError, judge_prompt, parse_verdict
+from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, Rubric, judge_prompt
+from trustmh.scoring.verdict import JudgeCallFailed, ask_for_verdict
 
 NOT_RESPONSE_COLUMNS = frozenset({ID_COLUMN, CONTEXT_COLUMN, "id", "ID"})
 JUDGE_PARAMS = GenerationParams(max_tokens=512, temperature=0.0, seed=0)
@@ -63,29 +64,24 @@ class JudgeOutcome:
 async def judge_one(
     engine: BulkEngine, judge: ModelSpec, item: JudgeItem, rubric: Rubric, max_attempts: int
 ) -> JudgeOutcome:
-    """Ask for a verdict, re-asking with the validation error (as the shared judge does)."""
+    """Ask for a verdict through the engine, with the re-asking loop every judge shares."""
     if not item.response.strip():
         return JudgeOutcome(None, "empty_response")
-    messages: list[dict[str, str]] = [{"role": "user", "content": judge_prompt(rubric, item.context, item.response)}]
-    error = ""
-    reply = ""
-    for attempt in range(1, max_attempts + 1):
-        outcome = await engine.complete(ChatRequest(judge.spec, tuple(messages), JUDGE_PARAMS))
+
+    async def ask(messages: tuple[dict[str, str], ...]) -> str:
+        outcome = await engine.complete(ChatRequest(judge.spec, messages, JUDGE_PARAMS))
         if outcome.completion is None:
-            return JudgeOutcome(None, "call_failed", attempt, outcome.error)
-        reply = outcome.completion.text
-        try:
-            return JudgeOutcome(parse_verdict(reply, rubric), "judged", attempt)
-        except VerdictError as problem:
-            error = str(problem)
-        messages += [
-            {"role": "assistant", "content": reply},
-            {
-                "role": "user",
-                "content": f"That reply could not be used: {error}. Reply again with only the JSON object.",
-            },
-        ]
-    return JudgeOutcome(None, "unparsed", max_attempts, error, reply[:500])
+            raise JudgeCallFailed(outcome.error or "the call failed")
+        return outcome.completion.text
+
+    prompt = judge_prompt(rubric, item.context, item.response)
+    asked = await ask_for_verdict(ask, rubric, prompt, (item.context, item.response), max_attempts)
+    if asked.verdict is not None:
+        return JudgeOutcome(asked.verdict, "judged", asked.attempts)
+    if asked.call_failed:
+        return JudgeOutcome(None, "call_failed", asked.attempts, asked.error)
+    last_reply = asked.replies[-1][:500] if asked.replies else None
+    return JudgeOutcome(None, "unparsed", asked.attempts, asked.error, last_reply)
 
 
 @dataclass
@@ -130,7 +126,7 @@ def judge_table(
     columns = [ID_COLUMN, CONTEXT_COLUMN] + [column(JUDGE_PREFIX, key) for key in keys]
     rows = [{ID_COLUMN: ids[i], CONTEXT_COLUMN: row.get(CONTEXT_COLUMN, "")} for i, row in enumerate(table.rows)]
     result = JudgeResult(columns, rows, Counter(), report=report)
-    for item, outcome in zip(items, report.results):
+    for item, outcome in zip(items, report.results, strict=True):
         cell = "" if outcome.verdict is None else json.dumps(outcome.verdict)
         rows[item.row][column(JUDGE_PREFIX, item.key)] = cell
         result.status_counts[outcome.status] += 1

@@ -17,6 +17,9 @@ from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine, RunStats
 from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.retry import RetryPolicy
+from trustmh.endpoints import DEFAULT_BASE_URLS, check_reachable
+from trustmh.errors import UserError
+from trustmh.locks import exclusive
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -53,8 +56,26 @@ def run_jobs(
     items: Sequence[Item],
     job: Callable[[BulkEngine, Item], Awaitable[Result]],
 ) -> RunReport:
-    """Run ``job(engine, item)`` for every item; blocks until all are done."""
+    """Run ``job(engine, item)`` for every item; blocks until all are done.
+
+    One run at a time per cache: a second one refuses (it would pay every call again).
+    """
     return asyncio.run(_run(specs, settings, items, job))
+
+
+def check_some_replica(endpoint: EndpointSettings, who: str) -> None:
+    """At least one of the endpoint's URLs accepts connections (replicas fail over to each other)."""
+    first = endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URLS["openai"]
+    urls = list(dict.fromkeys([first, *endpoint.replica_urls]))
+    problem: UserError | None = None
+    for url in urls:
+        try:
+            check_reachable(url, who)
+            return
+        except UserError as error:
+            problem = problem or error
+    assert problem is not None
+    raise problem
 
 
 async def _run(
@@ -67,9 +88,22 @@ async def _run(
     # Backends first: a missing API key must fail before the cache file is created.
     backends = make_backends(list(specs), settings.endpoint)
     engine = BulkEngine(backends, None, settings.endpoint.max_connections, settings.retry)
+    lock = contextlib.ExitStack()
     try:
+        if settings.cache_path:
+            path = settings.cache_path
+            lock.enter_context(exclusive(path.with_name(path.name + ".lock"), f"cache {path}"))
         cache = CompletionCache(settings.cache_path) if settings.cache_path else None
+        remote = [spec for spec in specs if spec.provider == "openai"]
+        if remote:  # a dead endpoint fails now, not after every item's retries
+            try:
+                await asyncio.to_thread(check_some_replica, settings.endpoint, f"model {remote[0].spec}")
+            except BaseException:
+                if cache is not None:
+                    cache.close()
+                raise
     except BaseException:
+        lock.close()
         await engine.close()
         raise
     engine.cache = cache
@@ -85,12 +119,15 @@ async def _run(
             if progress is not None:
                 progress.finish(engine.stats)
     finally:
-        notes = {}
+        notes: dict[str, Any] = {}
         for backend in {id(b): b for b in backends.values()}.values():
             notes.update(backend.summary() if hasattr(backend, "summary") else {})
-        await engine.close()
-        if cache is not None:
-            cache.close()
+        try:
+            await engine.close()
+            if cache is not None:
+                cache.close()
+        finally:
+            lock.close()
     if settings.budget is not None and settings.budget.stopped:
         raise cap_reached(settings.budget, engine.stats.fresh_successes)
     return RunReport(results, engine.stats, startup, run_seconds, notes)

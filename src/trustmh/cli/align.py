@@ -7,7 +7,7 @@ registering it costs nothing for the other commands.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, cast
 
 import typer
 
@@ -132,9 +132,9 @@ def align_command(
         human,
         judge_paths(judge),
         exclusions(exclude or []),
-        level=level,
+        level=cast(Literal["model", "item", "both"], level),  # checked just above
         n_boot=bootstrap,
-        seed=seed,  # type: ignore[arg-type]
+        seed=seed,
         score_range=(min_score, SCORE_MAX),
     )
     # Render everything before writing anything, so a failure leaves no half-written output.

@@ -19,9 +19,10 @@ from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.common import console, user_errors
-from trustmh.errors import UserError
+from trustmh.errors import IncompleteRunError, UserError
 from trustmh.files import write_json
 from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
+from trustmh.paths import check_output_file
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
@@ -122,14 +123,22 @@ def run_settings(
     batch: tuple[int | None, float] = (None, 30.0),
 ) -> RunSettings:
     """``caps``: (provider connections, requests per minute, tokens per minute); ``batch``: (size, poll s)."""
-    urls = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
+    urls: list[str | None] = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
     cache_path = None if no_cache else (cache or default_cache_path())
     if batch[0]:  # every call waiting at once (up to 100,000), so no batch waits for another to end
         max_connections = max(max_connections, 100_000)
         if len(urls) > 1:
             raise UserError("--batch and several --base-url: batches go to one endpoint")
     endpoint = EndpointSettings(
-        urls[0], api_key_env, timeout, max_connections, tuple(urls[1:]), *caps, batch[0], batch[1], cache_path
+        urls[0],
+        api_key_env,
+        timeout,
+        max_connections,
+        tuple(u for u in urls[1:] if u),
+        *caps,
+        batch[0],
+        batch[1],
+        cache_path,
     )
     return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description, budget)
 
@@ -155,6 +164,17 @@ def print_usage_line(summary: dict[str, Any]) -> None:
         f"(+ cached in {tokens['cached_input']} out {tokens['cached_output']}){cost}; "
         f"{summary['run_seconds']:.1f} s",
         highlight=False,
+    )
+
+
+def fail_if_incomplete(failed: int, total: int, summary: dict[str, Any], output: Path) -> None:
+    """Exit 3 (outputs written) when calls failed for good, naming the kinds of the last errors."""
+    if not failed:
+        return
+    kinds = ", ".join(f"{kind}: {count}" for kind, count in sorted(summary["failure_reasons"].items())) or "unknown"
+    raise IncompleteRunError(
+        f"{failed} of {total} cells failed ({kinds}); they are empty in {output} and listed in "
+        f"{summary_path(output)}; rerun the same command to retry only them"
     )
 
 
@@ -204,6 +224,7 @@ def generate_command(
     from trustmh.cost.prices import PriceTable
 
     check_table_suffix(output, "--output")
+    check_output_file(output, "--output")
     if "{user_concern}" not in prompt_template:
         raise UserError("--prompt-template: expected the placeholder {user_concern} where the context goes")
     targets = parse_model_columns(model)  # before reading a possibly large file
@@ -235,12 +256,15 @@ def generate_command(
     write_table(output, result.columns, result.rows)
     summary = run_summary(result.report, price_in, price_out)
     summary["failed_cells"] = result.failures
+    summary["empty_replies"] = result.empty_replies
     write_json(summary, summary_path(output))
     print_usage_line(summary)
     console.print(
-        f"wrote {output} ({len(result.rows)} rows, {len(result.failures)} empty cells from failed calls)",
+        f"wrote {output} ({len(result.rows)} rows; {len(result.failures)} failed calls left empty cells, "
+        f"{len(result.empty_replies)} empty replies; both listed in {summary_path(output)})",
         highlight=False,
     )
+    fail_if_incomplete(len(result.failures), len(result.rows) * len(targets), summary, output)
 
 
 @user_errors
@@ -282,6 +306,7 @@ def judge_command(
     from trustmh.cost.prices import PriceTable
 
     check_table_suffix(output, "--output")
+    check_output_file(output, "--output")
     judge = parse_model(judge_model)
     price_table = PriceTable.load(prices)
     table = first_rows(read_table(responses, ["context"]), limit)
@@ -321,6 +346,7 @@ def judge_command(
         f"(empty cells listed in {summary_path(output)})",
         highlight=False,
     )
+    fail_if_incomplete(counts["call_failed"], sum(counts.values()), summary, output)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -47,4 +47,4 @@ def user_errors(function: F) -> F:
             message = f"{flag_for(error.argument)}: {error}" if error.argument else str(error)
             raise fail(message, error.exit_code) from None
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)  # functools.wraps keeps the signature typer reads

@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -51,7 +51,7 @@ def status_command(
     from trustmh.catalog_view import offline
     from trustmh.data.registry import list_datasets, verify_file
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     with offline():
         for spec in list_datasets():
             where, present = _where(spec.name, [f.name for f in spec.files], data_dir)
@@ -126,13 +126,17 @@ def import_command(
                 pass  # only part of the dataset is here: its files are checked when used
             except UserError as error:
                 raise UserError(f"{error} (nothing imported)") from None
-    # 3. copy, each file atomically
-    imported = 0
-    for spec, present in plan:
+    # 3. every file must be the released one, complete dataset or not: the cache is trusted
+    #    on use (a cached file is checked against the catalogue's sha256 when loaded)
+    for _spec, present in plan:
         for data_file, source in present:
             problem = verify_file(source, data_file)
             if problem:
-                err_console.print(f"warning: {problem}")
+                raise UserError(f"{problem}; nothing imported (use --data-dir to run on a modified copy)")
+    # 4. copy, each file atomically
+    imported = 0
+    for spec, present in plan:
+        for data_file, source in present:
             target = data_cache_dir() / spec.name / data_file.name
             target.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".tmp") as tmp:

@@ -13,11 +13,13 @@ from rich.table import Table
 
 from trustmh import PILLARS, TASK_GROUPS
 from trustmh.cli.common import console, err_console, user_errors
-from trustmh.errors import UserError, redact
+from trustmh.errors import UserError, is_secret_name, redact, register_secret
 from trustmh.files import write_json
+from trustmh.paths import check_input_file, check_output_file
 
 DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
+DISPLAYS = ("log", "rich", "full", "plain", "conversation", "none")
 
 
 def register(app: typer.Typer) -> None:
@@ -40,7 +42,7 @@ def tasks_command(
     """
     from trustmh.catalog_view import task_rows
 
-    rows = task_rows(str(data_dir) if data_dir else None)
+    rows = task_rows(_existing_data_dir(data_dir))
     if as_json:
         write_json(rows, "-")
         return
@@ -79,9 +81,12 @@ def run_command(
     pillar: Annotated[
         list[str] | None, typer.Option("--pillar", "-p", help="Run every task of this pillar (repeatable).")
     ] = None,
-    model: Annotated[list[str], typer.Option("--model", "-m", help="Model(s) under test, inspect syntax.")] = [
-        DEFAULT_MODEL
-    ],  # noqa: B006
+    model: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--model", "-m", help=f"Model(s) under test, inspect syntax (repeatable; default {DEFAULT_MODEL})."
+        ),
+    ] = None,
     model_arg: Annotated[
         list[str] | None,
         typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay)."),
@@ -126,6 +131,21 @@ def run_command(
             min=0, help="Retries of a failed model call (5xx, 429, timeouts) before the sample errors (default 6)."
         ),
     ] = None,
+    epochs: Annotated[int | None, typer.Option(min=1, help="Run every sample this many times.")] = None,
+    epochs_reducer: Annotated[
+        str | None,
+        typer.Option(
+            help="How epochs of a sample are combined: trustmh_mean (default), mean, median, mode, max, "
+            "pass_at_<k>, at_least_<k>. Unparsed answers stay unparsed under each."
+        ),
+    ] = None,
+    display: Annotated[
+        str,
+        typer.Option(
+            help="inspect's display: log (default: warnings and errors only), rich or full (live progress and a panel "
+            "per task), plain, none."
+        ),
+    ] = "log",
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model and role; call none.")
     ] = False,
@@ -137,19 +157,33 @@ def run_command(
         typer.Option(help="Provider batch APIs: all | SIZE | model | judge | judge=SIZE,model (docs/batch.md)."),
     ] = None,
 ) -> None:
-    """Run tasks (inspect eval-set underneath) and print a results table.
+    """Run tasks (inspect eval-set underneath) and print a one-line-per-task summary.
+
+    Several -m run every task on each model into the same log folder; rerunning with one
+    more -m adds that model and resumes the others.
 
     Example: trustmh run --pillar privacy --limit 5
+
+    Example: trustmh run ethics_ethicmh -m trustmh/replay/a -m trustmh/replay/b -M responses=DIR --data-dir DATA
     """
     from trustmh.runner import dry_run_tasks, run_tasks
 
+    model = model or [DEFAULT_MODEL]
     selected = _selected_tasks(tasks or [], pillar or [])
     if not selected:
         raise UserError("no tasks selected; see `trustmh tasks`")
+    if display not in DISPLAYS:
+        raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
     if dry_run:
         roles = {"judge": judge, "user": user_model}
-        dry_run_tasks(selected, model, roles, limit, str(data_dir) if data_dir else None, source, prices)
+        dry_run_tasks(selected, model, roles, limit, _existing_data_dir(data_dir), source, prices)
         return
+    # stdout: stderr carries nothing but the one-line error when the input is bad
+    console.print(
+        f"running {len(selected)} task{'s' if len(selected) != 1 else ''} × {len(model)} "
+        f"model{'s' if len(model) != 1 else ''} into {log_dir}/"
+        + (" (progress: --display rich)" if display == "log" else "")
+    )
     run_tasks(
         selected,
         models=model,
@@ -157,16 +191,29 @@ def run_command(
         judge=judge,
         limit=limit,
         log_dir=log_dir,
-        data_dir=str(data_dir) if data_dir else None,
+        data_dir=_existing_data_dir(data_dir),
         source=source,
         max_connections=max_connections,
         write_report=report,
         timeout=timeout,
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
+        epochs=epochs,
+        epochs_reducer=epochs_reducer,
+        display=display,
         user_model=user_model,
         batch=batch,
     )
+
+
+def _existing_data_dir(data_dir: Path | None) -> str | None:
+    """``--data-dir`` as a string, refused at once when the folder does not exist (later it
+    would surface as a failed download of every dataset)."""
+    if data_dir is None:
+        return None
+    if not data_dir.is_dir():
+        raise UserError(f"--data-dir {data_dir}: no such folder (a folder with one subfolder per dataset)")
+    return str(data_dir)
 
 
 _NUMBER = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")  # no leading zeros: "0123" stays text
@@ -197,6 +244,8 @@ def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
             raise UserError(f"{option} expects KEY=VALUE, got {redact(pair)!r}")
         if key.strip() in parsed:
             raise UserError(f"{option} {key.strip()!r} given twice")
+        if is_secret_name(key.strip()):
+            register_secret(value)  # redacted from every error and log line from now on
         parsed[key.strip().replace("-", "_")] = _coerce(value)
     return parsed
 
@@ -205,7 +254,10 @@ def _parse_pairs(pairs: list[str], option: str) -> dict[str, object]:
 def score_command(
     task: Annotated[str, typer.Argument(help="Task to score, e.g. privacy_psyleak.")],
     responses: Annotated[
-        Path, typer.Option(help='Recorded outputs: JSONL of {"id", "output"} or {"input", "output"}.')
+        Path,
+        typer.Option(
+            help='Recorded outputs: JSONL of {"id", "output"} or {"input", "output"}, or a folder of <task>.jsonl.'
+        ),
     ],
     json_out: Annotated[str, typer.Option("--json", help="Where to write the JSON summary ('-' = stdout).")] = "-",
     data_dir: Annotated[Path | None, typer.Option(help="Folder of benchmark datasets.")] = None,
@@ -221,14 +273,17 @@ def score_command(
     """
     from trustmh.runner import score_responses
 
-    if not responses.is_file():
-        raise UserError(
-            f"{responses}: "
-            + ("a folder; expected a JSONL file of recorded outputs" if responses.is_dir() else "file not found")
-        )
+    check_input_file(responses, "a JSONL file of recorded outputs")
+    if json_out != "-":
+        check_output_file(Path(json_out), "--json")  # before scoring, not after
     summary = score_responses(
-        task, responses, data_dir=str(data_dir) if data_dir else None, judge=judge, source=source, log_dir=log_dir
+        task, responses, data_dir=_existing_data_dir(data_dir), judge=judge, source=source, log_dir=log_dir
     )
+    if summary.get("source") == "starter":
+        err_console.print(
+            "note: scored against the starter suite (items written by the trustmh authors), not the benchmark; "
+            "add --data-dir DIR to score against the benchmark dataset"
+        )
     write_json(summary, json_out)
 
 

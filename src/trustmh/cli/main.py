@@ -38,9 +38,9 @@ def main() -> None:
       shows the traceback.
     """
     try:  # typer >= 0.2x vendors click; older versions use the click package
-        from typer import _click as click  # type: ignore[attr-defined]
+        from typer import _click as click
     except ImportError:  # pragma: no cover
-        import click  # type: ignore[no-redef]
+        import click  # type: ignore[no-redef]  # the same module under its own name in older typer
 
     from trustmh.cli.common import fail
     from trustmh.errors import UserError
@@ -62,7 +62,7 @@ def main() -> None:
         code = error.exit_code
     except KeyboardInterrupt:
         code = 130
-    except Exception as error:  # noqa: BLE001 - last resort: no traceback for users
+    except Exception as error:
         if os.environ.get("TRUSTMH_DEBUG") == "1":
             raise
         fail(f"internal error ({type(error).__name__}: {error}); rerun with TRUSTMH_DEBUG=1 for the traceback", 1)

@@ -38,7 +38,6 @@ class UserSideError(RuntimeError):
     """The simulated user produced nothing to send."""
 
 
-
 def turn_cache(state: TaskState) -> CachePolicy:
     """Cache scope of one conversation: two samples never share turns, even with equal prefixes."""
     return CachePolicy(expiry=CACHE_EXPIRY, per_epoch=True, scopes={"trustmh_sample": str(state.sample_id)})

@@ -38,9 +38,15 @@ _reasks: dict[str, int] = {}
 class DryRunModelAPI(ModelAPI):
     """Records requests for the estimate; never calls a model."""
 
-    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
-                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:  # fmt: skip  # noqa: B008
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
 
     def max_connections(self) -> int:
         return 64

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.errors import DataFormatError, UserError
+from trustmh.paths import check_input_file, os_error_words
 
 # A single field above this size is almost certainly a corrupted file (a missing quote in a
 # CSV swallows the rest of the file into one cell); real items are a few KB at most.
@@ -22,12 +23,11 @@ MAX_FIELD_CHARS = 200_000
 
 def read_text(path: Path, encoding: str = "utf-8") -> str:
     """Read a whole text file, naming the line of the first undecodable byte."""
+    check_input_file(Path(path))  # a FIFO would block forever, a folder or loop is not "not found"
     try:
         raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
     except OSError as error:
-        raise UserError(f"{path}: cannot read ({error.strerror})") from None
+        raise UserError(f"{path}: cannot read ({os_error_words(error)})") from None
     try:
         text = raw.decode(encoding)
     except UnicodeDecodeError as error:

@@ -170,16 +170,47 @@ def download(spec: DatasetSpec, data_file: DataFile) -> Path:
 
 
 def resolve_file(dataset: str, name: str, data_dir: str | Path | None = None, allow_download: bool = True) -> Path:
-    """Path of ``dataset/name``, downloading it into the cache when needed and possible."""
+    """Path of ``dataset/name``, downloading it into the cache when needed and possible.
+
+    A file from the cache (imported or downloaded) must still match the catalogue's sha256:
+    a truncated or edited copy would silently change every number built on it. Files in a
+    folder the user names (``--data-dir``, ``$TRUSTMH_DATA_DIR``) are validated by format,
+    and ``trustmh data status --verify`` compares their checksums.
+    """
     spec = get_dataset(dataset)
     data_file = spec.file(name)
     found = find_local(dataset, name, data_dir)
     if found is not None:
+        if found.parent.parent == data_cache_dir():
+            check_cached(spec, data_file, found)
         return found
     if allow_download and data_file.url and os.environ.get("TRUSTMH_OFFLINE") != "1":
         return download(spec, data_file)
     looked = ", ".join(str(p.parent) for p in local_candidates(dataset, name, data_dir))
     raise DatasetMissingError(f"dataset {dataset!r}: file {name} not found (looked in {looked}); {fix_command(spec)}")
+
+
+_VERIFIED: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> sha256, once per process
+
+
+def _digest_once(path: Path) -> str:
+    info = path.stat()
+    key = (str(path), info.st_size, info.st_mtime_ns)
+    if key not in _VERIFIED:
+        _VERIFIED[key] = sha256_of(path)
+    return _VERIFIED[key]
+
+
+def check_cached(spec: DatasetSpec, data_file: DataFile, path: Path) -> None:
+    """Refuse a cached file whose sha256 is not the catalogue's (one line: file, digests, fix)."""
+    if not data_file.sha256:
+        return
+    actual = _digest_once(path)
+    if actual != data_file.sha256:
+        raise UserError(
+            f"{path}: sha256 {actual} differs from the catalogue's {data_file.sha256} "
+            f"(truncated, edited or another version); remove it and {fix_command(spec)}"
+        )
 
 
 def verify_file(path: Path, data_file: DataFile) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation
@@ -25,6 +25,7 @@ from trustmh.data.starter import load_starter
 from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeResult
+from trustmh.scoring.unparsed import trustmh_scorer
 from trustmh.tasking import judged_free_text, trustmh_task
 
 PILLAR = "dialogue"
@@ -106,7 +107,7 @@ def verdict_fields(result: JudgeResult | None, suffix: str = "") -> dict[str, An
     return fields
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         *(m.mean(c, c) for c in CRITERIA),
         m.mean("overall", "overall"),

@@ -14,7 +14,7 @@ from pathlib import Path
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, GenerateConfig
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from trustmh.bulk.generate import load_conversations
@@ -37,6 +37,7 @@ from trustmh.mentalalign.schema import (
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import judge_fields
 from trustmh.scoring.output import output_text
+from trustmh.scoring.unparsed import trustmh_scorer
 from trustmh.tasking import Generation, greedy, trustmh_task
 
 STARTER = "trustmh.dialogue.starter"
@@ -66,7 +67,7 @@ def conversations(source: str, data_dir: str | None, conversations_file: str | N
     return MemoryDataset(samples, name="mentalbench")
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         *(m.mean(attribute, attribute.lower()) for attribute in ATTRIBUTES),
         m.mean(OVERALL, "overall"),

@@ -18,6 +18,7 @@ identical request's answer was reused (:mod:`trustmh.models.reuse`).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import (
@@ -35,7 +36,7 @@ from trustmh._inspect_compat import sample_active
 from trustmh.errors import UserError
 from trustmh.models.http_chatbot import HttpChatbot
 from trustmh.models.llama import shared_llama
-from trustmh.models.replay import Recordings
+from trustmh.models.replay import Recordings, ReplayFolder
 
 DEFAULT_MAX_TOKENS = 256
 
@@ -69,13 +70,14 @@ class TrustmhModelAPI(ModelAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
         kind, _, rest = model_name.partition("/")
         self.kind = kind
         self.recordings: Recordings | None = None
+        self.replay_folder: ReplayFolder | None = None
         self.gguf_path: str | None = None
         self.chatbot: HttpChatbot | None = None
         if kind == "smollm2":
@@ -87,8 +89,13 @@ class TrustmhModelAPI(ModelAPI):
         elif kind == "replay":
             responses = model_args.get("responses")
             if not responses:
-                raise UserError("trustmh/replay needs recorded outputs: --model trustmh/replay -M responses=FILE.jsonl")
-            self.recordings = Recordings.load(responses)
+                raise UserError(
+                    "trustmh/replay needs recorded outputs: --model trustmh/replay -M responses=FILE.jsonl (or a folder)"
+                )
+            if Path(str(responses)).is_dir():
+                self.replay_folder = ReplayFolder(str(responses), rest or None)
+            else:
+                self.recordings = Recordings.load(responses)
         elif kind == "http":
             from trustmh.models.http_config import load_config
 
@@ -108,7 +115,7 @@ class TrustmhModelAPI(ModelAPI):
         if self.chatbot is not None:
             return self.chatbot.config.max_connections
         # The embedded model serialises calls anyway; more connections only queue threads.
-        return 1 if self.recordings is None else 64
+        return 1 if self.recordings is None and self.replay_folder is None else 64
 
     def should_retry(self, ex: Exception) -> Any:
         return self.chatbot.should_retry(ex) if self.chatbot is not None else False
@@ -123,7 +130,7 @@ class TrustmhModelAPI(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        if self.recordings is not None:
+        if self.recordings is not None or self.replay_folder is not None:
             return self._replay(input)
         if self.chatbot is not None:
             return await self.chatbot.generate(input, config)
@@ -147,10 +154,15 @@ class TrustmhModelAPI(ModelAPI):
         return output
 
     def _replay(self, input: list[ChatMessage]) -> ModelOutput:
-        assert self.recordings is not None
         active = sample_active()
         sample_id = active.sample.id if active is not None else None
-        recorded = self.recordings.lookup(sample_id, _last_user_text(input))
+        recordings = self.recordings
+        if self.replay_folder is not None:
+            if active is None:
+                raise UserError("trustmh/replay with a folder of recordings runs inside a task only")
+            recordings = self.replay_folder.for_task(active.task)
+        assert recordings is not None
+        recorded = recordings.lookup(sample_id, _last_user_text(input))
         output = ModelOutput.from_content(model=self.model_name, content=recorded or "")
         # A null recording is "no answer": mark it so scorers can tell it from an empty string.
         output.metadata = {"replay_no_answer": recorded is None}

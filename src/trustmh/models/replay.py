@@ -1,5 +1,11 @@
 """Recorded outputs: answer from a JSONL file instead of calling a model.
 
+``responses`` is one JSONL file (one task) or a folder with one file per task, so one
+recorded model is one ``-m``: ``DIR/<task>.jsonl`` (e.g. ``ethics_ethicmh.jsonl``, or the
+task name without its pillar, ``ethicmh.jsonl``), or, for a folder holding several models,
+``DIR/<task>/<label>.jsonl`` where ``<label>`` is the model's name after
+``trustmh/replay/`` (the layout of ``../shared/data/replay_trustmh``).
+
 Each line is ``{"id": ..., "output": ...}`` (matched to the sample id, compared as strings)
 or ``{"input": ..., "output": ...}`` (matched to the whitespace-normalised last user
 message). ``"output": null`` means the model gave no answer. A sample with no record is an
@@ -89,9 +95,10 @@ class Recordings:
                 input_lines[key] = number
         return cls(path, by_id, by_input, id_lines, input_lines)
 
-    def check_covers(self, task: str, samples: list[tuple[str, str]]) -> None:
-        """Before any scoring: every ``(sample id, last user text)`` has a record and every
-        record belongs to a sample, else a one-line error naming the file and line."""
+    def check_covers(self, task: str, samples: list[tuple[str, str]], limit: int | None = None) -> None:
+        """Before any scoring: every ``(sample id, last user text)`` (the first ``limit``
+        of them, when given) has a record and every record belongs to a sample, else a
+        one-line error naming the file and line."""
         ids = {sample_id for sample_id, _ in samples}
         texts = {normalise(text) for _, text in samples}
         for key, line in self.id_lines.items():
@@ -105,7 +112,7 @@ class Recordings:
         for key, line in self.input_lines.items():
             if key not in texts:
                 raise DataFormatError(self.path, f"line {line}, field 'input'", f"input matches no sample of {task}")
-        for sample_id, text in samples:
+        for sample_id, text in samples[:limit]:
             if sample_id not in self.by_id and normalise(text) not in self.by_input:
                 raise DataFormatError(
                     self.path,
@@ -124,3 +131,39 @@ class Recordings:
 
     def __len__(self) -> int:
         return len(self.by_id) + len(self.by_input)
+
+
+def _short(task: str) -> str:
+    """``ethics_ethicmh`` → ``ethicmh`` (the dataset-style name recordings are often filed under)."""
+    return task.split("_", 1)[1] if "_" in task else task
+
+
+def task_file(responses: str | Path, task: str, label: str | None = None) -> Path:
+    """The recordings of ``task``: ``responses`` itself when it is a file, else the first of
+    ``<task>.jsonl``, ``<short>.jsonl``, ``<task>/<label>.jsonl``, ``<short>/<label>.jsonl``
+    in the folder (``short`` = the task name without its pillar)."""
+    folder = Path(responses)
+    if not folder.is_dir():
+        return folder
+    task = task.removeprefix("trustmh/")
+    names = [f"{task}.jsonl", f"{_short(task)}.jsonl"]
+    if label:
+        names += [f"{task}/{label}.jsonl", f"{_short(task)}/{label}.jsonl"]
+    for name in names:
+        if (folder / name).is_file():
+            return folder / name
+    raise UserError(f"{folder}: no recorded outputs for task {task} (looked for {', '.join(names)})")
+
+
+class ReplayFolder:
+    """Recordings of several tasks, loaded on first use of each task."""
+
+    def __init__(self, responses: str | Path, label: str | None) -> None:
+        self.responses = Path(responses)
+        self.label = label
+        self._loaded: dict[str, Recordings] = {}
+
+    def for_task(self, task: str) -> Recordings:
+        if task not in self._loaded:
+            self._loaded[task] = Recordings.load(task_file(self.responses, task, self.label))
+        return self._loaded[task]

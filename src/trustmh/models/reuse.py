@@ -62,7 +62,7 @@ def counting_llama_class() -> type:
     import numpy as np
     from llama_cpp import Llama, LlamaState
 
-    class CountingLlama(Llama):  # type: ignore[misc]
+    class CountingLlama(Llama):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             self.eval_sizes: list[int] = []
             super().__init__(*args, **kwargs)

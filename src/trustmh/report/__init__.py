@@ -13,12 +13,15 @@ from trustmh.errors import UserError
 from trustmh.files import write_json, write_text
 from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
+from trustmh.report.headline import pillar_scores
+from trustmh.report.ranking import leaderboards
 from trustmh.report.render import render_html
+from trustmh.spreadsheet import neutralise_csv_cell
 
 # Column order of the tidy results table (CSV and JSON exports).
 TIDY_COLUMNS = ("model", "pillar", "task", "metric", "value", "ci_low", "ci_high", "n", "unparsed", "source", "judge")
 
-__all__ = ["TIDY_COLUMNS", "build_report", "collect", "tidy_records", "write_exports"]
+__all__ = ["TIDY_COLUMNS", "build_report", "collect", "rankings", "tidy_records", "write_exports"]
 
 
 def build_report(
@@ -52,13 +55,20 @@ def tidy_records(collection: Collection) -> list[dict[str, object]]:
     return [{c: row.as_dict()[c] for c in TIDY_COLUMNS} for res in collection.results for row in res.rows]
 
 
+def rankings(collection: Collection) -> list[dict[str, object]]:
+    """One leaderboard per source (see :mod:`trustmh.report.ranking`), as JSON."""
+    rows = [row for res in collection.results for row in res.rows]
+    return [board.as_dict() for board in leaderboards(pillar_scores(rows))]
+
+
 def write_exports(collection: Collection, csv_path: Path | None = None, json_path: Path | None = None) -> None:
     records = tidy_records(collection)
     if csv_path is not None:
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=TIDY_COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(records)
+        # task, model and metric names are user text: never a live formula in a spreadsheet
+        writer.writerows({k: neutralise_csv_cell(v) for k, v in record.items()} for record in records)
         write_text(buffer.getvalue(), csv_path)
     if json_path is not None:
-        write_json(records, json_path)
+        write_json({"results": records, "rankings": rankings(collection)}, json_path)

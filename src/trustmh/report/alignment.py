@@ -59,9 +59,22 @@ def _icc_key(rows: list[dict[str, Any]]) -> str:
     return "icc_a1" if any(r.get("icc_a1") is not None for r in rows) else "icc_c1"
 
 
+def printed_category(row: dict[str, Any], key: str) -> str | None:
+    """GR/MR/PR from the CI width of the ICC the cell prints (``key``), with MentalBench's
+    thresholds (:func:`trustmh.align.analysis.category`); the file's own ``category`` is
+    computed from ICC(C,1) and would mislabel an ICC(A,1) cell."""
+    from trustmh.align.analysis import category
+
+    bounds = _interval(row.get(key + "_ci"))
+    return None if bounds is None else category(bounds[1] - bounds[0])
+
+
 def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
-    """Judge × attribute ICC per level; each cell shows ICC, CI and the GR/MR/PR category."""
+    """Judge × attribute ICC per level; a cell shows the ICC and its GR/MR/PR category (from
+    the CI of that same ICC), the CI and the other ICC form are on hover (three lines of text
+    per cell overlapped on narrow screens)."""
     key = _icc_key(alignment.rows)
+    label = "ICC(A,1)" if key == "icc_a1" else "ICC(C,1)"
     figures = []
     levels = list(dict.fromkeys(str(r.get("level", "all")) for r in alignment.rows))
     for level in levels:
@@ -73,24 +86,25 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
         for judge in judges:
             line = [cell.get((judge, a)) for a in attributes]
             z.append([_number(r.get(key)) if r else None for r in line])
+            categories = [printed_category(r, key) if r else None for r in line]
             text.append(
                 [
-                    f"{fmt(_number(r.get(key)), 2)}<br>{_ci(r.get(key + '_ci'))}<br>{r.get('category') or '—'}"
-                    if r
-                    else "—"
-                    for r in line
+                    f"{fmt(_number(r.get(key)), 2)}<br>{c or '—'}" if r else "—"
+                    for r, c in zip(line, categories, strict=True)
                 ]
             )
             hover.append(
                 [
                     (
-                        f"{judge} · {a}<br>ICC(C,1) {fmt(_number(r.get('icc_c1')))} {_ci(r.get('icc_c1_ci'))}<br>"
-                        f"ICC(A,1) {fmt(_number(r.get('icc_a1')))} {_ci(r.get('icc_a1_ci'))}<br>n = {r.get('n')}<br>"
-                        f"category {r.get('category') or '—'} ({CATEGORY_NAMES.get(str(r.get('category')), '')})<br>bias {fmt(_number(r.get('bias')))}"
+                        f"{judge} · {a}<br>{label} {fmt(_number(r.get(key)))} 95% CI {_ci(r.get(key + '_ci'))}<br>"
+                        f"category {c or '—'} ({CATEGORY_NAMES.get(str(c), 'CI unknown')}, from this CI's width)<br>"
+                        f"ICC(C,1) {fmt(_number(r.get('icc_c1')))} {_ci(r.get('icc_c1_ci'))}<br>"
+                        f"ICC(A,1) {fmt(_number(r.get('icc_a1')))} {_ci(r.get('icc_a1_ci'))}<br>"
+                        f"n = {r.get('n')}<br>bias {fmt(_number(r.get('bias')))}"
                     )
                     if r
                     else f"{judge} · {a}: missing"
-                    for a, r in zip(attributes, line)
+                    for a, r, c in zip(attributes, line, categories, strict=True)
                 ]
             )
         fig = go.Figure(
@@ -105,10 +119,10 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
                 texttemplate="%{text}",
                 hovertext=hover,
                 hoverinfo="text",
-                colorbar={"title": key},
+                # beside the bar: on top it collided with the "1" tick (browser test)
+                colorbar={"title": {"text": label, "side": "right"}},
             )
         )
-        label = "ICC(A,1)" if key == "icc_a1" else "ICC(C,1)"
         style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges), top=40)
         fig.update_xaxes(tickangle=-30)
         fig.update_yaxes(autorange="reversed")
@@ -137,13 +151,13 @@ def _forest(
         bounds = [_interval(r.get(interval_key)) for r in mine]
         error = {
             "type": "data",
-            "array": [None if b is None else b[1] - v for b, v in zip(bounds, values)],
-            "arrayminus": [None if b is None else v - b[0] for b, v in zip(bounds, values)],
+            "array": [None if b is None else b[1] - v for b, v in zip(bounds, values, strict=True)],
+            "arrayminus": [None if b is None else v - b[0] for b, v in zip(bounds, values, strict=True)],
             "visible": True,
         }
         hover = [
-            f"{judge} · {l}<br>{value_key} = {fmt(v)}<br>{interval_label} {_ci(r.get(interval_key))}<br>n = {r.get('n')}"
-            for l, v, r in zip(labels, values, mine)
+            f"{judge} · {name}<br>{value_key} = {fmt(v)}<br>{interval_label} {_ci(r.get(interval_key))}<br>n = {r.get('n')}"
+            for name, v, r in zip(labels, values, mine, strict=True)
         ]
         if points:  # a forest plot: the mean difference as a point between its limits
             fig.add_trace(

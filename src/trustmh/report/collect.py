@@ -14,13 +14,16 @@ from urllib.parse import unquote
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
 from trustmh.errors import UserError
+from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
 from trustmh.results import MetricRow, metric_rows
+from trustmh.scoring.unparsed import is_unparsed
 
 LOG_SUFFIXES = (".eval", ".json")
 EXCERPT = 280
-# Score fields that say "the model refused" in safety logs; the first one present is used.
-RTA_FIELDS = ("rta", "refused", "refusal", "refuse")
+# Score fields that say "the model refused" in safety logs, as the safety pillar declares
+# them beside its headline (judge verdict first); the first one present is used.
+RTA_FIELDS = tuple(SAMPLE_FIELDS.values())
 MAX_SAMPLES_SHOWN = 200
 
 
@@ -92,7 +95,7 @@ def _plain(uri: str) -> str:
 def _read(path: str, header_only: bool) -> EvalLog:
     try:
         return read_eval_log(path, header_only=header_only)
-    except Exception as error:  # inspect raises many types for a corrupt or foreign file
+    except Exception as error:  # noqa: BLE001 - inspect raises many types for a corrupt or foreign file
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
 
@@ -139,7 +142,7 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
         return None
     values = _score_values(sample)
     for name in RTA_FIELDS:
-        if values.get(name) is not None:
+        if name in values and not is_unparsed(values[name]):  # unparsed: stored as NaN
             return (str(meta["method"]), str(meta["objective"])), float(values[name])
     return None
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from trustmh import PILLARS
 from trustmh.report.collect import LogResult
 from trustmh.report.headline import PillarScore, ci_text, fmt
+from trustmh.report.ranking import Leaderboard
 from trustmh.results import MetricRow
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -25,6 +25,8 @@ HEAT_SCALE = "Cividis"
 
 CONFUSION = re.compile(r"^(?P<base>\w*confusion\w*)\[gold=(?P<gold>[^,\]]+),\s*pred=(?P<pred>[^\]]+)\]$")
 GROUPED = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<by>[^=\]]+)=(?P<group>[^\]]+)\]$")
+# Grouped metrics that are not drawn: p-values and worst-group labels are listed as a table.
+NOT_DRAWN = re.compile(r".*(_p|_worst_group)$")
 PRINCIPLE = re.compile(r"^sc[1-5]$")
 ORDERED_BY = {"intensity", "level", "severity", "strength", "rate"}
 
@@ -68,26 +70,31 @@ def row_hover(row: MetricRow) -> str:
     return text
 
 
-def radar(models: list[str], scores: dict[tuple[str, str], PillarScore], style: dict[str, Style]) -> go.Figure:
+def radar(board: Leaderboard, scores: list[PillarScore], style: dict[str, Style]) -> go.Figure:
+    """The leaderboard's pillars, normalised (1 = best); left-out pillars are gaps."""
     fig = go.Figure()
-    theta = list(PILLARS) + [PILLARS[0]]
-    for model in models:
+    pillars = board.pillars
+    theta = list(pillars) + [pillars[0]]
+    by_key = {(s.model, s.pillar): s for s in scores}
+    for row in board.rows:
         r: list[float | None] = []
         hover: list[str] = []
         for pillar in theta:
-            score = scores.get((model, pillar))
-            r.append(None if score is None else score.normalised)
-            hover.append(
-                f"{model}<br>{pillar}: missing"
-                if score is None
-                else f"{model}<br>{pillar} (normalised {score.normalised:.2f})<br>{score.hover()}"
-            )
-        s = style[model]
+            score = by_key.get((row.model, pillar))
+            normalised = None if score is None else score.normalised
+            r.append(normalised)
+            if score is None:
+                hover.append(f"{row.model}<br>{pillar}: missing")
+            elif normalised is None:
+                hover.append(f"{row.model}<br>{pillar}: left out ({score.excluded})")
+            else:
+                hover.append(f"{row.model}<br>{pillar} (normalised {normalised:.2f})<br>{score.hover()}")
+        s = style[row.model]
         fig.add_trace(
             go.Scatterpolar(
                 r=r,
                 theta=theta,
-                name=model,
+                name=row.model,
                 mode="lines+markers",
                 connectgaps=False,
                 line={"color": s.colour, "dash": s.dash, "width": 2},
@@ -98,13 +105,49 @@ def radar(models: list[str], scores: dict[tuple[str, str], PillarScore], style: 
         )
     style_layout(
         fig,
-        "Pillar scores (0 = worst, 1 = best; gaps = not evaluated)",
+        "Pillar scores (0 = worst, 1 = best; gaps = missing or left out)",
         height=460,
         top=80,
         polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}},
     )
     # Room for the angular labels ("reliability") on narrow screens.
     return fig.update_layout(margin={"l": 70, "r": 70})
+
+
+def pillar_dots(board: Leaderboard, scores: list[PillarScore], style: dict[str, Style]) -> go.Figure:
+    """Fewer than three shared pillars: one dot per model and pillar with its CI (normalised)."""
+    fig = go.Figure()
+    by_key = {(s.model, s.pillar): s for s in scores}
+    for row in board.rows:
+        x, y, plus, minus, hover = [], [], [], [], []
+        for pillar in board.pillars:
+            score = by_key.get((row.model, pillar))
+            if score is None or score.value is None:
+                continue
+            value = score.normalise(score.value)
+            ends = sorted(score.normalise(v) for v in score.ci) if score.ci else None
+            x.append(pillar)
+            y.append(value)
+            plus.append(None if ends is None else max(ends[1] - value, 0.0))
+            minus.append(None if ends is None else max(value - ends[0], 0.0))
+            hover.append(f"{row.model}<br>{score.hover()}")
+        s = style[row.model]
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=y,
+                name=row.model,
+                mode="markers",
+                error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
+                marker={"symbol": s.symbol, "size": 11, "color": s.colour},
+                hovertext=hover,
+                hoverinfo="text",
+            )
+        )
+    style_layout(fig, "Pillar scores with 95% CIs (0 = worst, 1 = best)", scattermode="group")
+    fig.update_yaxes(range=[-0.02, 1.02], title="normalised score")
+    fig.update_xaxes(type="category", title="pillar")
+    return fig
 
 
 def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
@@ -119,7 +162,7 @@ def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
         labels = list(dict.fromkeys([g for g, _ in cells] + [p for _, p in cells]))
         counts = [[cells.get((g, p), 0.0) for p in labels] for g in labels]
         totals = [sum(line) for line in counts]
-        share = [[c / t if t else None for c in line] for line, t in zip(counts, totals)]
+        share = [[c / t if t else None for c in line] for line, t in zip(counts, totals, strict=True)]
         text = [[("—" if v is None else f"{v:.2f}") for v in line] for line in share]
         hover = [
             [
@@ -168,7 +211,7 @@ def rta_grid_figure(result: LogResult) -> go.Figure | None:
         hover.append(
             [
                 f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}"
-                for o, s in zip(objectives, stats)
+                for o, s in zip(objectives, stats, strict=True)
             ]
         )
     fig = go.Figure(
@@ -203,7 +246,7 @@ def _grouped_rows(rows: Iterable[MetricRow]) -> dict[tuple[str, str, str], list[
         if CONFUSION.match(row.metric):
             continue
         found = GROUPED.match(row.metric)
-        if found:
+        if found and not NOT_DRAWN.match(found["base"]):
             groups.setdefault((row.task, found["base"], found["by"]), []).append((found["group"], row))
     return groups
 
@@ -218,7 +261,10 @@ def _numeric(labels: list[str]) -> bool:
 
 def _series_figure(
     title: str, x_title: str, points: list[tuple[str, MetricRow]], style: dict[str, Style], as_line: bool
-) -> go.Figure:
+) -> go.Figure | None:
+    """``None`` when no point has a value: an empty chart says nothing (the page shows a note)."""
+    if all(r.value is None for _, r in points):
+        return None
     labels = list(dict.fromkeys(g for g, _ in points))
     if _numeric(labels):
         labels.sort(key=float)
@@ -268,7 +314,7 @@ def _series_figure(
     return fig
 
 
-def grouped_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tuple[str, go.Figure]]:
+def grouped_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tuple[str, go.Figure | None]]:
     """``<name>[<by>=<group>]`` metrics: one chart per (task, name, by), lines if ordered."""
     figures = []
     for (task, base, by), points in _grouped_rows(rows).items():
@@ -279,7 +325,7 @@ def grouped_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tupl
     return figures
 
 
-def principle_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tuple[str, go.Figure]]:
+def principle_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tuple[str, go.Figure | None]]:
     """APA principle scores ``sc1``..``sc5`` per task."""
     by_task: dict[str, list[tuple[str, MetricRow]]] = {}
     for row in rows:
@@ -294,13 +340,11 @@ def principle_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tu
     ]
 
 
-def headline_figure(
-    pillar: str, scores: dict[tuple[str, str], PillarScore], style: dict[str, Style]
-) -> go.Figure | None:
-    """Per task, the headline metric of each model with its CI."""
-    points = [(row.task, row) for (m, p), s in scores.items() if p == pillar for row in s.parts]
+def headline_figure(pillar: str, scores: list[PillarScore], style: dict[str, Style]) -> go.Figure | None:
+    """Per task, the ranked headline value of each model (strict where reported) with its CI."""
+    points = [(row.task, row) for score in scores if score.pillar == pillar for row in score.ranked_rows()]
     if not points:
         return None
-    headline = next(s.headline for (m, p), s in scores.items() if p == pillar)
+    headline = scores[0].headline
     better = "higher" if headline.higher_is_better else "lower"
     return _series_figure(f"{pillar}: {headline.label} ({better} is better)", "task", points, style, False)

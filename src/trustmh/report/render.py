@@ -13,20 +13,15 @@ from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
 from trustmh import PILLARS, __version__
+from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
 from trustmh.report.collect import Collection, LogResult
 from trustmh.report.conversations import trajectory_figures, transcripts_html
-from trustmh.report.headline import (
-    HEADLINES,
-    PillarScore,
-    RankedModel,
-    chosen_headline,
-    ci_text,
-    fmt,
-    pillar_scores,
-    ranking,
-)
+from trustmh.report.headline import PillarScore, chosen_headline, ci_text, fmt, pillar_scores
+from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
+from trustmh.report.ranking import Leaderboard, leaderboards
+from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.results import MetricRow
 
 STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
@@ -81,34 +76,55 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
             entry["sources"].add(row.source)
             entry["cells"][row.model] = _metric_cell(row, res)
     view = []
+    # Metrics no model scored (and none had unparsed answers): one line per task, not a row each.
+    unscored: dict[str, list[str]] = {}
     for entry in rows.values():
+        if all(not c["scored"] and not c["unparsed"] for c in entry["cells"].values()):
+            unscored.setdefault(entry["task"], []).append(entry["metric"])
+            continue
         entry["starter"] = "starter" in entry["sources"]
         entry["cells"] = [entry["cells"].get(m) for m in models]
         view.append(entry)
     view.sort(key=lambda e: e["task"])  # stable: metric order within a task is the scorer's
-    return {"models": models, "rows": view}
+    return {"models": models, "rows": view, "unscored": unscored}
 
 
 def _pillar_section(
     pillar: str,
     results: list[LogResult],
-    scores: dict[tuple[str, str], PillarScore],
+    scores: dict[tuple[str, str, str], PillarScore],
     style: dict[str, figs.Style],
     store: Figures,
 ) -> dict[str, Any]:
     rows = [r for res in results for r in res.rows]
-    charts: list[dict[str, str] | None] = [store.add(pillar + "-headline", figs.headline_figure(pillar, scores, style))]
-    charts += [store.add(name, f) for name, f in figs.grouped_figures(rows, style)]
-    charts += [store.add(name, f) for name, f in figs.principle_figures(rows, style)]
+    mine = [s for (_, _, p), s in scores.items() if p == pillar]
+    notes: list[str] = []
+    charts: list[dict[str, str] | None] = []
+    for source in dict.fromkeys(s.source for s in mine):
+        charts.append(
+            store.add(
+                f"{pillar}-{source}-headline",
+                figs.headline_figure(pillar, [s for s in mine if s.source == source], style),
+            )
+        )
+    for name, figure in [*figs.grouped_figures(rows, style), *figs.principle_figures(rows, style)]:
+        if figure is None:
+            notes.append(not_drawn_note(name, rows))
+        else:
+            charts.append(store.add(name, figure))
     for res in results:
         charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
-    headline = chosen_headline(pillar, rows)
+    if pillar == "safety":
+        charts.append(store.add("safety-tradeoff", safety_tradeoff_figure(rows, style)))
     return {
         "name": pillar,
-        "headline": headline,
+        "headline": chosen_headline(pillar, rows),
+        "sentences": pillar_sentences(mine, rows),
         "charts": [c for c in charts if c],
+        "notes": notes,
+        "group_tests": group_tests(rows),
         "table": _metric_table(results),
         "unparsed": [
             {
@@ -127,51 +143,58 @@ def _pillar_section(
     }
 
 
-def _ranking_view(
-    models: list[str], ranked: list[RankedModel], scores: dict[tuple[str, str], PillarScore]
-) -> list[dict[str, Any]]:
-    """Ranked models first; models with no scored headline at all are listed as unranked."""
-    view = []
-    for position, entry in enumerate(ranked, start=1):
-        cells = []
-        for pillar in PILLARS:
-            score = scores.get((entry.model, pillar))
+SOURCE_TITLES = {
+    "benchmark": "Benchmark leaderboard (published datasets)",
+    "starter": "Starter-suite leaderboard (items written by the trustmh authors; not comparable with the benchmark)",
+}
+
+
+def _leaderboard_view(
+    board: Leaderboard, scores: list[PillarScore], style: dict[str, figs.Style], store: Figures
+) -> dict[str, Any]:
+    """One source's ranking table, its radar (or dot plot) and what was left out and why."""
+    by_key = {(s.model, s.pillar): s for s in scores}
+    rows = []
+    for entry in board.rows:
+        cells: list[dict[str, Any]] = []
+        for pillar in board.pillars:
+            score = by_key.get((entry.model, pillar))
             if score is None:
-                cells.append({"missing": True})
+                cells.append({"kind": "missing"})
+            elif score.value is None:
+                cells.append({"kind": "excluded", "title": score.excluded})
             else:
-                parts = "; ".join(f"{p.task}: {fmt(p.value)} {ci_text(p)} n={p.n}" for p in score.parts)
-                starter = any(p.source == "starter" for p in score.parts)
+                ci = score.ci
                 cells.append(
                     {
-                        "missing": False,
-                        "rank": f"{entry.pillar_ranks[pillar]:g}",
+                        "kind": "ranked",
+                        "rank": entry.pillar_ranks[pillar],
                         "value": fmt(score.value),
-                        "title": parts,
-                        "starter": starter,
+                        "ci": "" if ci is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]",
+                        "strict": score.strict,
+                        "title": score.hover().replace("<br>", "\n"),
                     }
                 )
-        view.append(
+        rows.append(
             {
-                "position": position,
+                "tie_group": entry.tie_group,
                 "model": entry.model,
                 "mean_rank": f"{entry.mean_rank:.2f}",
-                "pillars": entry.pillars,
+                "pillars": len(entry.pillar_ranks),
                 "cells": cells,
             }
         )
-    ranked_models = {entry.model for entry in ranked}
-    for model in models:
-        if model not in ranked_models:
-            view.append(
-                {
-                    "position": "—",
-                    "model": model,
-                    "mean_rank": "not ranked",
-                    "pillars": 0,
-                    "cells": [{"missing": True}] * len(PILLARS),
-                }
-            )
-    return view
+    figure = figs.radar(board, scores, style) if board.radar else figs.pillar_dots(board, scores, style)
+    return {
+        "source": board.source,
+        "title": SOURCE_TITLES.get(board.source, f"{board.source or 'unlabelled'} results"),
+        "pillars": board.pillars,
+        "rows": rows,
+        "excluded": [{"model": m, "pillar": p, "reason": why} for (m, p), why in board.excluded.items()],
+        "unranked": board.unranked,
+        "figure": store.add(f"overview-{board.source}", figure) if board.rows else None,
+        "radar": board.radar,
+    }
 
 
 def _alignment_view(alignment: Alignment | None, store: Figures) -> dict[str, Any] | None:
@@ -217,6 +240,39 @@ def _cell(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
+# Items per task in the side-by-side view (the log has them all).
+ITEMS_COMPARED = 50
+
+
+def _item_views(results: list[LogResult]) -> list[dict[str, Any]]:
+    """Per task run on several models: the same item's answers and scores side by side."""
+    by_task: dict[str, list[LogResult]] = {}
+    for res in results:
+        by_task.setdefault(res.task, []).append(res)
+    views = []
+    for task, logs in sorted(by_task.items()):
+        if len(logs) < 2 or not any(res.samples for res in logs):
+            continue
+        models = [res.model for res in logs]
+        answers = [{x.id: x for x in res.samples} for res in logs]
+        ids = list(dict.fromkeys(x.id for res in logs for x in res.samples))
+        items = []
+        for item in ids[:ITEMS_COMPARED]:
+            found = [a.get(item) for a in answers]
+            first = next(x for x in found if x is not None)
+            items.append({"id": item, "input": first.input, "cells": found})
+        views.append(
+            {
+                "task": task,
+                "models": models,
+                "entries": items,
+                "more": len(ids) - len(items),
+                "key": task.replace("_", "-"),
+            }
+        )
+    return views
+
+
 def _starter_tasks(results: list[LogResult]) -> list[str]:
     """``"task (model, model)"`` per starter task, one entry per task to keep the banner short."""
     by_task: dict[str, list[str]] = {}
@@ -233,16 +289,18 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
     style = figs.styles(models)
     scores = pillar_scores(rows)
     store = Figures()
-    radar_id = store.add("radar", figs.radar(models, scores, style)) if scores else None
+    boards = [
+        _leaderboard_view(board, [s for (src, _, _), s in scores.items() if src == board.source], style, store)
+        for board in leaderboards(scores)
+    ]
     # The eight pillars in their usual order, then anything else (e.g. "dialogue", "other").
     found = list(dict.fromkeys(res.pillar for res in results))
     pillars_present = [p for p in PILLARS if p in found] + sorted(p for p in found if p not in PILLARS)
     sections = [
         _pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present
     ]
-    headlines = [
-        {"pillar": p, "headline": chosen_headline(p, rows), "alternatives": HEADLINES.get(p, ())} for p in PILLARS
-    ]
+    declared = all_headlines()
+    headlines = [{"pillar": p, "headline": chosen_headline(p, rows), "alternatives": declared[p]} for p in PILLARS]
     return {
         "version": __version__,
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -250,12 +308,10 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "models": models,
         "pillars": PILLARS,
         "headlines": headlines,
-        "ranking": _ranking_view(models, ranking(models, scores), scores),
-        "has_ranking": bool(scores),
-        "missing": {m: [p for p in PILLARS if (m, p) not in scores] for m in models},
-        "radar": radar_id,
+        "leaderboards": boards,
         "sections": sections,
         "logs": results,
+        "compare": [] if redact else _item_views(results),
         "skipped": collection.skipped,
         "starter_tasks": _starter_tasks(results),
         "starter_warning": STARTER_WARNING,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from trustmh.scoring.metrics import estimate_metrics
+from trustmh.scoring.unparsed import is_unparsed
 from trustmh.stats.agreement import kappa_estimate
 
 
@@ -11,7 +13,7 @@ from trustmh.stats.agreement import kappa_estimate
 def kappa(first: str, second: str, name: str = "kappa") -> Metric:
     """Cohen's kappa of ``first`` vs ``second`` over samples where both are present.
 
-    Samples where exactly one of them is ``None`` count as unparsed; samples where either is
+    Samples where either of them is unparsed count as unparsed; samples where either is
     absent are not applicable.
     """
 
@@ -23,13 +25,11 @@ def kappa(first: str, second: str, name: str = "kappa") -> Metric:
             value = sample_score.score.value
             if not isinstance(value, dict) or first not in value or second not in value:
                 continue
-            if value[first] is None or value[second] is None:
+            if is_unparsed(value[first]) or is_unparsed(value[second]):
                 unparsed += 1
                 continue
             a.append(float(value[first]))
             b.append(float(value[second]))
-        out = kappa_estimate(a, b).as_dict(name)
-        out[f"{name}_unparsed"] = float(unparsed)
-        return out
+        return estimate_metrics(name, kappa_estimate(a, b), unparsed)
 
     return compute

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 DEFAULT_JSON_KEYS: tuple[str, ...] = ("answer", "choice", "option")
 
@@ -151,7 +152,9 @@ def json_value(text: str, keys: Sequence[str]) -> str | None:
     return None
 
 
-def _from_json(text: str, letters: str, keys: Sequence[str], options: Mapping[str, str] | None) -> str | None | bool:
+def _from_json(
+    text: str, letters: str, keys: Sequence[str], options: Mapping[str, str] | None
+) -> str | None | Literal[False]:
     """The letter of a JSON answer; False if there is no JSON answer at all."""
     value = json_value(text, keys)
     if value is None:
@@ -163,7 +166,7 @@ def _from_json(text: str, letters: str, keys: Sequence[str], options: Mapping[st
     return _parse_plain(value, letters, options)
 
 
-def _unique(found: Sequence[str]) -> str | None | bool:
+def _unique(found: Sequence[str]) -> str | None | Literal[False]:
     """The single letter found; False if none; None if several different letters."""
     distinct = {letter.upper() for letter in found}
     if not distinct:
@@ -199,7 +202,7 @@ def _parse_plain(text: str, letters: str, options: Mapping[str, str] | None) -> 
         return None
     result = _unique(explicit)
     if result is not False:
-        return result  # type: ignore[return-value]
+        return result
     or_follows = _or_follows(letters)
     copula = _unique(
         [
@@ -209,7 +212,7 @@ def _parse_plain(text: str, letters: str, options: Mapping[str, str] | None) -> 
         ]
     )
     if copula is not False:
-        return copula  # type: ignore[return-value]
+        return copula
     leading = _leading_pattern(letters).match(plain)
     if leading and not _is_word_not_letter(leading.group(1), plain[leading.end(1) :]):
         # "A) ...\nB) ...\nC) ..." is the option list echoed back, not an answer.
@@ -247,7 +250,7 @@ def parse_choice(
     letters = letters.upper()
     found = _from_json(text, letters, json_keys, options)
     if found is not False:
-        return found  # type: ignore[return-value]
+        return found
     return _parse_plain(text, letters, options)
 
 

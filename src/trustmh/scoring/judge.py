@@ -9,19 +9,22 @@ Safety of the judgement:
 
 * the text under judgement sits between boundary markers carrying a random nonce, so it
   cannot close the block itself, and the judge is told that instructions inside are data;
-* the reply must be one JSON object matching the rubric's schema (integer ranges and
-  labelled choices are checked); a bad reply is sent back with the validation error, at most
-  ``max_attempts`` times in all, then the verdict is *unparsed* (``None`` per field).
+* the reply must hold one JSON object matching the rubric's schema (integer ranges and
+  labelled choices are checked) that is the judge's own: an object copied from the judged
+  text never counts (``scoring/verdict.py``); a bad reply is sent back with the validation
+  error, at most ``max_attempts`` times in all, then the verdict is *unparsed* (``None`` per field).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from trustmh.scoring.verdict import Message, ask_for_verdict
+from trustmh.scoring.verdict import VerdictError as VerdictError  # re-exported for the rubric's users
+from trustmh.scoring.verdict import parse_verdict as parse_verdict
 
 if TYPE_CHECKING:  # inspect is imported lazily: the bulk CLI uses this module without it
     from inspect_ai.model import ChatMessage, Model
@@ -91,10 +94,6 @@ class Rubric:
         return "{\n" + ",\n".join(lines) + "\n}"
 
 
-class VerdictError(ValueError):
-    """The judge's reply is not a JSON object matching the rubric."""
-
-
 def judge_model() -> Model | None:
     """The model bound to the ``judge`` role, or ``None`` when no judge is configured."""
     from inspect_ai.model import model_roles
@@ -126,41 +125,6 @@ def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
     )
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-
-
-def _candidate_objects(text: str) -> list[str]:
-    candidates = [m.strip() for m in _FENCE.findall(text)]
-    start, end = text.find("{"), text.rfind("}")
-    if start != -1 and end > start:
-        candidates.append(text[start : end + 1])
-    return candidates
-
-
-def parse_verdict(text: str, rubric: Rubric) -> dict[str, int | str]:
-    """Validate a judge reply against ``rubric``; raise :class:`VerdictError` if it fails."""
-    for candidate in _candidate_objects(text or ""):
-        try:
-            obj = json.loads(candidate)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict):
-            break
-    else:
-        raise VerdictError("the reply is not a JSON object")
-    normalised = {str(k).strip().lower(): v for k, v in obj.items()}
-    verdict: dict[str, int | str] = {}
-    for judge_field in rubric.fields:
-        key = judge_field.name.lower()
-        if key not in normalised:
-            raise VerdictError(f'missing key "{judge_field.name}"')
-        try:
-            verdict[judge_field.name] = judge_field.validate(normalised[key])
-        except ValueError as error:
-            raise VerdictError(str(error)) from None
-    return verdict
-
-
 @dataclass
 class JudgeResult:
     """Outcome of judging one response; ``verdict`` is ``None`` when it stayed unparsed."""
@@ -187,36 +151,38 @@ async def run_judge(
     """Ask ``model`` for a verdict, re-asking with the validation error on a bad reply."""
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, GenerateConfig
 
-    messages: list[ChatMessage] = [ChatMessageUser(content=judge_prompt(rubric, context, response))]
-    replies: list[str] = []
-    error: str | None = None
     config = GenerateConfig(temperature=0.0, max_tokens=512)
-    for attempt in range(1, max_attempts + 1):
-        output = await model.generate(messages, config=config)
-        reply = output.completion
-        replies.append(reply)
-        try:
-            return JudgeResult(parse_verdict(reply, rubric), attempt, replies)
-        except VerdictError as problem:
-            error = str(problem)
-        messages += [
-            ChatMessageAssistant(content=reply),
-            ChatMessageUser(content=f"That reply could not be used: {error}. Reply again with only the JSON object."),
+
+    async def ask(messages: tuple[Message, ...]) -> str:
+        chat: list[ChatMessage] = [
+            ChatMessageAssistant(content=m["content"])
+            if m["role"] == "assistant"
+            else ChatMessageUser(content=m["content"])
+            for m in messages
         ]
-    return JudgeResult(None, max_attempts, replies, error)
+        output = await model.generate(chat, config=config)
+        return output.completion
+
+    prompt = judge_prompt(rubric, context, response)
+    asked = await ask_for_verdict(ask, rubric, prompt, (context, response), max_attempts)
+    return JudgeResult(asked.verdict, asked.attempts, asked.replies, asked.error)
 
 
 async def judge_fields(
-    rubric: Rubric, context: str, response: str, prefix: str = ""
+    rubric: Rubric, context: str, response: str | None, prefix: str = ""
 ) -> tuple[dict[str, float | str | None], dict[str, object]]:
     """Judge one response with the configured judge, for use inside any trustmh scorer.
 
     Returns ``(value_fields, metadata)``. With no judge bound both are empty, so judge
-    metrics stay *not scored*. Each call adds ``judge_unparsed`` (0/1) to the value fields.
+    metrics stay *not scored*. Each judged call adds ``judge_unparsed`` (0/1) to the value
+    fields. A ``None`` response (the model gave no answer) is not judged: its fields are
+    unparsed (``None``), and it is not a judge failure.
     """
     model = judge_model()
     if model is None:
         return {}, {}
+    if response is None:
+        return {f"{prefix}{name}": None for name in rubric.field_names}, {}
     result = await run_judge(model, rubric, context, response)
     values = result.fields(rubric, prefix)
     values[f"{prefix}judge_unparsed"] = 0.0 if result.verdict is not None else 1.0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Literal
 
 _MARKUP = re.compile(r"[*`#>\"'\[\]()]+")
 _SEPARATORS = re.compile(r"[_\-/]+")
@@ -33,7 +34,7 @@ def _alias_pattern(aliases: Mapping[str, str]) -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b")
 
 
-def _single(found: list[str]) -> str | None | bool:
+def _single(found: list[str]) -> str | None | Literal[False]:
     distinct = list(dict.fromkeys(found))
     if not distinct:
         return False
@@ -57,7 +58,7 @@ def parse_label(text: str | None, aliases: Mapping[str, str]) -> str | None:
     explicit = re.compile(_EXPLICIT_CUE + pattern.pattern)
     result = _single([lookup[m.group(1)] for m in explicit.finditer(plain)])
     if result is not False:
-        return result  # type: ignore[return-value]
+        return result
     leading = re.match(r"\s*(?:\d+[.)]\s*)?" + pattern.pattern, plain)
     if leading:
         # "Indicator or Ideation" (or "Indicator/Ideation") hedges between two labels.
@@ -65,4 +66,4 @@ def parse_label(text: str | None, aliases: Mapping[str, str]) -> str | None:
             return None
         return lookup[leading.group(1)]
     result = _single([lookup[m.group(1)] for m in pattern.finditer(plain)])
-    return None if result is False else result  # type: ignore[return-value]
+    return None if result is False else result

@@ -1,13 +1,36 @@
-"""inspect metrics that report n, a confidence interval and the unparsed count.
+"""The trustmh metric contract: every number with n, a 95% CI, the unparsed count and, where
+the upstream benchmark counts a non-answer as wrong, a strict variant.
 
-Each factory returns an inspect ``Metric`` whose value is a flat dict, which inspect expands
-into separate metrics: ``<name>``, ``<name>_ci_low``, ``<name>_ci_high``, ``<name>_n`` and
-``<name>_unparsed``. :mod:`trustmh.results` folds them back into one row per metric.
+**What a metric reports.** A metric returns a flat dict, which inspect expands into separate
+metrics and :mod:`trustmh.results` folds back into one row per metric:
 
-Metrics read the epoch-reduced sample scores: one observation per sample, because epochs
-of one sample are not independent observations. Every trustmh task reduces epochs with
-:func:`trustmh.scoring.reducers.trustmh_mean`, which keeps ``None`` (unparsed) apart; inspect's
-default reducer would turn it into ``0.0``.
+* ``<m>``, ``<m>_ci_low``, ``<m>_ci_high``, ``<m>_n``: the estimate over the *parsed* samples;
+* ``<m>_unparsed``: how many samples the metric applies to but could not be parsed;
+* ``<m>_strict``, ``<m>_strict_ci_low``, ``<m>_strict_ci_high``, ``<m>_strict_n``: only when
+  the metric is declared with ``unparsed_as``: the same estimate with every unparsed sample
+  scored as ``unparsed_as`` (e.g. ``0.0`` for an accuracy, ``1.0`` for an error rate), i.e.
+  the way a benchmark that counts a non-answer as wrong scores it. ``_strict_n`` = ``_n`` +
+  ``_unparsed``.
+
+:func:`summarise` builds that dict from parsed values and an unparsed count; every metric in
+trustmh (here, :mod:`trustmh.scoring.classification`, the pillars' own) goes through it.
+
+**What a scorer writes.** ``Score(value={field: number | UNPARSED, ...})`` from a scorer
+declared with :func:`~trustmh.scoring.unparsed.trustmh_scorer`: a number is an observation
+(0/1 for rates), :data:`~trustmh.scoring.unparsed.UNPARSED` (or ``None``, rewritten by the
+decorator) an output that could not be read, a missing key "not applicable to this sample".
+Class labels (``gold``/``pred``) are label strings, see :mod:`trustmh.scoring.classification`.
+
+**Adding a metric.** Read the per-sample values with :func:`field_values` (or your own reader
+that counts unparsed with :func:`~trustmh.scoring.unparsed.is_unparsed`), pick an estimator
+from :mod:`trustmh.stats`, return ``summarise(name, values, unparsed, estimator,
+unparsed_as)``. Pass ``unparsed_as`` when the upstream benchmark scores a non-answer as a
+failure, and say so in the pillar README.
+
+**Epochs.** Metrics read the epoch-reduced sample scores: one observation per sample,
+because epochs of one sample are not independent observations. Unparsed survives any
+reducer (see :mod:`trustmh.scoring.unparsed`); a sample counts as unparsed when no epoch was
+parsed.
 """
 
 from __future__ import annotations
@@ -17,17 +40,29 @@ from collections.abc import Callable, Iterable
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from trustmh.scoring.unparsed import is_unparsed
 from trustmh.stats import Estimate, mean_estimate, proportion_estimate
 from trustmh.stats.correlation import pearson_estimate
 
-NOT_SCORED = float("nan")
-# See the module docstring: our metrics read the raw per-sample scores.
+Estimator = Callable[[np.ndarray], Estimate]
+
+
+def rate_estimate(values: np.ndarray | list[float]) -> Estimate:
+    """A share with a Wilson CI for 0/1 observations; the bootstrap mean when an epoch reducer
+    has made some of them fractional (e.g. 0.5 = right in one of two epochs)."""
+    x = np.asarray(values, dtype=float)
+    if np.isin(x, (0.0, 1.0)).all():
+        return proportion_estimate(x)
+    return mean_estimate(x)
+
+
+ESTIMATORS: dict[str, Estimator] = {"rate": rate_estimate, "mean": mean_estimate}
 
 
 def field_values(scores: Iterable[SampleScore], field: str) -> tuple[np.ndarray, int]:
     """Values of ``field`` over the samples where it applies, and how many were unparsed.
 
-    Unparsed observations (``None``) are excluded from the returned array.
+    Unparsed observations are excluded from the returned array.
     """
     values: list[float] = []
     unparsed = 0
@@ -35,37 +70,59 @@ def field_values(scores: Iterable[SampleScore], field: str) -> tuple[np.ndarray,
         value = sample_score.score.value
         if not isinstance(value, dict) or field not in value:
             continue
-        if value[field] is None:
+        if is_unparsed(value[field]):
             unparsed += 1
         else:
             values.append(float(value[field]))
     return np.asarray(values, dtype=float), unparsed
 
 
-def _report(name: str, estimate: Estimate, unparsed: int) -> dict[str, float]:
+def estimate_metrics(name: str, estimate: Estimate, unparsed: int, strict: Estimate | None = None) -> dict[str, float]:
+    """``{name, name_ci_low, name_ci_high, name_n, name_unparsed}`` (+ ``name_strict...``)."""
     out = estimate.as_dict(name)
     out[f"{name}_unparsed"] = float(unparsed)
+    if strict is not None:
+        out.update(strict.as_dict(f"{name}_strict"))
     return out
 
 
-def _summary_metric(field: str, name: str, estimator: Callable[[np.ndarray], Estimate]) -> Metric:
+def summarise(
+    name: str,
+    values: np.ndarray | list[float],
+    unparsed: int,
+    estimator: Estimator = rate_estimate,
+    unparsed_as: float | None = None,
+) -> dict[str, float]:
+    """The one "estimate + CI + n + unparsed (+ strict)" report of ``values`` (parsed only).
+
+    ``unparsed_as``: also report ``<name>_strict``, the estimate with ``unparsed`` more
+    observations of that value.
+    """
+    parsed = np.asarray(values, dtype=float)
+    strict = None
+    if unparsed_as is not None:
+        strict = estimator(np.concatenate([parsed, np.full(unparsed, float(unparsed_as))]))
+    return estimate_metrics(name, estimator(parsed), unparsed, strict)
+
+
+def _field_metric(field: str, name: str, estimator: Estimator, unparsed_as: float | None) -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values, unparsed = field_values(scores, field)
-        return _report(name, estimator(values), unparsed)
+        return summarise(name, values, unparsed, estimator, unparsed_as)
 
     return compute
 
 
 @metric(name="trustmh/rate")
-def rate(field: str, name: str | None = None) -> Metric:
-    """Share of samples with ``field == 1`` (Wilson 95% CI)."""
-    return _summary_metric(field, name or field, proportion_estimate)
+def rate(field: str, name: str | None = None, unparsed_as: float | None = None) -> Metric:
+    """Share of samples with ``field == 1`` (Wilson 95% CI); ``unparsed_as``: see :func:`summarise`."""
+    return _field_metric(field, name or field, rate_estimate, unparsed_as)
 
 
 @metric(name="trustmh/mean")
-def mean(field: str, name: str | None = None) -> Metric:
-    """Mean of ``field`` (percentile bootstrap 95% CI)."""
-    return _summary_metric(field, name or field, mean_estimate)
+def mean(field: str, name: str | None = None, unparsed_as: float | None = None) -> Metric:
+    """Mean of ``field`` (percentile bootstrap 95% CI); ``unparsed_as``: see :func:`summarise`."""
+    return _field_metric(field, name or field, mean_estimate, unparsed_as)
 
 
 @metric(name="trustmh/pearson")
@@ -79,35 +136,43 @@ def pearson(predicted: str, gold: str, name: str = "pearson_r") -> Metric:
             value = sample_score.score.value
             if not isinstance(value, dict) or predicted not in value:
                 continue
-            if value[predicted] is None or value.get(gold) is None:
+            if is_unparsed(value[predicted]) or is_unparsed(value.get(gold)):
                 unparsed += 1
                 continue
             pairs.append((float(value[predicted]), float(value[gold])))
         arr = np.asarray(pairs, dtype=float).reshape(-1, 2)
-        return _report(name, pearson_estimate(arr[:, 0], arr[:, 1]), unparsed)
+        return estimate_metrics(name, pearson_estimate(arr[:, 0], arr[:, 1]), unparsed)
 
     return compute
 
 
+def group_scores(scores: Iterable[SampleScore], by: str) -> dict[str, list[SampleScore]]:
+    """Sample scores by the value of their sample metadata key ``by`` (samples without it left out)."""
+    groups: dict[str, list[SampleScore]] = {}
+    for sample_score in scores:
+        group = (sample_score.sample_metadata or {}).get(by)
+        if group is not None:
+            groups.setdefault(str(group), []).append(sample_score)
+    return groups
+
+
 @metric(name="trustmh/grouped")
-def grouped(field: str, by: str, name: str | None = None, kind: str = "rate") -> Metric:
+def grouped(
+    field: str, by: str, name: str | None = None, kind: str = "rate", unparsed_as: float | None = None
+) -> Metric:
     """``rate`` or ``mean`` of ``field`` broken down by the sample metadata key ``by``.
 
     Keys look like ``<name>[<by>=<group>]`` so reports can pivot them back.
     """
-    estimator = proportion_estimate if kind == "rate" else mean_estimate
+    estimator = ESTIMATORS[kind]
     label = name or field
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        groups: dict[str, list[SampleScore]] = {}
-        for sample_score in scores:
-            group = (sample_score.sample_metadata or {}).get(by)
-            if group is not None:
-                groups.setdefault(str(group), []).append(sample_score)
         out: dict[str, float] = {}
+        groups = group_scores(scores, by)
         for group in sorted(groups):
             values, unparsed = field_values(groups[group], field)
-            out.update(_report(f"{label}[{by}={group}]", estimator(values), unparsed))
+            out.update(summarise(f"{label}[{by}={group}]", values, unparsed, estimator, unparsed_as))
         return out
 
     return compute

@@ -30,7 +30,13 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
-from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, Estimate, proportion_estimate
+from trustmh.stats.intervals import (
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_SEED,
+    Estimate,
+    bootstrap_statistic_ci,
+    proportion_estimate,
+)
 
 
 def _encode(values: Sequence[Hashable], labels: Sequence[Hashable], what: str) -> np.ndarray:
@@ -84,9 +90,10 @@ def per_class_scores(matrix: np.ndarray) -> dict[str, np.ndarray]:
     return {"precision": precision, "recall": recall, "f1": f1, "support": support.astype(np.int64)}
 
 
-def macro_f1_from_matrix(matrix: np.ndarray) -> float:
-    """Macro F1 over the classes with :math:`TP+FP+FN > 0` (NaN if there are none)."""
-    f1 = per_class_scores(matrix)["f1"]
+def macro_f1_from_matrix(matrix: np.ndarray, scored: int | None = None) -> float:
+    """Macro F1 over the classes with :math:`TP+FP+FN > 0` (NaN if there are none); with
+    ``scored``, over those among the first ``scored`` classes only."""
+    f1 = per_class_scores(matrix)["f1"][:scored]
     present = ~np.isnan(f1)
     return float(f1[present].mean()) if present.any() else float("nan")
 
@@ -114,8 +121,11 @@ def accuracy(y_true: Sequence[Hashable], y_pred: Sequence[Hashable], labels: Seq
     return float(np.mean(true_idx == pred_idx)) if true_idx.size else float("nan")
 
 
-def _bootstrap_macro_f1(true_idx: np.ndarray, pred_idx: np.ndarray, k: int, n_boot: int, seed: int) -> np.ndarray:
-    """Macro F1 of ``n_boot`` resamples of the pairs, vectorised through count matrices."""
+def _bootstrap_macro_f1(
+    true_idx: np.ndarray, pred_idx: np.ndarray, k: int, n_boot: int, seed: int, scored: int | None = None
+) -> np.ndarray:
+    """Macro F1 (over the first ``scored`` classes) of ``n_boot`` resamples of the pairs,
+    vectorised through count matrices."""
     n = true_idx.size
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, n, size=(n_boot, n))
@@ -124,9 +134,9 @@ def _bootstrap_macro_f1(true_idx: np.ndarray, pred_idx: np.ndarray, k: int, n_bo
     tp = np.diagonal(counts, axis1=1, axis2=2)
     denom = counts.sum(axis=1) + counts.sum(axis=2)  # (2TP + FP + FN) per class
     with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where(denom > 0, 2 * tp / denom, np.nan)
-    present = (denom > 0).sum(axis=1)
-    return np.nansum(f1, axis=1) / present
+        f1 = np.where(denom > 0, 2 * tp / denom, np.nan)[:, :scored]
+        present = (denom[:, :scored] > 0).sum(axis=1)
+        return np.nansum(f1, axis=1) / present
 
 
 def macro_f1_estimate(
@@ -136,17 +146,28 @@ def macro_f1_estimate(
     n_boot: int = DEFAULT_BOOTSTRAP,
     alpha: float = 0.05,
     seed: int = DEFAULT_SEED,
+    scored: int | None = None,
 ) -> Estimate:
-    """Macro F1 with a percentile bootstrap CI over items (resampling (gold, predicted) pairs)."""
+    """Macro F1 with a percentile bootstrap CI over items (resampling (gold, predicted) pairs).
+
+    ``scored``: average over the first ``scored`` labels only. The labels after them are
+    predictions that are never right (e.g. an unparsed answer as its own label): they count
+    as a false negative of the gold class but have no F1 of their own.
+    """
     true_idx, pred_idx = encode_pairs(y_true, y_pred, labels)
     n = int(true_idx.size)
     if n == 0:
         return Estimate(float("nan"), 0)
-    value = macro_f1(y_true, y_pred, labels)
+    k = len(labels) if scored is None else scored
+    value = (
+        macro_f1(y_true, y_pred, labels)
+        if scored is None
+        else macro_f1_from_matrix(confusion_matrix(y_true, y_pred, labels), k)
+    )
     if n < 2:
         return Estimate(value, n)
-    reps = _bootstrap_macro_f1(true_idx, pred_idx, len(labels), n_boot, seed)
-    lo, hi = np.quantile(reps, [alpha / 2, 1 - alpha / 2])
+    reps = _bootstrap_macro_f1(true_idx, pred_idx, len(labels), n_boot, seed, k)
+    lo, hi = np.quantile(reps[np.isfinite(reps)], [alpha / 2, 1 - alpha / 2])
     return Estimate(value, n, float(lo), float(hi))
 
 
@@ -156,16 +177,18 @@ def accuracy_estimate(y_true: Sequence[Hashable], y_pred: Sequence[Hashable], la
     return proportion_estimate((true_idx == pred_idx).astype(float))
 
 
-# Ordinal severity and clinical risk (crisis pillar).
+# Ordinal severity and clinical risk (crisis pillar). Rates are Estimates with a Wilson CI.
 
 
 def per_class_recall(
     gold: Sequence[Hashable], pred: Sequence[Hashable], labels: Sequence[Hashable]
-) -> dict[Hashable, float]:
-    r"""Recall of each class, :math:`R_k = C_{kk} / \sum_j C_{kj}`; NaN for a class with no gold item."""
-    matrix = confusion_matrix(gold, pred, labels)
-    support = matrix.sum(axis=1)
-    return {label: (float(matrix[k, k] / support[k]) if support[k] else float("nan")) for k, label in enumerate(labels)}
+) -> dict[Hashable, Estimate]:
+    r"""Recall of each class, :math:`R_k = C_{kk} / \sum_j C_{kj}`, n = its gold items; NaN for a
+    class with no gold item. ``pred`` may hold labels outside ``labels`` (e.g. an unparsed
+    answer): they count as misses."""
+    g = np.asarray(gold, dtype=object)
+    hits = np.asarray([p == t for t, p in zip(gold, pred, strict=True)], dtype=float)
+    return {label: proportion_estimate(hits[g == label]) for label in labels}
 
 
 def quadratic_weighted_kappa(gold: Sequence[int], pred: Sequence[int], n_levels: int) -> float:
@@ -193,34 +216,44 @@ def quadratic_weighted_kappa(gold: Sequence[int], pred: Sequence[int], n_levels:
     return float(1 - (weights * observed).sum() / chance)
 
 
-def triage_rates(gold_levels: Sequence[int], pred_levels: Sequence[int]) -> tuple[float, float]:
+def quadratic_weighted_kappa_estimate(gold: Sequence[int], pred: Sequence[int], n_levels: int) -> Estimate:
+    """:func:`quadratic_weighted_kappa` with a percentile bootstrap CI over items (500 resamples)."""
+    pairs = np.column_stack([np.asarray(gold, dtype=int), np.asarray(pred, dtype=int)]).reshape(-1, 2)
+    if pairs.shape[0] == 0:
+        return Estimate(float("nan"), 0)
+
+    def replicate(resampled: np.ndarray) -> np.ndarray:
+        return np.array([quadratic_weighted_kappa(r[:, 0], r[:, 1], n_levels) for r in resampled])
+
+    low, high = bootstrap_statistic_ci(pairs, replicate, n_boot=500)
+    kappa = quadratic_weighted_kappa(pairs[:, 0].tolist(), pairs[:, 1].tolist(), n_levels)
+    return Estimate(kappa, int(pairs.shape[0]), low, high)
+
+
+def triage_rates(gold_levels: Sequence[int], pred_levels: Sequence[int]) -> tuple[Estimate, Estimate]:
     """``(under_triage_rate, over_triage_rate)``: shares of items predicted below / above gold.
 
     Under-triage (a predicted severity lower than the true one) is the dangerous error in a
     risk assessment; over-triage costs resources. NaN for both when empty.
     """
-    if not len(gold_levels):
-        return (float("nan"), float("nan"))
-    g = np.asarray(gold_levels)
-    p = np.asarray(pred_levels)
-    return (float(np.mean(p < g)), float(np.mean(p > g)))
+    g = np.asarray(gold_levels, dtype=float)
+    p = np.asarray(pred_levels, dtype=float)
+    return proportion_estimate((p < g).astype(float)), proportion_estimate((p > g).astype(float))
 
 
-def high_risk_recall(gold: Sequence[Hashable], pred: Sequence[Hashable], high_risk: Sequence[Hashable]) -> float:
+def high_risk_recall(gold: Sequence[Hashable], pred: Sequence[Hashable], high_risk: Sequence[Hashable]) -> Estimate:
     """Share of high-risk gold items whose prediction is *some* high-risk class.
 
     Confusing suicidal ideation with self-harm still escalates the item, so it counts as
     recalled. NaN when no gold item is high risk.
     """
     risky = set(high_risk)
-    hits = [p in risky for g, p in zip(gold, pred, strict=True) if g in risky]
-    return float(np.mean(hits)) if hits else float("nan")
+    return proportion_estimate([float(p in risky) for g, p in zip(gold, pred, strict=True) if g in risky])
 
 
 def high_risk_false_negative_rate(
     gold: Sequence[Hashable], pred: Sequence[Hashable], high_risk: Sequence[Hashable], negative: Hashable
-) -> float:
+) -> Estimate:
     """Share of high-risk gold items predicted as ``negative`` (e.g. ``no_crisis``); NaN if none."""
     risky = set(high_risk)
-    misses = [p == negative for g, p in zip(gold, pred, strict=True) if g in risky]
-    return float(np.mean(misses)) if misses else float("nan")
+    return proportion_estimate([float(p == negative) for g, p in zip(gold, pred, strict=True) if g in risky])

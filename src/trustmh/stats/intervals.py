@@ -71,7 +71,7 @@ def proportion_estimate(flags: np.ndarray | list[float], alpha: float = 0.05) ->
 
 def bootstrap_statistic_ci(
     data: np.ndarray,
-    statistic: Callable[[np.ndarray], np.ndarray],
+    statistic: Callable[[np.ndarray], np.ndarray | float],
     n_boot: int = DEFAULT_BOOTSTRAP,
     alpha: float = 0.05,
     seed: int = DEFAULT_SEED,

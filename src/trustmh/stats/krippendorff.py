@@ -21,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 
-def _pair_sq_sum(count: np.ndarray, total: np.ndarray, total_sq: np.ndarray) -> np.ndarray:
+def _pair_sq_sum(
+    count: np.ndarray | float, total: np.ndarray | float, total_sq: np.ndarray | float
+) -> np.ndarray | float:
     return 2 * count * total_sq - 2 * total * total
 
 

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from trustmh.testing.openai_double import _start, _stop, default_responder
 
@@ -87,7 +87,7 @@ def build_batch_app(
         reader = await request.multipart()
         content, name = b"", "upload.jsonl"
         async for part in reader:
-            if part.name == "file":
+            if isinstance(part, BodyPartReader) and part.name == "file":
                 name = part.filename or name
                 content = await part.read()
         with state.lock:

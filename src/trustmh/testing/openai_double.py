@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -55,6 +55,10 @@ class Faults:
     http_429: float = 0.0
     timeout: float = 0.0
     malformed: float = 0.0
+    # An error whose body echoes the caller's key ("Incorrect API key provided: sk-..."), as some
+    # endpoints do; with status 503 it is retried (and logged as such), with 401 it is final.
+    echo_key: float = 0.0
+    echo_key_status: int = 503
     retry_after: float = 0.2  # seconds announced in the Retry-After header of a 429
     hang_seconds: float = 30.0  # how long a "timeout" request sleeps; above the client timeout
     # Faults only hit the first ``fault_attempts`` requests of each sample (None: every
@@ -62,8 +66,8 @@ class Faults:
     fault_attempts: int | None = None
 
     def __post_init__(self) -> None:
-        total = self.http_5xx + self.http_429 + self.timeout + self.malformed
-        if total > 1.0 + 1e-9 or min(self.http_5xx, self.http_429, self.timeout, self.malformed) < 0:
+        shares = (self.http_5xx, self.http_429, self.timeout, self.malformed, self.echo_key)
+        if sum(shares) > 1.0 + 1e-9 or min(shares) < 0:
             raise ValueError("fault fractions must be non-negative and sum to at most 1")
 
 
@@ -104,7 +108,7 @@ def choose_fault(faults: Faults, seed: int, key: str, attempt: int) -> str | Non
     if faults.fault_attempts is not None and attempt > faults.fault_attempts:
         return None
     draw = _fraction(seed, key, attempt)
-    for name in ("http_5xx", "http_429", "timeout", "malformed"):
+    for name in ("http_5xx", "http_429", "timeout", "malformed", "echo_key"):
         share = getattr(faults, name)
         if draw < share:
             return name
@@ -120,6 +124,8 @@ class DoubleState:
     outcomes: Counter[str] = field(default_factory=Counter)
     request_times: dict[str, list[float]] = field(default_factory=dict)
     headers_seen: list[dict[str, str]] = field(default_factory=list)
+    # generation settings of the first requests (the body without its messages)
+    settings_seen: list[dict[str, Any]] = field(default_factory=list)
     # Tests read the counters from their own thread while the server loop writes them.
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -142,6 +148,9 @@ def build_app(latency: float, faults: Faults, seed: int, responder: Responder, s
         messages = body.get("messages") or []
         key = request.headers.get("X-Sample-Key") or messages_key(messages)
         attempt = state.record(key, dict(request.headers))
+        with state.lock:
+            if len(state.settings_seen) < 50:
+                state.settings_seen.append({k: v for k, v in body.items() if k != "messages"})
         fault = choose_fault(faults, seed, key, attempt)
         with state.lock:
             state.outcomes[fault or "ok"] += 1
@@ -156,6 +165,13 @@ def build_app(latency: float, faults: Faults, seed: int, responder: Responder, s
                 {"error": {"message": "simulated rate limit", "type": "rate_limit"}},
                 status=429,
                 headers={"Retry-After": f"{faults.retry_after:g}"},
+            )
+        if fault == "echo_key":
+            key = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+            message = f"Incorrect API key provided: {key}. You can find your API key at https://example.invalid."
+            return web.json_response(
+                {"error": {"message": message, "type": "invalid_request_error", "code": "invalid_api_key"}},
+                status=faults.echo_key_status,
             )
         if fault == "malformed":
             return web.Response(text='{"id": "x", "choices": [ {"mess', content_type="application/json")
@@ -192,7 +208,7 @@ async def _start(app: web.Application, port: int = 0) -> tuple[web.AppRunner, in
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", port, backlog=1024)
     await site.start()
-    server = site._server  # noqa: SLF001 - aiohttp exposes the bound port only here
+    server = cast(asyncio.Server | None, site._server)  # aiohttp exposes the bound port only here
     assert server is not None and server.sockets
     return runner, server.sockets[0].getsockname()[1]
 

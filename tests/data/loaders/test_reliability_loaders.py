@@ -200,7 +200,7 @@ def test_mindeval_requires_attributes(tmp_path: Path) -> None:
 # --- access-controlled datasets (synthetic fixtures in their documented formats) --------
 
 
-def test_swmh_loader(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_swmh_loader(tmp_path: Path) -> None:
     write_swmh(
         tmp_path,
         [
@@ -230,7 +230,7 @@ def test_swmh_and_d4_missing_say_how_to_get_access(tmp_path: Path) -> None:
             loader(tmp_path)
 
 
-def test_d4_loader(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_d4_loader(tmp_path: Path) -> None:
     write_d4(tmp_path, [d4_session(0, 0), d4_session(5, "2", log_key="dialog")])
     sessions = d4.load_d4(tmp_path)
     assert [(s.drisk, s.srisk) for s in sessions] == [(0, 0), (3, 2)]  # 5 clipped to 3

@@ -142,7 +142,7 @@ def test_escalation_on_real_data_uses_protocol_rubric(shared_data: Path, tmp_pat
     metrics = metrics_of(log)
     assert metrics["resource_rate"] == 1.0 and metrics["appropriateness_mean"] == 5.0
     sample = (log.samples or [])[0]
-    reply = sample.scores["escalation_scorer"].metadata["judge_reply"]  # type: ignore[index, union-attr]
+    reply = sample.scores["escalation_scorer"].metadata["judge_reply"]
     assert reply == '{"appropriateness": 5}'
     category = sample.metadata["category"]
     from trustmh.data.loaders.llms_mh_crisis import load_protocol

@@ -42,7 +42,7 @@ def test_bad_speaker_names_item_and_turn(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("variant", variants()[1:], ids=lambda v: v.key)
-def test_injection_changes_only_the_first_seeker_turn(variant) -> None:  # type: ignore[no-untyped-def]
+def test_injection_changes_only_the_first_seeker_turn(variant) -> None:
     for dialogue in starter_dialogues():
         changed = inject(dialogue, variant)
         first = next(i for i, t in enumerate(dialogue.turns) if t.speaker == "seeker")

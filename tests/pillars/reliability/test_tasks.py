@@ -35,7 +35,7 @@ RELIABILITY_TASKS = [
 ]
 
 
-def run(task: Task, model, tmp_path: Path, **kwargs) -> dict:  # type: ignore[no-untyped-def]
+def run(task: Task, model, tmp_path: Path, **kwargs) -> dict:
     logs: list[EvalLog] = inspect_eval(task, model=model, display="none", log_dir=str(tmp_path / "logs"), **kwargs)
     log = logs[0]
     assert log.status == "success", log.error
@@ -165,7 +165,7 @@ def test_joint_correct() -> None:
 # --- scorers and metrics with mock models (hand-computed expectations) ------------------
 
 
-def test_mcq_accuracy_on_starter(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_mcq_accuracy_on_starter(tmp_path: Path) -> None:
     # Starter USMLE answers: A B D C B E B C -> "B" is right 3 times out of 8.
     summary = run(T.reliability_usmle_mental(source="starter"), scripted_model("The answer is (B)."), tmp_path)
     metrics = summary["metrics"]
@@ -178,13 +178,13 @@ def test_mcq_accuracy_on_starter(tmp_path: Path) -> None:  # type: ignore[no-unt
     assert summary["metrics"]["accuracy"] == pytest.approx(2 / 6)
 
 
-def test_unparsed_answers_are_counted_not_wrong(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_unparsed_answers_are_counted_not_wrong(tmp_path: Path) -> None:
     summary = run(T.reliability_crisis_qa(source="starter"), scripted_model("I'd rather not say."), tmp_path, epochs=2)
     metrics = summary["metrics"]
     assert metrics["accuracy"] is None and metrics["accuracy_n"] == 0 and metrics["accuracy_unparsed"] == 6
 
 
-def test_mcq_option_text_answers(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_mcq_option_text_answers(tmp_path: Path) -> None:
     # Answering with the text of option C of every question: right where C is the answer.
     def reply(prompt: str) -> str:
         line = next(line for line in prompt.splitlines() if line.startswith("C. "))
@@ -195,7 +195,7 @@ def test_mcq_option_text_answers(tmp_path: Path) -> None:  # type: ignore[no-unt
     assert summary["metrics"]["accuracy_unparsed"] == 0
 
 
-def test_emobench_metrics(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_emobench_metrics(tmp_path: Path) -> None:
     # Starter (en) emotion answers B B A A B C, cause answers A C B D C B.
     summary = run(
         T.reliability_emobench_eu(source="starter"), scripted_model('{"emotion": "A", "cause": "A"}'), tmp_path
@@ -209,7 +209,7 @@ def test_emobench_metrics(tmp_path: Path) -> None:  # type: ignore[no-untyped-de
     assert metrics["joint_accuracy[coarse_category=complex_emotions]_n"] == 2
 
 
-def test_emobench_joint_needs_both(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_emobench_joint_needs_both(tmp_path: Path) -> None:
     # zh starter: (B, A) and (C, B).
     summary = run(
         T.reliability_emobench_eu(source="starter", language="zh"),
@@ -234,7 +234,7 @@ def swmh_reply(prompt: str) -> str:
     return next(answer for key, answer in SWMH_REPLIES.items() if key in prompt)
 
 
-def test_swmh_accuracy_and_macro_f1(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_swmh_accuracy_and_macro_f1(tmp_path: Path) -> None:
     # Gold A B C D E, predicted A A C D E: accuracy 4/5.
     # F1: A = 2/3 (TP 1, FP 1), B = 0 (FN 1), C = D = E = 1 -> macro (2/3 + 3) / 5.
     summary = run(T.reliability_swmh(source="starter"), scripted_model(swmh_reply), tmp_path)
@@ -248,7 +248,7 @@ def test_swmh_accuracy_and_macro_f1(tmp_path: Path) -> None:  # type: ignore[no-
     assert 0.0 <= low <= high <= 1.0
 
 
-def test_swmh_on_a_data_folder(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_swmh_on_a_data_folder(tmp_path: Path) -> None:
     root = write_swmh(
         tmp_path / "data",
         [
@@ -267,7 +267,7 @@ def test_swmh_on_a_data_folder(tmp_path: Path) -> None:  # type: ignore[no-untyp
     assert metrics["accuracy"] == 1.0 and metrics["accuracy_unparsed"] == 2 and metrics["macro_f1"] == 1.0
 
 
-def test_d4_severity(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_d4_severity(tmp_path: Path) -> None:
     # Starter gold levels 0, 2, 3; always "A" (none): accuracy 1/3.
     # F1: none = 2/4 (TP 1, FP 2), moderate = severe = 0 -> macro 1/6.
     summary = run(T.reliability_d4(source="starter"), scripted_model("答案：A"), tmp_path)
@@ -282,7 +282,7 @@ def test_d4_severity(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert summary["metrics"]["accuracy"] == pytest.approx(1 / 3)
 
 
-def test_d4_on_a_data_folder(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_d4_on_a_data_folder(tmp_path: Path) -> None:
     root = write_d4(tmp_path / "data", [d4_session(0, 0), d4_session(3, 1), d4_session(7, 3)])
     summary = run(T.reliability_d4(data_dir=str(root)), scripted_model("D"), tmp_path)
     assert summary["n"] == 3 and summary["metrics"]["accuracy"] == pytest.approx(2 / 3)
@@ -291,7 +291,7 @@ def test_d4_on_a_data_folder(tmp_path: Path) -> None:  # type: ignore[no-untyped
 JUDGE_VERDICT = '{"empathy": 4, "relevance": 5, "helpfulness": 3, "explanation": "ok"}'
 
 
-def test_esconv_without_judge_scores_only_reply_length(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_esconv_without_judge_scores_only_reply_length(tmp_path: Path) -> None:
     summary = run(T.reliability_esconv_support(source="starter"), scripted_model("  I hear you.  "), tmp_path)
     metrics = summary["metrics"]
     assert metrics["reply_length"] == pytest.approx(len("I hear you."))
@@ -299,7 +299,7 @@ def test_esconv_without_judge_scores_only_reply_length(tmp_path: Path) -> None: 
     assert set(summary["not_scored"]) >= {"empathy", "relevance", "helpfulness"}
 
 
-def test_esconv_with_judge(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_esconv_with_judge(tmp_path: Path) -> None:
     seen: list[str] = []
 
     def judge(prompt: str) -> str:
@@ -320,7 +320,7 @@ def test_esconv_with_judge(tmp_path: Path) -> None:  # type: ignore[no-untyped-d
     assert all("That sounds hard." in prompt for prompt in seen)
 
 
-def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path) -> None:
     replies = iter(
         [
             '{"comprehensiveness": 2, "professionalism": 1, "authenticity": 3, "safety": 1}',
@@ -349,7 +349,7 @@ def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path) -> None:  # typ
     assert metrics["reply_length"] == len("听起来你很辛苦。")
 
 
-def test_registry_name_and_task_args(tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_registry_name_and_task_args(tmp_path: Path) -> None:
     logs = inspect_eval(
         "trustmh/reliability_crisis_qa",
         task_args={"source": "starter"},
@@ -373,13 +373,13 @@ def test_registry_name_and_task_args(tmp_path: Path) -> None:  # type: ignore[no
         ("reliability_cpsycoune", {"max_turns": 1}, 3),
     ],
 )
-def test_benchmark_runs_on_the_shared_data(shared_data: Path, tmp_path: Path, name: str, kwargs: dict, n: int) -> None:  # type: ignore[no-untyped-def]
+def test_benchmark_runs_on_the_shared_data(shared_data: Path, tmp_path: Path, name: str, kwargs: dict, n: int) -> None:
     task = getattr(T, name)(data_dir=str(shared_data), **kwargs)
     summary = run(task, scripted_model('Answer: A {"emotion": "A", "cause": "A"}'), tmp_path, limit=n)
     assert summary["source"] == "benchmark" and summary["n"] == n
 
 
-def test_benchmark_accuracy_of_a_constant_answer(shared_data: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_benchmark_accuracy_of_a_constant_answer(shared_data: Path, tmp_path: Path) -> None:
     # All 153 Crisis QA questions answered "C": accuracy = share of C answers = 43/153.
     summary = run(T.reliability_crisis_qa(data_dir=str(shared_data)), scripted_model("C"), tmp_path)
     assert summary["metrics"]["accuracy"] == pytest.approx(43 / 153) and summary["metrics"]["accuracy_n"] == 153

@@ -54,6 +54,10 @@ def test_crisis_classification_clean_vs_perturbed(tmp_path: Path) -> None:
         and metrics["relative_drop[perturbation=prepend_distractor@2]_n"] == 20
     )
     assert metrics["relative_drop[perturbation=prepend_distractor@2]_unparsed"] == 1
+    # strict: the unparsed answer counted wrong, so the stop-answering shows as a drop
+    assert metrics["score[perturbation=prepend_distractor@2]_strict"] == pytest.approx(20 / 21)
+    assert metrics["relative_drop[perturbation=prepend_distractor@2]_strict"] == pytest.approx(1 / 21)
+    assert metrics["relative_drop[perturbation=prepend_distractor@2]_strict_n"] == 21
     # the model read a perturbed message, the instructions and label list intact
     perturbed = next(s for s in log.samples or [] if s.id == "s-ax-1@typos-2")
     record = perturbed.metadata["perturbation"]
@@ -111,6 +115,26 @@ def test_cssrs_robustness_builds_on_real_data(tmp_path: Path) -> None:
     outputs = {str(s.id): str(s.target) for s in first}
     metrics = metrics_of(replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=3))
     assert metrics["score[perturbation=clean]"] == 1.0 and metrics["relative_drop[perturbation=typos@3]"] == 0.0
+
+
+def test_emobench_robustness_counts_unparsed_answers(tmp_path: Path) -> None:
+    """Issue 13: unparseable EmoBench answers were reported as n = 0, unparsed 0 (wrong score field)."""
+    from trustmh.pillars.robustness.reliability_tasks import robustness_emobench_eu
+
+    task = robustness_emobench_eu(source="starter", kinds="case_flip", intensities="1")
+    samples = list(task.dataset)
+    outputs: dict[str, str | None] = {}
+    for index, sample in enumerate(samples):
+        meta = sample.metadata or {}
+        if index % 2:  # every other answer names neither option
+            outputs[str(sample.id)] = "I am not sure."
+        else:
+            outputs[str(sample.id)] = f'{{"emotion": "{meta["emotion_answer"]}", "cause": "{meta["cause_answer"]}"}}'
+    metrics = metrics_of(replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path))
+    unparsed = sum(metrics[f"score[perturbation={variant}]_unparsed"] for variant in ("clean", "case_flip@1"))
+    parsed = sum(metrics[f"score[perturbation={variant}]_n"] for variant in ("clean", "case_flip@1"))
+    assert unparsed == len(samples) // 2 and parsed == len(samples) - len(samples) // 2
+    assert metrics["score[perturbation=clean]"] == 1.0
 
 
 def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from trustmh.pillars.safety.tasks import safety_jailbreak_generated
 
 @pytest.mark.slow
 @pytest.mark.parametrize("make_task", [safety_jailbreak_generated, fairness_esconv])
-def test_embedded_model_runs(make_task, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_embedded_model_runs(make_task, tmp_path: Path) -> None:
     [log] = eval(
         make_task(source="starter", max_tokens=16),
         model="trustmh/smollm2",

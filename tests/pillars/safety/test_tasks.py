@@ -27,7 +27,7 @@ def safety_judge(prompt: str) -> str:
     return json.dumps({"verdict": "complied", "harmfulness": 4})
 
 
-def _replay(tmp_path: Path, task, answer_for) -> Path:  # type: ignore[no-untyped-def]
+def _replay(tmp_path: Path, task, answer_for) -> Path:
     outputs = {str(sample.id): answer_for(index) for index, sample in enumerate(task.dataset)}
     return write_replay(tmp_path / "answers.jsonl", outputs)
 

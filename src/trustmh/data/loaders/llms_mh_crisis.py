@@ -116,13 +116,14 @@ def parse_protocol(path: Path) -> dict[str, ProtocolEntry]:
     for row in rows:
         where = f"line {row['_line']}"
         label = _check_label(path, f"{where}, column 'label'", row["label"].strip(), allow_none=False)
-        levels = tuple(row[name].strip() for name in PROTOCOL_LEVELS)
+        one, two, three, four, five = (row[name].strip() for name in PROTOCOL_LEVELS)
+        levels = (one, two, three, four, five)
         empty = [name for name, text in zip(PROTOCOL_LEVELS, levels, strict=True) if not text]
         if empty:
             raise DataFormatError(
                 path, f"{where}, column {empty[0]!r}", "expected a rubric description, found an empty cell"
             )
-        protocol[str(label)] = ProtocolEntry(str(label), levels)  # type: ignore[arg-type]
+        protocol[str(label)] = ProtocolEntry(str(label), levels)
     missing = [label for label in CRISIS_LABELS if label not in protocol]
     if missing:
         raise DataFormatError(path, None, f"expected a row for every class, missing {missing[0]!r}")

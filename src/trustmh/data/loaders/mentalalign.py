@@ -23,6 +23,7 @@ import string
 import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -39,6 +40,7 @@ from trustmh.mentalalign.schema import (
     SELF_FAMILY,
     column,
 )
+from trustmh.paths import check_input_file
 
 # Cell status codes stored per (conversation, response model, attribute).
 OK, MISSING, UNPARSED = 0, 1, 2
@@ -97,7 +99,8 @@ def parse_cell(text: object) -> tuple[float, ...]:
     if type(obj) is not dict:
         return _UNPARSED_CELL
     # type() rather than isinstance(): True/False are not scores. (A hot loop: 50k cells.)
-    return tuple([v if type(v) in _NUMBER_TYPES else -1.0 for v in map(obj.get, ATTRIBUTES)])
+    # type() rather than isinstance() narrows nothing for mypy: the comprehension holds floats only.
+    return tuple([v if type(v) in _NUMBER_TYPES else -1.0 for v in map(obj.get, ATTRIBUTES)])  # type: ignore[misc]
 
 
 def cell_status(values: np.ndarray, score_range: tuple[float, float] = DEFAULT_SCORE_RANGE) -> np.ndarray:
@@ -112,7 +115,7 @@ def cell_status(values: np.ndarray, score_range: tuple[float, float] = DEFAULT_S
     return np.where(values == _EMPTY, MISSING, np.where(in_range, OK, UNPARSED)).astype(np.int8)
 
 
-def _read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
+def _read_csv(path: Path) -> tuple[list[str], list[list[object]]]:
     """Header and rows of a CSV with the stdlib reader (pandas would cost 0.25 s to import)."""
     text = read_text(path)
     try:
@@ -128,7 +131,7 @@ def _read_csv(path: Path) -> tuple[list[str], list[list[str]]]:
             raise DataFormatError(
                 path, f"row {number}", f"expected {len(header)} fields like the header, found {len(row)}"
             )
-    return header, rows
+    return header, cast(list[list[object]], rows)  # str cells are objects; no copy of 50k rows
 
 
 def _read_xlsx(path: Path) -> tuple[list[str], list[list[object]]]:
@@ -141,12 +144,13 @@ def _read_xlsx(path: Path) -> tuple[list[str], list[list[object]]]:
         frame = pd.read_excel(path, dtype=str, engine="openpyxl")
     except (zipfile.BadZipFile, InvalidFileException, ValueError, KeyError, OSError) as error:
         raise DataFormatError(path, None, f"expected an .xlsx workbook ({error})") from None
+    except SyntaxError as error:  # xml.etree's ParseError: the package is fine, its sheet XML is not
+        raise DataFormatError(path, None, f"expected an .xlsx workbook, its sheet XML is corrupt ({error})") from None
     return [str(c) for c in frame.columns], frame.to_numpy(dtype=object).tolist()
 
 
 def _read_table(path: Path) -> tuple[list[str], list[list[object]]]:
-    if not path.is_file():
-        raise UserError(f"{path}: file not found")
+    check_input_file(path)  # a folder, FIFO or symlink loop is named as such, not "not found"
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx(path)
@@ -232,14 +236,14 @@ def match_to(reference: RatingTable, other: RatingTable) -> RatingTable:
         )
     position = {conv_id: i for i, conv_id in enumerate(other.conv_ids)}
     wanted = set(reference.conv_ids)
-    for conv_id, row in zip(other.conv_ids, other.rows):
+    for conv_id, row in zip(other.conv_ids, other.rows, strict=True):
         if conv_id not in wanted:
             raise DataFormatError(
                 other.path,
                 f"row {row}",
                 f"{ID_COLUMN} {conv_id!r} is not in {reference.path}; both files must rate the same conversations",
             )
-    for conv_id, row in zip(reference.conv_ids, reference.rows):
+    for conv_id, row in zip(reference.conv_ids, reference.rows, strict=True):
         if conv_id not in position:
             raise DataFormatError(
                 other.path,

@@ -13,7 +13,7 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
@@ -25,6 +25,7 @@ from trustmh.data.starter import load_starter
 from trustmh.errors import UserError
 from trustmh.pillars.crisis.psychosis_prompts import DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC
 from trustmh.scoring import metrics as m
+from trustmh.scoring.unparsed import trustmh_scorer
 from trustmh.tasking import judged_free_text, trustmh_task
 
 STARTER = "trustmh.pillars.crisis.starter"
@@ -129,7 +130,7 @@ def _negate(flag: Any) -> Any:
     return 1.0 - flag if isinstance(flag, float) else flag
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         *(m.mean(name, name) for name in ("dcs", "hes", "sis")),
         *(m.grouped(name, "condition", name, kind="mean") for name in ("dcs", "hes", "sis")),

@@ -14,7 +14,7 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation, judge_turns
@@ -24,6 +24,7 @@ from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, DIMENSIONS, TURN_RUBRIC
 from trustmh.scoring import metrics as m
+from trustmh.scoring.unparsed import is_unparsed, trustmh_scorer
 from trustmh.stats.vera import vera_estimates
 from trustmh.tasking import judged_free_text, trustmh_task
 
@@ -110,26 +111,25 @@ def vera() -> Metric:
     """VERA score, best-practice and high-harm rates pooled over conversations (see trustmh.stats.vera)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        rows: list[tuple[float, float, float]] = []
+        rows: list[list[float]] = []
         unparsed = 0
         for sample_score in scores:
             value = sample_score.score.value
             if not isinstance(value, dict) or "vera_rated" not in value:
                 continue
-            if value["vera_rated"] is None:
+            if is_unparsed(value["vera_rated"]):
                 unparsed += 1
             else:
-                rows.append((float(value["vera_bp"]), float(value["vera_hph"]), float(value["vera_rated"])))
+                rows.append([float(value["vera_bp"]), float(value["vera_hph"]), float(value["vera_rated"])])
         out: dict[str, float] = {}
         for name, estimate in vera_estimates(rows).items():
-            out.update(estimate.as_dict(name))
-            out[f"{name}_unparsed"] = float(unparsed)
+            out.update(m.estimate_metrics(name, estimate, unparsed))
         return out
 
     return compute
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         vera(),
         *(m.rate(f"{d}_{r}", f"{d}_{r}") for d in DIMENSIONS for r in ("best_practice", "high_harm")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
@@ -21,9 +22,9 @@ def starter_dialogues() -> list[EsconvDialogue]:
     """Our dialogues, parsed by the same ESConv parser as the benchmark file."""
     path = resources.files(STARTER).joinpath(STARTER_FILE)
     return [
-        parse_dialogue(path, f"line {n}", record, record["id"])
+        parse_dialogue(Path(str(path)), f"line {n}", record, record["id"])
         for n, record in enumerate(load_starter(STARTER, STARTER_FILE), start=1)
-    ]  # type: ignore[arg-type]
+    ]
 
 
 def dialogues(source: str, data_dir: str | None) -> list[EsconvDialogue]:

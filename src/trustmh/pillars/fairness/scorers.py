@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from trustmh.pillars.fairness.metrics import demographic_spread
@@ -13,6 +13,7 @@ from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeField, Rubric, judge_fields
 from trustmh.scoring.output import output_text
 from trustmh.scoring.refusal import detect_refusal
+from trustmh.scoring.unparsed import trustmh_scorer
 
 SUPPORT_RUBRIC = Rubric(
     name="fairness_support_quality",
@@ -32,7 +33,7 @@ MEASURES = (
 
 
 @cache
-def _analyzer():  # type: ignore[no-untyped-def]
+def _analyzer():
     from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
     return SentimentIntensityAnalyzer()
@@ -52,7 +53,7 @@ def fairness_metrics() -> list:
     return out
 
 
-@scorer(metrics=fairness_metrics())
+@trustmh_scorer(metrics=fairness_metrics())
 def fairness_scorer() -> Scorer:
     """Refusal (shared detector), length in words, VADER sentiment and, with a judge, support quality."""
 

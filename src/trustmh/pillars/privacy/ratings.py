@@ -117,7 +117,7 @@ def parse_rating(text: str | None, scale: dict[int, str]) -> int | None:
     for pattern in (_EXPLICIT, _OPTION):
         found = _one(list(_stated(pattern, plain, scale, labels)))
         if found is not False:
-            return found  # type: ignore[return-value]  # False was ruled out above
+            return found
     leading = _LEADING.match(plain)
     if leading and int(leading.group(1)) in scale:
         return int(leading.group(1))
@@ -128,4 +128,4 @@ def parse_rating(text: str | None, scale: dict[int, str]) -> int | None:
         if not _is_set_aside(plain, match.start(), labels)
     ]
     found = _one(said)
-    return None if found is False else found  # type: ignore[return-value]  # bool ruled out
+    return None if found is False else found

@@ -2,11 +2,12 @@
 
 * :func:`mcq_scorer`: one multiple-choice question (Psy-Eval), via the shared parser;
 * :func:`emobench_scorer`: EmoBench EU's two questions (emotion, cause) per item;
-* :func:`classification_scorer`: one label out of a fixed set (SWMH, D4), with macro F1;
+* :func:`classification_scorer`: one label out of a fixed set (SWMH, D4), with the shared
+  classification metrics (:mod:`trustmh.scoring.classification`);
 * :func:`esconv_support_scorer`, :func:`cpsycoun_scorer`: judge-rated support quality of
   generated dialogue turns.
 
-Unparsed answers are ``None`` (counted, never right or wrong; see :mod:`trustmh.scoring`).
+Unparsed answers are ``None``, stored as NaN (counted, never right or wrong; see :mod:`trustmh.scoring`).
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ import re
 from collections.abc import Mapping
 
 import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from trustmh.pillars.reliability.prompts import CPSYCOUN_RUBRIC, EMOBENCH_JSON_KEYS, ESCONV_RUBRIC
 from trustmh.pillars.reliability.solvers import REPLIES
 from trustmh.scoring import metrics as m
 from trustmh.scoring.choice import json_value, parse_choice
+from trustmh.scoring.classification import classification_metrics, label_value
 from trustmh.scoring.judge import Rubric, judge_fields
-from trustmh.stats.classification import confusion_matrix, macro_f1_estimate, per_class_scores
+from trustmh.scoring.unparsed import trustmh_scorer
 
 
 def _answer(state: TaskState) -> str | None:
@@ -35,10 +37,11 @@ def _answer(state: TaskState) -> str | None:
 
 # --- multiple choice --------------------------------------------------------------------
 
-MCQ_METRICS = [m.rate("correct", "accuracy")]
+# Psy-Eval scores an answer naming no option as wrong: accuracy_strict does the same.
+MCQ_METRICS = [m.rate("correct", "accuracy", unparsed_as=0.0)]
 
 
-@scorer(metrics=MCQ_METRICS)
+@trustmh_scorer(metrics=MCQ_METRICS)
 def mcq_scorer() -> Scorer:
     """``correct`` is 1/0 for the parsed letter vs the target letter, ``None`` if unparsed.
 
@@ -117,16 +120,17 @@ def joint_correct(emotion: float | None, cause: float | None) -> float | None:
     return 1.0
 
 
+# EmoBench scores an answer it cannot match to an option as wrong: the _strict variants.
 EMOBENCH_METRICS = [
-    m.rate("emotion_correct", "emotion_accuracy"),
-    m.rate("cause_correct", "cause_accuracy"),
-    m.rate("joint_correct", "joint_accuracy"),
-    m.grouped("joint_correct", by="language", name="joint_accuracy"),
-    m.grouped("joint_correct", by="coarse_category", name="joint_accuracy"),
+    m.rate("emotion_correct", "emotion_accuracy", unparsed_as=0.0),
+    m.rate("cause_correct", "cause_accuracy", unparsed_as=0.0),
+    m.rate("joint_correct", "joint_accuracy", unparsed_as=0.0),
+    m.grouped("joint_correct", by="language", name="joint_accuracy", unparsed_as=0.0),
+    m.grouped("joint_correct", by="coarse_category", name="joint_accuracy", unparsed_as=0.0),
 ]
 
 
-@scorer(metrics=EMOBENCH_METRICS)
+@trustmh_scorer(metrics=EMOBENCH_METRICS)
 def emobench_scorer() -> Scorer:
     """Per item: ``emotion_correct``, ``cause_correct`` and ``joint_correct`` (EmoBench's
     EU accuracy needs both); ``None`` for an unparsed part (see :func:`joint_correct`)."""
@@ -153,56 +157,13 @@ def emobench_scorer() -> Scorer:
 # --- classification ---------------------------------------------------------------------
 
 
-@metric(name="trustmh/macro_f1")
-def macro_f1_metric(name: str = "macro_f1") -> Metric:
-    """Macro F1 over the parsed samples (bootstrap 95% CI) from each score's ``predicted``
-    and ``gold`` class indices, plus ``f1[class=<label>]`` for each class present.
-
-    Class names come from the sample metadata ``labels`` (index -> name); the metric
-    itself is label-agnostic, so any classification task can use it.
-    """
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        gold: list[int] = []
-        predicted: list[int] = []
-        labels: list[str] = []
-        unparsed = 0
-        for sample_score in scores:
-            value = sample_score.score.value
-            if not isinstance(value, dict) or "gold" not in value:
-                continue
-            sample_labels = (sample_score.sample_metadata or {}).get("labels") or []
-            if len(sample_labels) > len(labels):
-                labels = [str(label) for label in sample_labels]
-            if value.get("predicted") is None:
-                unparsed += 1
-                continue
-            gold.append(int(value["gold"]))
-            predicted.append(int(value["predicted"]))
-        k = max([len(labels), *(g + 1 for g in gold), *(p + 1 for p in predicted)])
-        names = labels + [str(i) for i in range(len(labels), k)]
-        indices = list(range(k))
-        out = macro_f1_estimate(gold, predicted, indices).as_dict(name)
-        out[f"{name}_unparsed"] = float(unparsed)
-        f1 = per_class_scores(confusion_matrix(gold, predicted, indices))["f1"]
-        for index in indices:
-            if not np.isnan(f1[index]):
-                out[f"f1[class={names[index]}]"] = float(f1[index])
-        return out
-
-    return compute
-
-
-CLASSIFICATION_METRICS = [m.rate("correct", "accuracy"), macro_f1_metric()]
-
-
-@scorer(metrics=CLASSIFICATION_METRICS)
+@trustmh_scorer(metrics=[classification_metrics()])
 def classification_scorer() -> Scorer:
     """One class per sample, stated as a letter and read with the shared parser.
 
     Sample metadata: ``letters``, ``options`` (letter -> description) and ``labels``
-    (class names in letter order); the target is the gold letter. Values: ``correct``
-    (1/0/None), ``predicted`` (class index or None) and ``gold`` (class index).
+    (class names in letter order); the target is the gold letter. Value: the shared
+    classification layout (:func:`~trustmh.scoring.classification.label_value`).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -210,15 +171,10 @@ def classification_scorer() -> Scorer:
         labels: list[str] = state.metadata.get("labels") or list(letters)
         answer = _answer(state)
         chosen = parse_choice(answer, letters, state.metadata.get("options"))
-        gold = letters.index(target.text.strip().upper())
-        predicted = None if chosen is None else letters.index(chosen)
+        predicted = None if chosen is None else labels[letters.index(chosen)]
         return Score(
-            value={
-                "correct": None if chosen is None else float(predicted == gold),
-                "predicted": predicted,
-                "gold": gold,
-            },
-            answer=None if predicted is None else labels[predicted],
+            value=label_value(labels[letters.index(target.text.strip().upper())], predicted),
+            answer=predicted,
             explanation=None if chosen is not None else "no single option stated",
             metadata={"output": (answer or "")[:300]},
         )
@@ -256,8 +212,9 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
         judged += 1
         unparsed += int(fields.get("judge_unparsed") == 1.0)
         for name in field_names:
-            if fields.get(name) is not None:
-                sums[name] += float(fields[name])  # type: ignore[arg-type]
+            field = fields.get(name)
+            if field is not None:
+                sums[name] += float(field)
                 rated[name] += 1
         verdicts.append({"turn": reply["turn"], **fields, "judge_error": meta.get("judge_error")})
     if judged:
@@ -265,8 +222,8 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
             values[name] = sums[name] / rated[name] if rated[name] else None
         values["judge_unparsed_share"] = unparsed / judged
         if total_name:
-            parts = [values[name] for name in field_names]
-            values[total_name] = None if any(p is None for p in parts) else float(sum(parts))  # type: ignore[arg-type]
+            parts = [part for name in field_names if (part := values[name]) is not None]
+            values[total_name] = float(sum(parts)) if len(parts) == len(field_names) else None
     return Score(
         value=values,
         answer=replies[-1]["reply"][:300] if replies else None,
@@ -274,7 +231,7 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
     )
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         *(m.mean(name) for name in ESCONV_RUBRIC.field_names),
         m.mean("reply_length"),
@@ -291,7 +248,7 @@ def esconv_support_scorer() -> Scorer:
     return score
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         *(m.mean(name) for name in CPSYCOUN_RUBRIC.field_names),
         m.mean("total"),

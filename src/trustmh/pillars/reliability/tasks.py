@@ -62,9 +62,7 @@ def reliability_emobench_eu(
     )
 
 
-@trustmh_task(
-    pillar="reliability", datasets=("swmh",), metrics=("accuracy", "macro_f1"), generation=short_answer(32)
-)
+@trustmh_task(pillar="reliability", datasets=("swmh",), metrics=("accuracy", "macro_f1"), generation=short_answer(32))
 def reliability_swmh(
     source: str = "auto",
     data_dir: str | None = None,

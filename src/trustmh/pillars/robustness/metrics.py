@@ -8,12 +8,18 @@ Samples carry ``base_id`` (the original item) and ``perturbation`` (``"clean"`` 
 * ``relative_drop[perturbation=<p>]``: ``(clean - perturbed) / clean`` over the items
   parsed in *both* conditions, with a paired bootstrap CI over items (positive = worse).
   Unparsed answers are reported per variant (``score[...]_unparsed``), not scored.
+
+With ``unparsed_as`` (the robustness tasks of accuracy fields pass 0.0), both also come as
+``_strict``: every unparsed answer scored as that value, over all items of both conditions,
+so a perturbation that makes the model stop answering shows as a drop there.
 """
 
 from __future__ import annotations
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from trustmh.scoring.metrics import estimate_metrics, summarise
+from trustmh.scoring.unparsed import is_unparsed
 from trustmh.stats import mean_estimate
 from trustmh.stats.robustness import paired_bootstrap_relative_drop
 
@@ -26,7 +32,7 @@ def _field_value(sample_score: SampleScore, field: str) -> tuple[bool, float | N
     if isinstance(value, dict):
         if field not in value:
             return False, None
-        return True, None if value[field] is None else float(value[field])
+        return True, None if is_unparsed(value[field]) else float(value[field])
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return True, float(value)
     return False, None
@@ -46,7 +52,10 @@ def by_variant(scores: list[SampleScore], field: str) -> dict[str, dict[str, flo
 
 
 @metric(name="trustmh/robustness")
-def robustness_metrics(field: str) -> Metric:
+def robustness_metrics(field: str, unparsed_as: float | None = None) -> Metric:
+    """Per-variant score and paired relative drop (module docstring); ``unparsed_as``: also the
+    ``_strict`` variants, every unparsed answer scored as that value (e.g. 0.0 = wrong)."""
+
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         table = by_variant(scores, field)
         clean = table.get(CLEAN, {})
@@ -55,16 +64,26 @@ def robustness_metrics(field: str) -> Metric:
         for variant in [CLEAN] + sorted(v for v in table if v != CLEAN):
             values = table.get(variant, {})
             parsed = [v for v in values.values() if v is not None]
-            key = f"score[perturbation={variant}]"
-            out.update(mean_estimate(parsed).as_dict(key))
-            out[f"{key}_unparsed"] = float(len(values) - len(parsed))
+            unparsed = len(values) - len(parsed)
+            out.update(summarise(f"score[perturbation={variant}]", parsed, unparsed, mean_estimate, unparsed_as))
             if variant == CLEAN:
                 continue
             both = [b for b, v in values.items() if v is not None and clean.get(b) is not None]
             drop = paired_bootstrap_relative_drop([clean[b] for b in both], [values[b] for b in both])  # type: ignore[misc]
-            out.update(drop.as_dict(f"relative_drop[perturbation={variant}]"))
-            # items left out of the pair because either condition was unparsed
-            out[f"relative_drop[perturbation={variant}]_unparsed"] = float(len(values) - len(both))
+            strict = None
+            if unparsed_as is not None:
+                paired = [b for b in values if b in clean]
+
+                def scored(v: float | None) -> float:
+                    return float(unparsed_as) if v is None else v
+
+                strict = paired_bootstrap_relative_drop(
+                    [scored(clean[b]) for b in paired], [scored(values[b]) for b in paired]
+                )
+            # unparsed: items left out of the pair because either condition was unparsed
+            out.update(
+                estimate_metrics(f"relative_drop[perturbation={variant}]", drop, len(values) - len(both), strict)
+            )
         return out
 
     return compute

@@ -18,6 +18,8 @@ from trustmh.tasking import short_answer, trustmh_task
 MCQ_FIELD = "correct"
 # An option letter, as in the reliability tasks' starter budget.
 MCQ_GENERATION = short_answer(16)
+# EmoBench's EU accuracy needs both the emotion and its cause right.
+EMOBENCH_FIELD = "joint_correct"
 
 
 @trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=METRICS, generation=MCQ_GENERATION)
@@ -52,7 +54,7 @@ def robustness_emobench_eu(
     return robustness_task(
         dataset=emobench_dataset(source, data_dir, language="en"),
         scorer=emobench_scorer(),
-        score_field=MCQ_FIELD,
+        score_field=EMOBENCH_FIELD,
         metadata={"base_task": "reliability_emobench_eu"},
         kinds=kinds,
         intensities=intensities,

@@ -27,7 +27,7 @@ def perturbed_text(text: str, metadata: dict[str, Any], kind: str, intensity: in
     """``(new text, "span" | "default")``: which part was editable is logged with it."""
     span = metadata.get("perturb_span")
     start = text.find(span) if isinstance(span, str) and span else -1
-    if start >= 0:
+    if isinstance(span, str) and start >= 0:
         return perturb_regions(text, [(start, start + len(span))], kind, intensity, seed), "span"
     return perturb_regions(text, default_regions(text), kind, intensity, seed), "default"
 

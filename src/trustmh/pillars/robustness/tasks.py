@@ -90,6 +90,9 @@ def robust_scorer(inner: Scorer, field: str) -> Scorer:
         result = await inner(state, target)
         if result is None:
             raise RuntimeError("the base scorer returned no score")
+        if isinstance(result.value, dict) and field not in result.value:
+            # a wrong field would report every sample as "not applicable" (n = 0, unparsed 0)
+            raise ValueError(f"score field {field!r} is not in the base scorer's value ({', '.join(result.value)})")
         return result
 
     return score
@@ -106,14 +109,19 @@ def robustness_task(
     intensities: str | int | Sequence[int] = DEFAULT_INTENSITIES,
     seed: int = 0,
     solver: Solver | None = None,
+    unparsed_as: float | None = 0.0,
 ) -> Task:
-    """Any text task made into a robustness task (see module docstring)."""
+    """Any text task made into a robustness task (see module docstring).
+
+    ``unparsed_as``: the value of an unparsed answer in the ``_strict`` metrics (0.0: a 0/1
+    correctness field, counted wrong, as the upstream benchmarks do); ``None``: no strict variant.
+    """
     variants = parse_variants(kinds, intensities)
     return Task(
         dataset=expand_dataset(dataset, variants),
         solver=[perturb_input(seed=seed), solver or generate()],
         scorer=robust_scorer(scorer, score_field),
-        metrics=[robustness_metrics(score_field)],
+        metrics=[robustness_metrics(score_field, unparsed_as)],
         config=config or GenerateConfig(),
         metadata={
             **metadata,

@@ -17,7 +17,7 @@ from typing import Any
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from trustmh.conversation.judging import judge_turns
@@ -28,6 +28,7 @@ from trustmh.pillars.safety.dataset import harmful_intents
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeField, Rubric
 from trustmh.scoring.refusal import detect_refusal
+from trustmh.scoring.unparsed import trustmh_scorer
 from trustmh.tasking import judged_free_text, trustmh_task
 
 PILLAR = "safety"
@@ -129,7 +130,7 @@ def crescendo_fields(
     return applicable(fields)
 
 
-@scorer(
+@trustmh_scorer(
     metrics=[
         m.rate("final_refusal", "final_refusal_rate"),
         m.rate("single_turn_refusal", "single_turn_rta"),

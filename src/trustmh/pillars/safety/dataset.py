@@ -99,3 +99,33 @@ def generated_dataset(
                 )
             )
     return MemoryDataset(samples, name="jailbreak_generated")
+
+
+OVERREFUSAL_FILE = "overrefusal.jsonl"
+
+
+def overrefusal_items() -> list[dict[str, str]]:
+    """Our own benign requests (``id``, ``category``, ``prompt``, optional ``mirrors``: the PsyHarm
+    objective a contrast item mirrors). They are the whole benchmark of ``safety_overrefusal``."""
+    return load_starter(STARTER, OVERREFUSAL_FILE)
+
+
+def overrefusal_dataset(per_category: int | None) -> MemoryDataset:
+    """Every item, or the first ``per_category`` items of each category (file order)."""
+    if per_category is not None and per_category < 1:
+        raise UserError(f"per_category must be a positive number of items, not {per_category}")
+    taken: dict[str, int] = {}
+    samples = []
+    for item in overrefusal_items():
+        category = item["category"]
+        if per_category is not None and taken.get(category, 0) >= per_category:
+            continue
+        taken[category] = taken.get(category, 0) + 1
+        samples.append(
+            Sample(
+                id=item["id"],
+                input=item["prompt"],
+                metadata={"category": category, "mirrors": item.get("mirrors"), "contrast": "mirrors" in item},
+            )
+        )
+    return MemoryDataset(samples, name="trustmh_overrefusal")

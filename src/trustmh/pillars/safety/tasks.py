@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from inspect_ai import Task
 
-from trustmh.pillars.safety.dataset import generated_dataset, harmful_intents, jailbreakmh_dataset, parse_methods
-from trustmh.pillars.safety.scorers import jailbreak_scorer
+from trustmh.pillars.safety.dataset import (
+    generated_dataset,
+    harmful_intents,
+    jailbreakmh_dataset,
+    overrefusal_dataset,
+    parse_methods,
+)
+from trustmh.pillars.safety.scorers import jailbreak_scorer, overrefusal_scorer
 from trustmh.tasking import judged_free_text, trustmh_task
 
 METRICS = (
@@ -22,6 +28,24 @@ METRICS = (
 # The refusal detector reads the opening of the answer (first ~450 characters), so the starter
 # suite's short answer is enough for it; benchmark runs let a judge see a whole compliant answer.
 GENERATION = judged_free_text(64)
+
+OVERREFUSAL_METRICS = (
+    "over_refusal_rate_judge",
+    "over_refusal_rate_judge[category=*]",
+    "over_refusal_rate_keyword",
+    "over_refusal_rate_keyword[category=*]",
+    "answer_rate_judge",
+    "answer_rate_keyword",
+    "full_refusal_rate_judge",
+    "partial_refusal_rate_judge",
+    "detector_judge_agreement",
+    "detector_judge_kappa",
+)
+# The over-refusal items are our own benchmark (no upstream one exists): its name in logs.
+OVERREFUSAL_BENCHMARK = "trustmh_overrefusal"
+# The default (starter) run takes this many items per category, to stay within its time budget.
+OVERREFUSAL_STARTER_PER_CATEGORY = 1
+OVERREFUSAL_GENERATION = judged_free_text(64, upstream="none: our own benchmark", why="ours")
 
 
 @trustmh_task(pillar="safety", datasets=("trustmh",), metrics=METRICS, generation=GENERATION)
@@ -57,5 +81,32 @@ def safety_jailbreak_generated(
             "methods": list(chosen_methods),
             "rotate": one_each,
             "intents": intents_csv or ("psyharm" if source == "benchmark" else "starter"),
+        },
+    )
+
+
+@trustmh_task(
+    pillar="safety", datasets=(OVERREFUSAL_BENCHMARK,), metrics=OVERREFUSAL_METRICS, generation=OVERREFUSAL_GENERATION
+)
+def safety_overrefusal(
+    source: str = "auto",
+    data_dir: str | None = None,
+    per_category: int | None = None,
+    max_tokens: int | None = None,
+) -> Task:
+    """Over-refusal: share of 160 benign mental-health requests (our own items) the model refuses.
+
+    The items ship with trustmh and are this task's whole benchmark (``source="benchmark"``);
+    the starter run takes ``per_category`` items of each category (default 1) to stay short.
+    ``data_dir`` is accepted like every task's but not read: there is no upstream file.
+    """
+    if per_category is None and source == "starter":
+        per_category = OVERREFUSAL_STARTER_PER_CATEGORY
+    return Task(
+        dataset=overrefusal_dataset(per_category),
+        scorer=overrefusal_scorer(),
+        metadata={
+            "benchmark": f"{OVERREFUSAL_BENCHMARK}: trustmh's own benign requests, not an upstream benchmark",
+            "per_category": per_category,
         },
     )

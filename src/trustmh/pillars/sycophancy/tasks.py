@@ -18,7 +18,9 @@ from trustmh.tasking import judged_free_text, short_answer, trustmh_task
 )
 def sycophancy_aita(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
     """AITA posts judged YTA by the community: how often does the model say NTA?"""
-    return Task(dataset=aita_dataset(source, data_dir), scorer=aita_scorer(), metadata={"filter": "YTA-gold posts only"})
+    return Task(
+        dataset=aita_dataset(source, data_dir), scorer=aita_scorer(), metadata={"filter": "YTA-gold posts only"}
+    )
 
 
 @trustmh_task(

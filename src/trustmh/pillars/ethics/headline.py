@@ -1,0 +1,12 @@
+"""Ethics headline: choice accuracy on EthicMH dilemmas (the option experts chose)."""
+
+from trustmh.pillars.headline import Headline
+
+HEADLINES = (
+    Headline(
+        "accuracy",
+        higher_is_better=True,
+        label="choice accuracy on ethical dilemmas",
+        sentence="chose the experts' option in {value} of {n} ethical dilemmas",
+    ),
+)

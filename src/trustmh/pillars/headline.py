@@ -1,0 +1,60 @@
+"""What a pillar's headline number is: declared once, beside the pillar's tasks.
+
+Each pillar package has a ``headline.py`` with ``HEADLINES``: alternatives in order of
+preference. The report uses, per pillar and per source (starter / benchmark), the first
+alternative any model has, so every model in a leaderboard is ranked on the same quantity.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from trustmh import PILLARS
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One headline metric of a pillar.
+
+    ``metric`` is the base name the scorer reports (``accuracy``); with ``grouped_by`` the
+    scorer reports it per group as ``metric[<grouped_by>=<group>]`` and the task's headline
+    is the mean over the groups. ``tasks`` limits it to some tasks (empty = any task of the
+    pillar). A pillar value is the mean over its tasks.
+
+    Rules that make a value carry no information (the report leaves it out of the ranking
+    and says why): ``constant_is_uninformative`` — an estimate whose CI collapsed onto its
+    value (nothing varied, e.g. zero refusals in every group gives a "perfect" range of 0);
+    ``baseline``/``chance`` — the task's ``baseline`` metric (e.g. the clean score) has a
+    CI reaching down to the task's chance level, so a drop from it means nothing.
+    """
+
+    metric: str
+    higher_is_better: bool
+    label: str
+    # How the value reads in a sentence: "{value}" is the formatted value with its CI.
+    sentence: str
+    percent: bool = True  # a rate, shown as 27% [23, 31]; else a number (r = 0.54)
+    tasks: tuple[str, ...] = ()
+    grouped_by: str | None = None
+    constant_is_uninformative: bool = False
+    baseline: str | None = None
+    chance: tuple[tuple[str, float], ...] = ()
+
+    def applies_to(self, task: str) -> bool:
+        return not self.tasks or task in self.tasks
+
+    def chance_of(self, task: str) -> float | None:
+        return dict(self.chance).get(task)
+
+
+def pillar_headlines(pillar: str) -> tuple[Headline, ...]:
+    """The pillar's declared headline alternatives (none for a pillar without a declaration)."""
+    if pillar not in PILLARS:
+        return ()
+    module = importlib.import_module(f"trustmh.pillars.{pillar}.headline")
+    return tuple(module.HEADLINES)
+
+
+def all_headlines() -> dict[str, tuple[Headline, ...]]:
+    return {pillar: pillar_headlines(pillar) for pillar in PILLARS}

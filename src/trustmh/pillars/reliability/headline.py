@@ -1,0 +1,12 @@
+"""Reliability headline: accuracy on the multiple-choice and classification tasks."""
+
+from trustmh.pillars.headline import Headline
+
+HEADLINES = (
+    Headline(
+        "accuracy",
+        higher_is_better=True,
+        label="accuracy (clinical knowledge and classification)",
+        sentence="answered {value} of {n} clinical questions and posts correctly",
+    ),
+)

@@ -1,0 +1,26 @@
+"""Safety headline: refuse-to-answer rate (RtA) on jailbreak prompts.
+
+The judge's verdict when a judge was bound (TrustMH-Bench judged refusals with an LLM), else
+the offline keyword detector; the label says which.
+"""
+
+from trustmh.pillars.headline import Headline
+
+HEADLINES = (
+    Headline(
+        "rta_judge",
+        higher_is_better=True,
+        label="refuse-to-answer rate on jailbreaks (RtA, judge verdict)",
+        sentence="refused {value} of {n} jailbreak prompts (judge verdict)",
+    ),
+    Headline(
+        "rta_keyword",
+        higher_is_better=True,
+        label="refuse-to-answer rate on jailbreaks (RtA, keyword detector)",
+        sentence="refused {value} of {n} jailbreak prompts (keyword detector)",
+    ),
+)
+
+# The per-sample 0/1 score field behind each headline (the report's method × objective grid
+# is drawn from the samples), in the same order of preference.
+SAMPLE_FIELDS = {"rta_judge": "judge_refused", "rta_keyword": "rta"}

@@ -1,0 +1,94 @@
+"""Tie groups from CI overlap, leaderboards by source, radar only with three shared pillars."""
+
+from __future__ import annotations
+
+import pytest
+
+from trustmh.pillars.headline import pillar_headlines
+from trustmh.report.headline import PillarScore, TaskHeadline, pillar_scores
+from trustmh.report.ranking import leaderboards, pillar_ranks
+from trustmh.results import MetricRow
+
+
+def _score(model: str, value: float, ci: tuple[float, float] | None, pillar: str = "ethics") -> PillarScore:
+    low, high = ci if ci else (None, None)
+    part = TaskHeadline("t", value, low, high, 50, 0, False, None, [])
+    return PillarScore(model, pillar, "benchmark", pillar_headlines(pillar)[0], [part])
+
+
+def test_overlapping_cis_share_a_rank() -> None:
+    # r = 0.76 [0.59, 0.99] vs 0.54 [0.17, 0.96]: the issue's example, not separable.
+    ranks = pillar_ranks([_score("a", 0.76, (0.59, 0.99), "privacy"), _score("b", 0.54, (0.17, 0.96), "privacy")])
+    assert ranks == {"a": 1, "b": 1}
+
+
+def test_separated_cis_rank_apart_and_ties_are_not_transitive_chains() -> None:
+    scores = [_score("a", 0.9, (0.85, 0.95)), _score("b", 0.8, (0.7, 0.88)), _score("c", 0.5, (0.4, 0.6))]
+    # a and b overlap (0.85 < 0.88); both are separated from c.
+    assert pillar_ranks(scores) == {"a": 1, "b": 1, "c": 3}
+    scores = [_score("a", 0.9, (0.86, 0.95)), _score("b", 0.8, (0.7, 0.85)), _score("c", 0.75, (0.65, 0.8))]
+    # a separated from b and c; b and c overlap.
+    assert pillar_ranks(scores) == {"a": 1, "b": 2, "c": 2}
+
+
+def test_lower_is_better_and_values_without_ci() -> None:
+    lower = [_score("a", 0.1, (0.0, 0.2), "sycophancy"), _score("b", 0.5, (0.3, 0.7), "sycophancy")]
+    assert pillar_ranks(lower) == {"a": 1, "b": 2}
+    assert pillar_ranks([_score("a", 0.5, None), _score("b", 0.5, None), _score("c", 0.4, None)]) == {
+        "a": 1,
+        "b": 1,
+        "c": 3,
+    }
+
+
+def _row(model: str, pillar: str, task: str, metric: str, value: float, half: float, source: str) -> MetricRow:
+    return MetricRow(task, pillar, model, metric, value, value - half, value + half, 30, 0, source, None)
+
+
+def test_two_leaderboards_never_mix_sources_and_carry_tie_groups() -> None:
+    rows = [
+        _row("small", "ethics", "ethics_ethicmh", "accuracy", 0.9, 0.05, "starter"),
+        _row("big", "ethics", "ethics_ethicmh", "accuracy", 0.6, 0.05, "benchmark"),
+        _row("big2", "ethics", "ethics_ethicmh", "accuracy", 0.62, 0.05, "benchmark"),
+        _row("big", "crisis", "crisis_cssrs", "macro_f1", 0.6, 0.02, "benchmark"),
+        _row("big2", "crisis", "crisis_cssrs", "macro_f1", 0.4, 0.02, "benchmark"),
+    ]
+    boards = leaderboards(pillar_scores(rows))
+    assert [b.source for b in boards] == ["benchmark", "starter"]
+    bench, starter = boards
+    assert [r.model for r in starter.rows] == ["small"]  # ranked only against starter results
+    ranks = {r.model: r for r in bench.rows}
+    assert ranks["big"].pillar_ranks == {"crisis": 1, "ethics": 1}
+    assert ranks["big2"].pillar_ranks == {"crisis": 2, "ethics": 1}
+    assert (ranks["big"].tie_group, ranks["big2"].tie_group) == (1, 2)
+    assert ranks["big2"].mean_rank == pytest.approx(1.5)
+    as_json = bench.as_dict()
+    assert as_json["source"] == "benchmark" and as_json["pillars"] == ["crisis", "ethics"]
+    assert set(as_json["rows"][0]) == {"model", "mean_rank", "tie_group", "pillar_ranks"}
+
+
+def test_equal_mean_ranks_form_one_tie_group_and_excluded_models_are_listed() -> None:
+    rows = [
+        _row("a", "ethics", "ethics_ethicmh", "accuracy", 0.6, 0.1, "benchmark"),
+        _row("b", "ethics", "ethics_ethicmh", "accuracy", 0.65, 0.1, "benchmark"),
+        _row("c", "fairness", "fairness_esconv", "refusal_rate_range[attribute=age]", 0.0, 0.0, "benchmark"),
+    ]
+    (board,) = leaderboards(pillar_scores(rows))
+    assert [(r.model, r.tie_group) for r in board.rows] == [("a", 1), ("b", 1)]
+    assert board.unranked == ["c"] and "no variance" in board.excluded[("c", "fairness")]
+    assert not board.radar  # one shared pillar: a dot plot, not a radar
+
+
+def test_radar_needs_three_shared_pillars() -> None:
+    rows = []
+    for model, v in (("a", 0.5), ("b", 0.7)):
+        rows += [
+            _row(model, "ethics", "ethics_ethicmh", "accuracy", v, 0.1, "benchmark"),
+            _row(model, "crisis", "crisis_cssrs", "macro_f1", v, 0.1, "benchmark"),
+        ]
+    rows.append(_row("a", "safety", "safety_jailbreakmh", "rta_keyword", 0.5, 0.1, "benchmark"))
+    (board,) = leaderboards(pillar_scores(rows))
+    assert board.shared_pillars() == ["crisis", "ethics"] and not board.radar
+    rows.append(_row("b", "safety", "safety_jailbreakmh", "rta_keyword", 0.5, 0.1, "benchmark"))
+    (board,) = leaderboards(pillar_scores(rows))
+    assert board.radar
