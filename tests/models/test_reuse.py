@@ -115,12 +115,19 @@ def test_a_run_gives_the_same_outputs_with_and_without_reuse(tmp_path, monkeypat
         plain.close()
         cached.close()
     outputs = [{(log.eval.task, s.id): s.output.completion for log in logs for s in log.samples} for logs in runs]
-    assert len(outputs[0]) == 3 + 6 and outputs[0] == outputs[1]
+    # limit=3 per task: the base task's 3 items, the robustness task's first 3 variants.
+    assert len(outputs[0]) == 3 + 3 and outputs[0] == outputs[1]
     usage = [[u for log in logs for u in log.stats.model_usage.values()] for logs in runs]
     read = [sum(u.input_tokens_cache_read or 0 for u in run) for run in usage]
     prompt = [sum(u.input_tokens for u in run) for run in usage]
     assert prompt[0] == prompt[1]
-    # The robustness task's clean pass repeats the base task's requests: answered once.
+    # The robustness task's clean passes repeat the base task's requests: answered once.
+    base_ids = {s.id for log in runs[1] for s in log.samples if log.eval.task.endswith("/crisis_classification")}
+    clean = {s.id for log in runs[1] for s in log.samples if str(s.id).endswith("@clean")}
+    assert clean and {str(i).removesuffix("@clean") for i in clean} <= base_ids
     reused = [s for log in runs[1] for s in log.samples if (s.output.metadata or {}).get("trustmh_reused_answer")]
-    assert len(reused) == 3
-    assert read[1] - read[0] >= sum(s.output.usage.input_tokens for s in reused)
+    assert {s.id for s in reused} == clean
+    # A reused answer reports all its prompt tokens as read from the cache. (No bound on the
+    # totals: without reuse, a clean pass that happens to follow its base call shares its live KV.)
+    assert all(s.output.usage.input_tokens_cache_read == s.output.usage.input_tokens for s in reused)
+    assert read[1] > 0
