@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from trustmh.bulk.cache import create_private
 from trustmh.errors import UserError
 
 _SCHEMA = (
@@ -26,6 +27,7 @@ class BatchStore:
     def __init__(self, path: Path) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(path)
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
             for statement in _SCHEMA:

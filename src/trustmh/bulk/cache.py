@@ -32,15 +32,28 @@ CREATE TABLE IF NOT EXISTS completions (
 _LOOKUP_CHUNK = 500  # stays below SQLite's limit on bound parameters
 
 
+def create_private(path: Path) -> None:
+    """Make ``path`` readable by its owner only, before SQLite opens it.
+
+    Prompts and replies are private: the file (and SQLite's -wal/-shm files, which take its
+    permissions) is 0600. The file is opened only when it does not exist yet: closing any
+    descriptor of a file drops every POSIX lock this process holds on it, so opening and
+    closing it while another connection of ours (the batch store) has it open would release
+    that connection's locks and let another process reset the WAL under it.
+    """
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        os.chmod(path, 0o600)
+
+
 class CompletionCache:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.failure: UserError | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            # Prompts and replies are private: the file (and SQLite's -wal/-shm files, which
-            # take its permissions) is readable by its owner only.
-            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            create_private(path)
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")

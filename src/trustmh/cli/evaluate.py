@@ -273,7 +273,8 @@ def score_command(
     """
     from trustmh.runner import score_responses
 
-    check_input_file(responses, "a JSONL file of recorded outputs")
+    if not responses.is_dir():  # a folder of <task>.jsonl is checked by the replay model, naming the task
+        check_input_file(responses, "a JSONL file of recorded outputs, or a folder of <task>.jsonl")
     if json_out != "-":
         check_output_file(Path(json_out), "--json")  # before scoring, not after
     summary = score_responses(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from trustmh import PILLARS
 from trustmh.pillars.headline import Headline, pillar_headlines
@@ -105,6 +105,25 @@ def _exclusion(headline: Headline, value: TaskHeadline, baseline: MetricRow | No
     return None
 
 
+def folded_strict(row: MetricRow) -> MetricRow | None:
+    """The strict variant that :mod:`trustmh.results` folds into ``row``, as a row of its own."""
+    if row.strict is None:
+        return None
+    return replace(
+        row,
+        metric=strict_name(row.metric),
+        value=row.strict,
+        ci_low=row.strict_ci_low,
+        ci_high=row.strict_ci_high,
+        n=row.strict_n,
+        unparsed=0,  # counted as wrong, so none is left unparsed
+        strict=None,
+        strict_ci_low=None,
+        strict_ci_high=None,
+        strict_n=None,
+    )
+
+
 def task_headlines(headline: Headline, rows: list[MetricRow]) -> dict[tuple[str, str], TaskHeadline]:
     """``(model, task) -> TaskHeadline`` over ``rows`` (one source)."""
     by_name = {(r.model, r.task, r.metric): r for r in rows}
@@ -112,7 +131,7 @@ def task_headlines(headline: Headline, rows: list[MetricRow]) -> dict[tuple[str,
     for row in rows:
         if row.value is None or not matches(headline, row):
             continue
-        twin = by_name.get((row.model, row.task, strict_name(row.metric)))
+        twin = by_name.get((row.model, row.task, strict_name(row.metric))) or folded_strict(row)
         strict = twin if twin is not None and twin.value is not None else None
         chosen.setdefault((row.model, row.task), []).append((strict or row, row if strict else None))
     values: dict[tuple[str, str], TaskHeadline] = {}
