@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from trustmh.errors import UserError
-from trustmh.report.figures import HEAT_SCALE, OKABE_ITO, PATTERNS, SYMBOLS, style_layout
+from trustmh.report.figures import OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
 from trustmh.report.headline import fmt
 
 CATEGORY_NAMES = {"GR": "good reliability", "MR": "moderate reliability", "PR": "poor reliability"}
@@ -107,22 +107,8 @@ def icc_heatmaps(alignment: Alignment) -> list[tuple[str, go.Figure]]:
                     for a, r, c in zip(attributes, line, categories, strict=True)
                 ]
             )
-        fig = go.Figure(
-            go.Heatmap(
-                z=z,
-                x=attributes,
-                y=judges,
-                zmin=0,
-                zmax=1,
-                colorscale=HEAT_SCALE,
-                text=text,
-                texttemplate="%{text}",
-                hovertext=hover,
-                hoverinfo="text",
-                # beside the bar: on top it collided with the "1" tick (browser test)
-                colorbar={"title": {"text": label, "side": "right"}},
-            )
-        )
+        # colour-bar title beside the bar: on top it collided with the "1" tick (browser test)
+        fig = share_heatmap(z, attributes, judges, text, hover, {"title": {"text": label, "side": "right"}})
         style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges), top=40)
         fig.update_xaxes(tickangle=-30)
         fig.update_yaxes(autorange="reversed")

@@ -23,6 +23,27 @@ PATTERNS = ("", "/", ".", "x", "\\", "+", "-", "|")
 # Sequential scale readable with any colour vision; cell text carries the value anyway.
 HEAT_SCALE = "Cividis"
 
+
+def share_heatmap(z: list, x: list[str], y: list[str], text: list, hover: list, colorbar: dict) -> go.Figure:
+    """A heatmap of shares on a fixed 0–1 scale (comparable across charts), values printed in
+    the cells and the full reading on hover."""
+    return go.Figure(
+        go.Heatmap(
+            z=z,
+            x=x,
+            y=y,
+            zmin=0,
+            zmax=1,
+            colorscale=HEAT_SCALE,
+            text=text,
+            texttemplate="%{text}",
+            hovertext=hover,
+            hoverinfo="text",
+            colorbar=colorbar,
+        )
+    )
+
+
 CONFUSION = re.compile(r"^(?P<base>\w*confusion\w*)\[gold=(?P<gold>[^,\]]+),\s*pred=(?P<pred>[^\]]+)\]$")
 GROUPED = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<by>[^=\]]+)=(?P<group>[^\]]+)\]$")
 # Grouped metrics that are not drawn: p-values and worst-group labels are listed as a table.
@@ -171,21 +192,7 @@ def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
             ]
             for i, g in enumerate(labels)
         ]
-        fig = go.Figure(
-            go.Heatmap(
-                z=share,
-                x=labels,
-                y=labels,
-                zmin=0,
-                zmax=1,
-                colorscale=HEAT_SCALE,
-                text=text,
-                texttemplate="%{text}",
-                hovertext=hover,
-                hoverinfo="text",
-                colorbar={"title": "share"},
-            )
-        )
+        fig = share_heatmap(share, labels, labels, text, hover, {"title": "share"})
         style_layout(
             fig,
             f"{result.task} · {result.model}: {base} (rows = gold, normalised)",
@@ -214,21 +221,7 @@ def rta_grid_figure(result: LogResult) -> go.Figure | None:
                 for o, s in zip(objectives, stats, strict=True)
             ]
         )
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=objectives,
-            y=methods,
-            zmin=0,
-            zmax=1,
-            colorscale=HEAT_SCALE,
-            text=text,
-            texttemplate="%{text}",
-            hovertext=hover,
-            hoverinfo="text",
-            colorbar={"title": "RtA"},
-        )
-    )
+    fig = share_heatmap(z, objectives, methods, text, hover, {"title": "RtA"})
     style_layout(
         fig,
         f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective",
