@@ -14,7 +14,6 @@ What it saw: :attr:`BatchState.batches_created`, :attr:`BatchState.submissions` 
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import threading
@@ -25,7 +24,8 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from trustmh.testing.openai_double import _start, _stop, default_responder
+from trustmh.testing.openai_double import default_responder
+from trustmh.testing.threaded_app import ThreadedApp
 
 
 @dataclass
@@ -161,41 +161,16 @@ def build_batch_app(
     return app
 
 
-class BatchDouble:
+class BatchDouble(ThreadedApp):
     """``with BatchDouble(processing_delay=1.0, failure_rate=0.1) as api:`` on ``api.base_url``."""
+
+    thread_name = "batch double"
 
     def __init__(self, processing_delay: float = 0.5, failure_rate: float = 0.0, expire: set[int] | None = None,
                  seed: int = 0) -> None:  # fmt: skip
         self.state = BatchState()
-        self._app = build_batch_app(self.state, processing_delay, failure_rate, expire or set(), seed)
-        self.port = 0
-        self._loop = asyncio.new_event_loop()
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
+        super().__init__(build_batch_app(self.state, processing_delay, failure_rate, expire or set(), seed))
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
-
-    def __enter__(self) -> BatchDouble:
-        ready = threading.Event()
-
-        def run() -> None:
-            asyncio.set_event_loop(self._loop)
-            self._runner, self.port = self._loop.run_until_complete(_start(self._app))
-            ready.set()
-            self._loop.run_forever()
-
-        self._thread = threading.Thread(target=run, name="batch-double", daemon=True)
-        self._thread.start()
-        if not ready.wait(10):
-            raise RuntimeError("the batch double did not start")
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        if self._runner is not None:
-            asyncio.run_coroutine_threadsafe(_stop(self._runner), self._loop).result(10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        if self._thread is not None:
-            self._thread.join(10)
-        self._loop.close()

@@ -15,7 +15,6 @@ What it saw is kept in :attr:`ChatbotDouble.sessions` (session id → user turns
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import threading
 from dataclasses import dataclass, field
@@ -23,7 +22,8 @@ from typing import Any
 
 from aiohttp import web
 
-from trustmh.testing.openai_double import _start, _stop, default_responder
+from trustmh.testing.openai_double import default_responder
+from trustmh.testing.threaded_app import ThreadedApp
 
 
 @dataclass
@@ -79,16 +79,14 @@ def build_chatbot_app(api_key: str, state: ChatbotState, echo_key: bool, fail_fi
     return app
 
 
-class ChatbotDouble:
+class ChatbotDouble(ThreadedApp):
     """``with ChatbotDouble(api_key="k") as bot:`` serves on ``bot.base_url`` in a thread."""
+
+    thread_name = "chatbot double"
 
     def __init__(self, api_key: str, echo_key: bool = False, fail_first: int = 0) -> None:
         self.state = ChatbotState()
-        self._app = build_chatbot_app(api_key, self.state, echo_key, fail_first)
-        self.port = 0
-        self._loop = asyncio.new_event_loop()
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
+        super().__init__(build_chatbot_app(api_key, self.state, echo_key, fail_first))
 
     @property
     def base_url(self) -> str:
@@ -98,26 +96,3 @@ class ChatbotDouble:
     def sessions(self) -> dict[str, list[str]]:
         with self.state.lock:
             return {key: list(turns) for key, turns in self.state.sessions.items()}
-
-    def __enter__(self) -> ChatbotDouble:
-        ready = threading.Event()
-
-        def run() -> None:
-            asyncio.set_event_loop(self._loop)
-            self._runner, self.port = self._loop.run_until_complete(_start(self._app))
-            ready.set()
-            self._loop.run_forever()
-
-        self._thread = threading.Thread(target=run, name="chatbot-double", daemon=True)
-        self._thread.start()
-        if not ready.wait(10):
-            raise RuntimeError("the chatbot double did not start")
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        if self._runner is not None:
-            asyncio.run_coroutine_threadsafe(_stop(self._runner), self._loop).result(10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        if self._thread is not None:
-            self._thread.join(10)
-        self._loop.close()
