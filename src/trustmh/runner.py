@@ -17,6 +17,7 @@ from trustmh.errors import UserError
 from trustmh.locks import exclusive
 from trustmh.results import score_summary
 from trustmh.run_summary import console, first_line, print_results
+from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, halt_with_judge, judge_watch
 
 
 def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_args: Any) -> list[Any]:
@@ -210,6 +211,9 @@ def run_tasks(
             )
             options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
             check_endpoints(options)
+            judge_instance = (options.get("model_roles") or {}).get("judge")
+            if judge_instance is not None:  # a judge that gives nothing usable stops the whole run
+                halt_with_judge(options["model"], judge_instance)
             success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
@@ -223,6 +227,8 @@ def run_tasks(
             text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
             raise UserError(first_line(text).removeprefix("ERROR: ")) from None
         remove_superseded_logs(log_dir, logs, started_at)
+    if judge_instance is not None and judge_watch(judge_instance).stopped:
+        raise judge_watch(judge_instance).error(DEFAULT_MAX_ATTEMPTS)
     print_results(logs)
     if not success:
         raise_on_failed(logs)

@@ -441,3 +441,31 @@ def test_an_unusable_cache_is_a_one_line_error(tmp_path: Path, tiny_csv: Path, f
     )
     assert code == 2 and "not a usable cache database" in output and "Traceback" not in output
     assert not out.exists()
+
+
+def test_a_judge_with_no_usable_verdict_is_stopped_early_and_nothing_is_written(
+    tmp_path: Path, tiny_csv: Path, fake_key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trustmh.scoring import verdict
+
+    monkeypatch.setattr(verdict, "FIRST_VERDICTS", 2)
+    out = tmp_path / "judge.csv"
+    with OpenAIDouble(responder=lambda messages: "What a lovely answer! 5 stars.") as server:
+        code, output = invoke(
+            "judge",
+            "--responses",
+            str(tiny_csv),
+            "--judge-model",
+            "openai/tiny",
+            "-o",
+            str(out),
+            "--max-connections",
+            "1",
+            *common(server.base_url, tmp_path),
+        )
+        total_requests = sum(server.request_counts.values())
+    assert code == 2, output
+    assert output.startswith("error: judge openai/tiny gave no usable verdict in its first 2 (each asked up to 3 times")
+    assert "'What a lovely answer! 5 stars.'" in output and "--judge-model" in output
+    assert total_requests == 2 * 3  # 9 cells to judge; two verdicts asked three times each, then none
+    assert not out.exists()

@@ -130,6 +130,11 @@ def test_exports(logs: Logs, tmp_path: Path) -> None:
     document = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
     records = document["results"]
     assert len(records) == len(rows) and set(records[0]) == set(TIDY_COLUMNS)
+    # PsyLeak's control error counts an unparsed answer as an error: its strict twin is a column
+    control = [r for r in records if r["metric"] == "control_error"]
+    assert control and all(r["strict_n"] == r["n"] + r["unparsed"] and r["strict_ci_low"] is not None for r in control)
+    assert all(r["strict"] is None and r["strict_n"] is None for r in records if r["metric"] == "pearson_r")
+    assert all(r["strict_n"] == "" for r in rows if r["metric"] == "pearson_r")
     (starter,) = document["rankings"]  # only starter logs here: one leaderboard
     assert starter["source"] == "starter" and starter["pillars"] == ["privacy"]
     assert {r["model"] for r in starter["rows"]} == {"trustmh/replay/model-a", "trustmh/replay/model-b"}

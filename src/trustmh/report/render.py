@@ -147,6 +147,11 @@ SOURCE_TITLES = {
     "benchmark": "Benchmark leaderboard (published datasets)",
     "starter": "Starter-suite leaderboard (items written by the trustmh authors; not comparable with the benchmark)",
 }
+TIE_METHOD_WORDS = {
+    "paired_bootstrap": "paired bootstrap over shared items",
+    "ci_overlap": "CI overlap",
+    "mixed": "paired bootstrap where items were shared, else CI overlap",
+}
 
 
 def _leaderboard_view(
@@ -192,6 +197,9 @@ def _leaderboard_view(
         "rows": rows,
         "excluded": [{"model": m, "pillar": p, "reason": why} for (m, p), why in board.excluded.items()],
         "unranked": board.unranked,
+        "tie_methods": [
+            f"{pillar} {TIE_METHOD_WORDS.get(method, method)}" for pillar, method in board.tie_methods.items() if method
+        ],
         "figure": store.add(f"overview-{board.source}", figure) if board.rows else None,
         "radar": board.radar,
     }
@@ -291,7 +299,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
     store = Figures()
     boards = [
         _leaderboard_view(board, [s for (src, _, _), s in scores.items() if src == board.source], style, store)
-        for board in leaderboards(scores)
+        for board in leaderboards(scores, collection.item_values())
     ]
     # The eight pillars in their usual order, then anything else (e.g. "dialogue", "other").
     found = list(dict.fromkeys(res.pillar for res in results))
