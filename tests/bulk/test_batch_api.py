@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.bulk.test_cli import invoke, read_csv
+from tests.bulk.cli import invoke, read_csv
 from tests.bulk.test_cost_cli import conversations
 from trustmh.testing.batch_double import BatchDouble
 
