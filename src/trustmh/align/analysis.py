@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from trustmh.data.loaders.mentalalign import OK, UNPARSED, RatingTable, match_to, read_ratings
+from trustmh.data.loaders.mentalalign import OK, UNPARSED, Coverage, RatingTable, coverage, match_to, read_ratings
 from trustmh.errors import UserError
 from trustmh.mentalalign.schema import (
     ALL_ATTRIBUTES,
@@ -100,6 +100,7 @@ class JudgeData:
     excluded: tuple[str, ...]
     human: np.ndarray
     judge: np.ndarray
+    coverage: Coverage | None = None  # what this judge's file shares with the human file
 
 
 @dataclass
@@ -153,7 +154,13 @@ class AlignmentResult:
             },
             "human": self.human_path,
             "judges": [
-                {"name": j.name, "file": j.path, "keys": list(j.keys), "excluded": list(j.excluded)}
+                {
+                    "name": j.name,
+                    "file": j.path,
+                    "keys": list(j.keys),
+                    "excluded": list(j.excluded),
+                    "coverage": None if j.coverage is None else j.coverage.to_json(),
+                }
                 for j in self.judges
             ],
             "cells": self.cells,
@@ -281,14 +288,20 @@ def analyze(
     kripp_values = [np.where(h_status == OK, h_scores, np.nan)]
     cells = {"human": _cells_summary(human.status)}
     for j, (name, table) in enumerate(judges.items()):
-        matched = match_to(human, table)
+        shared = coverage(human, table)
+        matched = match_to(human, table)  # cells this judge did not rate are MISSING
         j_scores, j_status = with_composites(matched)
         kripp_values.append(np.where(j_status == OK, j_scores, np.nan))
         cells[name] = _cells_summary(matched.status)
         excluded = exclusions.get(name, ())
-        used = [k for k, key in enumerate(human.keys) if key not in excluded]
-        if len(used) < 2:
-            raise UserError(f"judge {name!r}: fewer than two response models left after exclusions", argument="exclude")
+        used = [k for k, key in enumerate(human.keys) if key in shared.keys and key not in excluded]
+        if len(used) < 2 and ("model" in levels or not used):
+            raise UserError(
+                f"judge {name!r}: fewer than two response models rated by both the humans and the judge "
+                f"(after exclusions: {', '.join(human.keys[k] for k in used) or 'none'}); model-level agreement "
+                "needs two or more, item-level needs one (--level item)",
+                argument="exclude" if excluded else None,
+            )
         valid = (h_status[:, used] == OK) & (j_status[:, used] == OK)
         x = np.where(valid, h_scores[:, used], np.nan)
         y = np.where(valid, j_scores[:, used], np.nan)
@@ -298,7 +311,8 @@ def analyze(
             "unparsed": (either_unparsed & ~valid).sum(axis=(0, 1)),
             "missing": (~either_unparsed & ~valid).sum(axis=(0, 1)),
         }
-        judge_data.append(JudgeData(name, matched.path, tuple(human.keys[k] for k in used), excluded, x, y))
+        keys_used = tuple(human.keys[k] for k in used)
+        judge_data.append(JudgeData(name, matched.path, keys_used, excluded, x, y, shared))
         item_moments.append(pair_moments(x, y, axis=1))  # (conversations, attributes, 6)
         item_tallies.append(tallies)
         if "model" in levels:

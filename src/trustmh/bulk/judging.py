@@ -24,18 +24,33 @@ from trustmh.bulk.session import RunReport, RunSettings, run_jobs
 from trustmh.bulk.tables import Table
 from trustmh.errors import UserError
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
-from trustmh.mentalalign.schema import CONTEXT_COLUMN, ID_COLUMN, JUDGE_PREFIX, column, response_column, response_key
+from trustmh.mentalalign.schema import (
+    CONTEXT_COLUMN,
+    HUMAN_PREFIX,
+    ID_COLUMN,
+    JUDGE_PREFIX,
+    column,
+    response_column,
+    response_key,
+)
 from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, Rubric, judge_prompt
 from trustmh.scoring.verdict import JudgeCallFailed, JudgeWatch, ask_for_verdict
 
 NOT_RESPONSE_COLUMNS = frozenset({ID_COLUMN, CONTEXT_COLUMN, "id", "ID"})
+# Ratings, not responses: a conversations file taken from MentalAlign-70k (human_judge.xlsx)
+# keeps its human_response_* columns through trustmh generate.
+RATING_PREFIXES = (f"{HUMAN_PREFIX}_", f"{JUDGE_PREFIX}_")
 JUDGE_PARAMS = GenerationParams(max_tokens=512, temperature=0.0, seed=0)
 
 
 def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
     """The response columns to judge, as MentalAlign keys (``response`` is ``original``)."""
     if not keys:
-        chosen = [response_key(c) for c in table.columns if c not in NOT_RESPONSE_COLUMNS]
+        chosen = [
+            response_key(c)
+            for c in table.columns
+            if c not in NOT_RESPONSE_COLUMNS and not c.startswith(RATING_PREFIXES)
+        ]
         if not chosen:
             raise UserError(f"{table.path}: no response columns to judge (only {', '.join(table.columns)})")
         return chosen
