@@ -15,7 +15,7 @@ from plotly.offline import get_plotlyjs
 from trustmh import PILLARS, __version__
 from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
-from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
+from trustmh.report.alignment import Alignment, alignment_charts, table
 from trustmh.report.collect import Collection, LogResult
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headline, ci_text, fmt, pillar_scores
@@ -208,44 +208,16 @@ def _leaderboard_view(
 def _alignment_view(alignment: Alignment | None, store: Figures) -> dict[str, Any] | None:
     if alignment is None:
         return None
-    charts = [store.add(name, f) for name, f in icc_heatmaps(alignment)]
-    charts += [store.add("bias", bias_figure(alignment)), store.add("bland-altman", bland_altman_figure(alignment))]
-    columns = [
-        "judge",
-        "attribute",
-        "level",
-        "n",
-        "icc_c1",
-        "icc_c1_ci",
-        "icc_a1",
-        "icc_a1_ci",
-        "ci_width",
-        "category",
-        "bias",
-        "bias_ci",
-        "ba_mean_diff",
-        "ba_loa",
-    ]
-    columns = [c for c in columns if any(c in r for r in alignment.rows)]
-    table = [[_cell(r.get(c)) for c in columns] for r in alignment.rows]
-    alpha = [(str(k), _cell(v)) for k, v in alignment.alpha.items()]
+    charts = [store.add(name, figure) for name, figure in alignment_charts(alignment)]
+    columns, rows = table(alignment.result.rows)
+    alpha = [(name, fmt(value)) for name, value in alignment.result.krippendorff_alpha.items()]
     return {
         "path": alignment.path,
         "charts": [c for c in charts if c],
         "columns": columns,
-        "rows": table,
+        "rows": rows,
         "alpha": alpha,
     }
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return fmt(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_cell(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
-    return "—" if value is None else str(value)
 
 
 # Items per task in the side-by-side view (the log has them all).
