@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bulk.conftest import FAKE_KEY
 from tests.bulk.cli import invoke, read_csv
+from tests.bulk.conftest import FAKE_KEY
 from tests.bulk.test_cost_cli import conversations
 from trustmh.testing.batch_double import BatchDouble
 
