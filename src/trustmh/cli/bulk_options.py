@@ -43,7 +43,8 @@ BatchSize = Annotated[
         "--batch",
         min=1,
         max=50_000,
-        help="Use the OpenAI Batch API, SIZE requests per batch (resumable; docs/batch.md).",
+        help="Use the provider's batch API (OpenAI Batch, Anthropic Message Batches), SIZE requests per batch"
+        " (resumable; docs/batch.md).",
     ),
 ]
 BatchPoll = Annotated[float, typer.Option(min=0.05, help="Seconds between polls of a submitted batch.")]
@@ -116,17 +117,17 @@ class CallOptions:
             if len(urls) > 1:
                 raise UserError("--batch and several --base-url: batches go to one endpoint")
         endpoint = EndpointSettings(
-            urls[0],
-            self.api_key_env,
-            self.timeout,
-            max_connections,
-            tuple(u for u in urls[1:] if u),
-            self.provider_connections,
-            self.rpm,
-            self.tpm,
-            self.batch,
-            self.batch_poll,
-            self.cache_path,
+            base_url=urls[0],
+            api_key_env=self.api_key_env,
+            timeout=self.timeout,
+            max_connections=max_connections,
+            replica_urls=tuple(u for u in urls[1:] if u),
+            provider_connections=self.provider_connections,
+            rpm=self.rpm,
+            tpm=self.tpm,
+            batch_size=self.batch,
+            batch_poll=self.batch_poll,
+            batch_store=self.cache_path,
         )
         retry = RetryPolicy(max_attempts=self.max_attempts)
         return RunSettings(endpoint, self.cache_path, retry, self.progress, description, budget)
