@@ -271,7 +271,7 @@ def score_command(
 
     Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir ../shared/data --json -
     """
-    from trustmh.runner import score_responses
+    from trustmh.replay_scoring import score_responses
 
     if not responses.is_dir():  # a folder of <task>.jsonl is checked by the replay model, naming the task
         check_input_file(responses, "a JSONL file of recorded outputs, or a folder of <task>.jsonl")
