@@ -169,6 +169,8 @@ def dry_run_tasks(
     data_dir: str | None,
     source: str,
     prices: Path | None,
+    epochs: int | None = None,
+    epochs_reducer: str | None = None,
 ) -> None:
     """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed."""
     from trustmh.cost.estimate import print_estimate
@@ -176,9 +178,10 @@ def dry_run_tasks(
     from trustmh.cost.run_estimate import estimate_run
 
     validate_models(models, roles.get("judge"), roles.get("user"))
+    epochs_option(epochs, epochs_reducer)  # the same refusal of an unknown reducer as the run
     price_table = PriceTable.load(prices)
     bound = {role: model for role, model in roles.items() if model}
-    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table)
+    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table, epochs)
     print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
 
 

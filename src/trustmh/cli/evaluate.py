@@ -176,7 +176,9 @@ def run_command(
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
     if dry_run:
         roles = {"judge": judge, "user": user_model}
-        dry_run_tasks(selected, model, roles, limit, _existing_data_dir(data_dir), source, prices)
+        dry_run_tasks(
+            selected, model, roles, limit, _existing_data_dir(data_dir), source, prices, epochs, epochs_reducer
+        )
         return
     # stdout: stderr carries nothing but the one-line error when the input is bad
     console.print(
