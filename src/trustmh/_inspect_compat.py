@@ -64,9 +64,21 @@ except ImportError as error:
         error,
     ) from error
 
+try:
+    from inspect_ai._control.cancel import cancel_task
+    from inspect_ai._control.eval_state import get_eval_states
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._control.cancel.cancel_task/eval_state.get_eval_states",
+        "abort the running tasks when trustmh run --max-cost / --max-tokens-total is reached",
+        error,
+    ) from error
+
 __all__ = [
     "PrerequisiteError",
     "RetryDecision",
+    "cancel_task",
+    "get_eval_states",
     "cleanup_sample_buffers_for_log",
     "registry_find",
     "registry_unqualified_name",
