@@ -89,7 +89,7 @@ def cap_message(run: RunBudget, finished_samples: int) -> CapReached:
     return CapReached(
         f"stopped before the cap: {budget.stopped}: {spent} spent, the next call could need up to "
         f"{budget.next_need} more. {finished_samples:,} samples finished and are in the logs. "
-        "Rerun the same command (with a higher cap) to resume."
+        "Rerun the same command to resume (a cap counts the spending of one run)."
     )
 
 

@@ -29,7 +29,7 @@ def test_run_stops_before_the_token_cap_and_resumes(tmp_path: Path) -> None:
     errors = [line for line in capped.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "Traceback" not in capped.stderr
     match = re.search(r"stopped before the cap: --max-tokens-total 1,200: ([\d,]+) tokens spent.*"
-                      r"(\d+) samples finished.*Rerun the same command", errors[0])  # fmt: skip
+                      r"(\d+) samples finished.*Rerun the same command to resume", errors[0])  # fmt: skip
     assert match, errors[0]
     spent, finished = int(match.group(1).replace(",", "")), int(match.group(2))
     assert 0 < spent <= 1200 and 1 <= finished == sent_capped < SAMPLES
