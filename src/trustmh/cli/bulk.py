@@ -29,11 +29,15 @@ GENERATE_HELP = f"""Generate a response from each model for each conversation (M
 Models: {MODEL_SYNTAX}; name the output column with COLUMN=MODEL.
 Each context is sent inside MentalBench's generation prompt ("You are a licensed psychiatrist
 ...", --prompt-template) as the only message, at temperature 0.7 with 512 tokens, as MentalBench.
-The API key is read from $OPENAI_API_KEY (or --api-key-env NAME), never from the command line.
+The API key is read from $OPENAI_API_KEY (or --api-key-env NAME; anthropic/ models:
+$ANTHROPIC_API_KEY), never from the command line.
 Calls are cached (--cache): a rerun after an interruption resumes without paying twice.
 
 Example: trustmh generate --conversations mentalbench.csv --model gpt4o=openai/gpt-4o
 --base-url http://localhost:8000/v1 -o responses.csv
+
+Example (Anthropic Message Batches, half price, resumable): trustmh generate --conversations
+mentalbench.csv --model claude=anthropic/claude-sonnet-4-5 --batch 1000 -o responses.csv
 """
 
 JUDGE_HELP = """Judge responses on the seven MentalAlign attributes (1-5 anchored scales).
@@ -45,6 +49,9 @@ summary and in OUT.summary.json.
 
 Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original
 --key gpt4o -o judge_gpt4o.xlsx
+
+Example (OpenAI Batch; anthropic/NAME uses Message Batches): trustmh judge --responses
+responses.csv --judge-model openai/gpt-4o --batch 2000 -o judge.csv
 """
 
 Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
@@ -68,7 +75,8 @@ BatchSize = Annotated[
         "--batch",
         min=1,
         max=50_000,
-        help="Use the OpenAI Batch API, SIZE requests per batch (resumable; docs/batch.md).",
+        help="Use the provider's batch API (OpenAI Batch, Anthropic Message Batches), SIZE requests per batch"
+        " (resumable; docs/batch.md).",
     ),
 ]
 BatchPoll = Annotated[float, typer.Option(min=0.05, help="Seconds between polls of a submitted batch.")]
