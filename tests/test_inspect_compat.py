@@ -22,6 +22,8 @@ def test_private_inspect_apis_are_importable_and_callable() -> None:
     parameters = pyinspect.signature(compat.registry_find).parameters
     assert len(parameters) == 1, "inspect_ai._util.registry.registry_find no longer takes one predicate"
     assert issubclass(compat.PrerequisiteError, Exception)
+    assert "action" in pyinspect.signature(compat.cancel_task).parameters, "inspect's cancel_task lost `action`"
+    assert isinstance(compat.get_eval_states(), list)
     for decision in ("no", "rate_limit", "transient"):
         assert hasattr(compat.RetryDecision, decision), f"inspect_ai RetryDecision.{decision} is gone"
 

@@ -64,6 +64,16 @@ except ImportError as error:
         error,
     ) from error
 
+try:
+    from inspect_ai._control.cancel import cancel_task
+    from inspect_ai._control.eval_state import get_eval_states
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._control.cancel.cancel_task/eval_state.get_eval_states",
+        "abort the running tasks when trustmh run --max-cost / --max-tokens-total is reached",
+        error,
+    ) from error
+
 
 def keep_openai_sampling_settings(api: object) -> None:
     """Stop inspect's OpenAI provider treating ``api``'s model as OpenAI's newest reasoning model.
@@ -94,6 +104,8 @@ def keep_openai_sampling_settings(api: object) -> None:
 __all__ = [
     "PrerequisiteError",
     "RetryDecision",
+    "cancel_task",
+    "get_eval_states",
     "cleanup_sample_buffers_for_log",
     "keep_openai_sampling_settings",
     "registry_find",
