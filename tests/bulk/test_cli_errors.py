@@ -28,7 +28,7 @@ def test_the_api_key_appears_in_no_written_file(tmp_path: Path, tiny_csv: Path, 
         assert fake_key.encode() not in path.read_bytes(), path
 
 
-@pytest.mark.parametrize("model", ["gpt-4o", "openai/", "trustmh/gguf/", "anthropic/claude"])
+@pytest.mark.parametrize("model", ["gpt-4o", "openai/", "trustmh/gguf/", "anthropic/", "google/gemini"])
 def test_unknown_model_syntax_is_one_line_exit_2(tmp_path: Path, tiny_csv: Path, fake_key: str, model: str) -> None:
     out = tmp_path / "out.csv"
     code, output = invoke(*generate(tiny_csv, out, "--no-cache", model=model))

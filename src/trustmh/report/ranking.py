@@ -54,7 +54,7 @@ def separated_better(a: PillarScore, b: PillarScore) -> bool:
 
 def _item_values(score: PillarScore, part: TaskHeadline, items: ItemValues) -> dict[str, float] | None:
     """The per-sample values behind one task headline (strict: unparsed as ``unparsed_as``)."""
-    headline = score.headline
+    headline = part.headline or score.headline  # a pillar with components has one per task
     if headline.sample_field is None:
         return None
     values = items.get((score.model, part.task, headline.sample_field))
@@ -73,10 +73,12 @@ def paired_items(a: PillarScore, b: PillarScore, items: ItemValues) -> list[tupl
     headlines cannot be compared item by item (see the module docstring)."""
     tasks_a = {p.task: p for p in a.included}
     tasks_b = {p.task: p for p in b.included}
-    if a.headline != b.headline or not tasks_a or set(tasks_a) != set(tasks_b):
+    if not tasks_a or set(tasks_a) != set(tasks_b):
         return None
     pairs = []
     for task in sorted(tasks_a):
+        if (tasks_a[task].headline or a.headline) != (tasks_b[task].headline or b.headline):
+            return None
         values_a = _item_values(a, tasks_a[task], items)
         values_b = _item_values(b, tasks_b[task], items)
         if values_a is None or values_b is None:
