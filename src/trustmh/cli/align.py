@@ -32,6 +32,10 @@ Example (MentalAlign-70k, each judge's own model family excluded):
   trustmh align --human human_judge.xlsx --judge claude=claude_llm_judge.xlsx \\
   --judge gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o \\
   --json align.json --html align.html
+
+Example (your own responses, judged by trustmh judge, against your human ratings of them):
+
+  trustmh align --human my_ratings.csv --judge gpt-4o=judged.csv --json align.json
 """
 
 
