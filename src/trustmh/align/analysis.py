@@ -177,7 +177,7 @@ def analyze(
         used = [k for k, key in enumerate(human.keys) if key in shared.keys and key not in excluded]
         if len(used) < 2 and ("model" in levels or not used):
             raise UserError(
-                f"judge {name!r}: fewer than two response models rated by both the humans and the judge "
+                f"judge {name!r} ({table.path}): fewer than two response models rated by both the humans and the judge "
                 f"(after exclusions: {', '.join(human.keys[k] for k in used) or 'none'}); model-level agreement "
                 "needs two or more, item-level needs one (--level item)",
                 argument="exclude" if excluded else None,
