@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
+
+from trustmh.errors import UserError
 
 SUFFIXES = ("_ci_low", "_ci_high", "_n", "_unparsed")
 STRICT = "_strict"
@@ -42,6 +44,15 @@ class MetricRow:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+def read_log(path: str, header_only: bool = False) -> EvalLog:
+    """An inspect log; a corrupt, foreign or missing file is a one-line :class:`UserError`."""
+    try:
+        return read_eval_log(path, header_only=header_only)
+    except Exception as error:  # noqa: BLE001 - inspect raises many types for a corrupt or foreign file
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
 
 
 def _finite(value: float | None) -> float | None:

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 
 from trustmh.errors import UserError
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
-from trustmh.results import MetricRow, metric_rows
+from trustmh.results import MetricRow, metric_rows, read_log
 from trustmh.scoring.unparsed import is_unparsed
 
 LOG_SUFFIXES = (".eval", ".json")
@@ -90,14 +90,6 @@ def _log_paths(target: Path) -> list[str]:
 
 def _plain(uri: str) -> str:
     return unquote(uri.removeprefix("file://")) if uri.startswith("file://") else uri
-
-
-def _read(path: str, header_only: bool) -> EvalLog:
-    try:
-        return read_eval_log(path, header_only=header_only)
-    except Exception as error:  # noqa: BLE001 - inspect raises many types for a corrupt or foreign file
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
 
 
 def _text(value: Any) -> str:
@@ -198,7 +190,7 @@ def collect(targets: list[Path], redact: bool = False) -> Collection:
     latest: dict[tuple[str, str], tuple[str, EvalLog]] = {}
     skipped: list[str] = []
     for path in paths:
-        header = _read(path, header_only=True)
+        header = read_log(path, header_only=True)
         if header.status != "success":
             skipped.append(f"{path}: status {header.status}")
             continue
@@ -220,5 +212,5 @@ def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
     result = _result(path, header)
     needs_samples = not redact or result.pillar == "safety" or result.conversation is not None
     if needs_samples:
-        _add_samples(result, _read(path, header_only=False), redact)
+        _add_samples(result, read_log(path, header_only=False), redact)
     return result
