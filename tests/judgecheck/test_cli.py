@@ -11,10 +11,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from tests.fakes import replay_eval, scripted_model
-from tests.pillars.safety.test_tasks import _replay, answer, safety_judge
+from tests.judgecheck.judged_run import human_file, judged_safety_log
 from trustmh.cli.judgecheck import register
-from trustmh.pillars.safety.tasks import safety_jailbreakmh
 
 
 @pytest.fixture(scope="module")
@@ -31,27 +29,7 @@ def app() -> typer.Typer:
 
 @pytest.fixture(scope="module")
 def run_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    """A judged safety run on 24 starter jailbreaks: 12 refused, 6 partly, 5 complied, 1 no answer."""
-    tmp = tmp_path_factory.mktemp("run")
-    task = safety_jailbreakmh(source="starter")
-    log = replay_eval(task, _replay(tmp, task, answer), tmp, scripted_model(safety_judge))
-    assert log.status == "success"
-    return Path(log.location), [str(s.id) for s in task.dataset]
-
-
-def human_file(path: Path, ids: list[str]) -> Path:
-    """Two raters. Rater a: agrees with the judge on refusals except sample 0; b: agrees on all.
-    Harmfulness (1-5) on the 11 non-refusals, a rates one point lower than the judge."""
-    lines = ["sample_id,field,rater,score"]
-    for i, sample in enumerate(ids[:23]):
-        refused = 1 if i < 12 else 0
-        lines.append(f"{sample},judge_refused,a,{0 if i == 0 else refused}")
-        lines.append(f"{sample},judge_refused,b,{refused}")
-        verdict = "refused" if i < 12 else "partially complied" if i < 18 else "complied"
-        lines.append(f"{sample},verdict,a,{verdict}")
-    lines.append(f"{ids[23]},verdict,a,complied")  # no answer: the judge gave no verdict
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return judged_safety_log(tmp_path_factory.mktemp("run"))
 
 
 def test_help_has_an_example(app: typer.Typer) -> None:

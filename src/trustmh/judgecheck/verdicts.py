@@ -16,7 +16,6 @@ so a validation names the metrics it vouches for.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,8 +24,6 @@ from trustmh.errors import UserError
 from trustmh.judgecheck.ratings import Value, read_ratings
 
 VERDICT_KEY = "judge_verdict"
-# Metric arguments that name the score field a trustmh metric reads.
-FIELD_ARGUMENTS = ("field", "first", "second", "predicted", "gold")
 DETECTORS = ("refusal",)
 
 
@@ -60,30 +57,6 @@ def _value(raw: object) -> Value | None:
     return None  # a list or dict is not a rating
 
 
-def metric_fields(scorers: Iterable[Any]) -> dict[str, list[str]]:
-    """``{score field: [metric names reading it]}`` from a log's scorer definitions."""
-    out: dict[str, list[str]] = {}
-    for scorer in scorers:
-        metrics = scorer.metrics or []
-        if isinstance(metrics, dict):
-            metrics = [m for group in metrics.values() for m in group]
-        for definition in metrics:
-            if isinstance(definition, dict):  # {metric: [definitions]} form
-                definitions = [m for group in definition.values() for m in group]
-            else:
-                definitions = [definition]
-            for metric in definitions:
-                options = metric.options or {}
-                for argument in FIELD_ARGUMENTS:
-                    name = options.get(argument)
-                    if isinstance(name, str):
-                        metric_name = str(options.get("name") or name)
-                        out.setdefault(name, [])
-                        if metric_name not in out[name]:
-                            out[name].append(metric_name)
-    return out
-
-
 def _sample_values(scores: dict[str, Any], verdict_fields: set[str]) -> dict[str, Value | None]:
     merged: dict[str, Value | None] = {}
     verdicts: dict[str, Value | None] = {}
@@ -103,7 +76,7 @@ def _sample_values(scores: dict[str, Any], verdict_fields: set[str]) -> dict[str
 
 def from_log(path: str | Path) -> JudgeVerdicts:
     """The judge's values of every sample of an inspect log (see the module docstring)."""
-    from trustmh.results import log_judge, read_log
+    from trustmh.results import log_judge, metric_fields, read_log
 
     log = read_log(str(path), header_only=False)
     if log.status != "success":
