@@ -127,3 +127,23 @@ def test_a_log_without_judge_or_a_broken_log_is_one_line(app: typer.Typer, tmp_p
     human.write_text("sample_id,field,rater,score\na,b,c,1\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["judge-check", "--log", str(broken), "--human", str(human)])
     assert result.exit_code == 2 and "broken.eval: cannot read this inspect log" in result.output
+
+
+def test_unusable_judge_replies_are_counted_unparsed(tmp_path: Path) -> None:
+    from tests.fakes import replay_eval, scripted_model
+    from tests.pillars.safety.test_tasks import PARTIAL_MARK, _replay, answer, safety_judge
+    from trustmh.judgecheck import check
+    from trustmh.judgecheck.ratings import read_ratings
+    from trustmh.judgecheck.verdicts import from_log
+    from trustmh.pillars.safety.tasks import safety_jailbreakmh
+
+    def judge(prompt: str) -> str:  # no verdict for the 6 partial answers, nor when asked again
+        unusable = PARTIAL_MARK in prompt or "could not be used" in prompt
+        return "I would rather not say." if unusable else safety_judge(prompt)
+
+    task = safety_jailbreakmh(source="starter")
+    log = replay_eval(task, _replay(tmp_path, task, answer), tmp_path, scripted_model(judge))
+    human = human_file(tmp_path / "human.csv", [str(s.id) for s in task.dataset])
+    rows = {r.field: r for r in check(read_ratings(human), str(human), from_log(Path(log.location)), n_boot=0).fields}
+    assert (rows["verdict"].n, rows["verdict"].judge_unparsed, rows["verdict"].not_judged) == (17, 6, 1)
+    assert (rows["judge_refused"].n, rows["judge_refused"].judge_unparsed) == (17, 6)
