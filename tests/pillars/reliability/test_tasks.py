@@ -320,6 +320,31 @@ def test_esconv_with_judge(tmp_path: Path) -> None:
     assert all("That sounds hard." in prompt for prompt in seen)
 
 
+def test_an_empty_reply_is_no_answer_and_is_not_judged(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def judge(prompt: str) -> str:
+        seen.append(prompt)
+        return JUDGE_VERDICT
+
+    def helper(prompt: str) -> str:  # says nothing to the first message of the first dialogue
+        return "  " if prompt == "Hi, I don't really know where to start." else "That sounds hard."
+
+    task = T.reliability_esconv_support(source="starter", max_turns=2)
+    judged = {"judge": scripted_model(judge)}
+    metrics = run(task, scripted_model(helper), tmp_path / "one", model_roles=judged)["metrics"]
+    # 3 of 4 turns judged; the blank one rates nothing, so dialogue 1's means are over its other turn
+    assert len(seen) == 3 and all("That sounds hard." in prompt for prompt in seen)
+    assert metrics["empathy"] == 4.0 and metrics["empathy_n"] == 2 and metrics["empathy_unparsed"] == 0
+    assert metrics["judge_unparsed_share"] == 0.0
+    seen.clear()
+    silent = run(task, scripted_model(""), tmp_path / "all", model_roles=judged)["metrics"]
+    # no reply at all: no judge call, and every dialogue counts as unparsed (no answer), never rated
+    assert seen == []
+    assert silent["empathy"] is None and silent["empathy_n"] == 0 and silent["empathy_unparsed"] == 2
+    assert silent["reply_length"] == 0.0
+
+
 def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path) -> None:
     replies = iter(
         [
