@@ -10,6 +10,7 @@ import pytest
 from trustmh.stats.agreement import category_counts, fleiss_from_sums, fleiss_kappa, fleiss_unit_sums
 from trustmh.stats.bootstrap import resample_counts, resampled_sums
 from trustmh.stats.krippendorff import (
+    alpha_estimate,
     interval_alpha,
     interval_alpha_from_sums,
     interval_unit_sums,
@@ -90,3 +91,18 @@ def test_bootstrap_replicates_from_sums_equal_a_loop() -> None:
         assert fleiss_reps[b] == pytest.approx(fleiss_kappa(category_counts(resample.T, 3)), nan_ok=True)
         assert nominal_reps[b] == pytest.approx(nominal_alpha(resample, 3), nan_ok=True)
         assert interval_reps[b] == pytest.approx(interval_alpha(resample), nan_ok=True)
+
+
+def test_alpha_estimate_codes_labels_and_brackets_the_value() -> None:
+    rng = np.random.default_rng(11)
+    data = rng.choice([2.0, 7.0, 9.0], size=(3, 60))
+    data[0, :40] = data[1, :40]  # some agreement
+    data[rng.random(data.shape) < 0.1] = np.nan
+    for level in ("nominal", "interval"):
+        estimate = alpha_estimate(data, level, n_boot=300, seed=1)
+        expected = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+        assert estimate.value == pytest.approx(expected)
+        assert estimate.n == int((np.isfinite(data).sum(axis=0) >= 2).sum())
+        assert estimate.ci_low <= estimate.value <= estimate.ci_high
+    with pytest.raises(ValueError):
+        alpha_estimate(data, "ordinal")

@@ -31,6 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from trustmh.stats.bootstrap import percentile_ci, resample_counts, resampled_sums
+from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, Estimate
+
 
 def _pair_sq_sum(
     count: np.ndarray | float, total: np.ndarray | float, total_sq: np.ndarray | float
@@ -92,10 +95,41 @@ def nominal_alpha_from_sums(sums: np.ndarray) -> np.ndarray:
 
 
 def nominal_alpha(reliability_data: np.ndarray, n_categories: int | None = None) -> float:
-    """Krippendorff's alpha (nominal) of a ``(coders, units)`` matrix of integer codes; NaN = missing."""
+    """Krippendorff's alpha (nominal) of a ``(coders, units)`` matrix of integer codes ``0..K-1``; NaN = missing
+    (any other labels: :func:`alpha_estimate` codes them)."""
     data = np.asarray(reliability_data, dtype=float)
     if n_categories is None:
         finite = data[np.isfinite(data)]
         n_categories = int(finite.max()) + 1 if finite.size else 0
     sums = nominal_unit_sums(data, n_categories)
     return float(nominal_alpha_from_sums(sums.sum(axis=0))) if sums.shape[0] else float("nan")
+
+
+def alpha_estimate(
+    reliability_data: np.ndarray, level: str, n_boot: int = DEFAULT_BOOTSTRAP, seed: int = DEFAULT_SEED
+) -> Estimate:
+    """Krippendorff's alpha (``interval`` or ``nominal``) with a percentile bootstrap CI over units.
+
+    ``n`` is the number of pairable units (rated by at least two coders); a replicate resamples
+    them with replacement, and its alpha is the formula above on ``counts @ unit_sums``.
+    Undefined replicates (nothing to disagree about) are dropped.
+    """
+    data = np.asarray(reliability_data, dtype=float)
+    if level == "interval":
+        sums, from_sums = interval_unit_sums(data), interval_alpha_from_sums
+    elif level == "nominal":
+        finite = data[np.isfinite(data)]
+        codes = {value: code for code, value in enumerate(np.unique(finite))}
+        coded = np.vectorize(lambda v: codes.get(v, np.nan), otypes=[float])(data) if finite.size else data
+        sums, from_sums = nominal_unit_sums(coded, len(codes)), nominal_alpha_from_sums
+    else:
+        raise ValueError(f"level must be 'interval' or 'nominal', not {level!r}")
+    sums = sums[sums.any(axis=1)]  # pairable units only
+    units = sums.shape[0]
+    if units == 0:
+        return Estimate(float("nan"), 0)
+    value = float(from_sums(sums.sum(axis=0)))
+    if units < 2 or n_boot <= 0:
+        return Estimate(value, units)
+    low, high = percentile_ci(from_sums(resampled_sums(resample_counts(units, n_boot, seed), sums))[:, None])
+    return Estimate(value, units, float(low[0]), float(high[0]))
