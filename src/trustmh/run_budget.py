@@ -31,7 +31,7 @@ from typing import Any
 
 from inspect_ai.hooks import BeforeModelGenerate, Hooks, ModelCacheUsageData, ModelUsageData, hooks
 
-from trustmh.bulk.budget import Budget, BudgetStop, CapReached, Reservation
+from trustmh.bulk.budget import Budget, BudgetStop, CapReached, Reservation, stopped_before_cap
 from trustmh.bulk.request import ChatRequest, Completion, GenerationParams
 from trustmh.cost.prices import PriceTable
 
@@ -80,15 +80,8 @@ def active(run: RunBudget | None) -> Iterator[None]:
 
 
 def cap_message(run: RunBudget, finished_samples: int) -> CapReached:
-    budget = run.budget
-    spent = (
-        f"{budget.spent_cost:.4f} USD"
-        if budget.stopped and "cost" in budget.stopped
-        else f"{budget.spent_tokens:,} tokens"
-    )
     return CapReached(
-        f"stopped before the cap: {budget.stopped}: {spent} spent, the next call could need up to "
-        f"{budget.next_need} more. {finished_samples:,} samples finished and are in the logs. "
+        f"{stopped_before_cap(run.budget)} {finished_samples:,} samples finished and are in the logs. "
         "Rerun the same command to resume (a cap counts the spending of one run)."
     )
 
@@ -125,7 +118,10 @@ class RunBudgetHooks(Hooks):
             reservation = run.budget.reserve(request)
         except BudgetStop:
             while True:  # never send it: abort the run and wait for the abort to cancel us
-                _stop_all_tasks()
+                try:
+                    _stop_all_tasks()
+                except Exception:  # noqa: BLE001 - inspect would swallow it and send the call: keep holding it
+                    pass
                 await asyncio.sleep(RESTOP_SECONDS)
         if task is not None:
             run.reservations[task] = (reservation, request)
