@@ -108,13 +108,18 @@ def _is_model_provider(name: str) -> bool:
     return bool(registry_find(lambda info: info.type == "modelapi" and registry_unqualified_name(info) == name))
 
 
-def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
+def judge_list(judge: str | Sequence[str] | None) -> list[str]:
+    """``--judge`` given once (a string) or several times (a panel) as a list."""
+    return [judge] if isinstance(judge, str) else list(judge or [])
+
+
+def validate_models(models: Sequence[str], judge: str | Sequence[str] | None, user_model: str | None = None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
     import trustmh._registry  # noqa: F401  (and ours)
 
-    others = [(argument, model) for argument, model in (("judge", judge), ("user_model", user_model)) if model]
+    others = [("judge", j) for j in judge_list(judge)] + ([("user_model", user_model)] if user_model else [])
     for argument, model in [*(("models", m) for m in models), *others]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
@@ -152,7 +157,7 @@ def run_tasks(
     names: Sequence[str],
     models: Sequence[str],
     model_args: dict[str, Any],
-    judge: str | None,
+    judge: str | Sequence[str] | None,
     limit: int | None,
     log_dir: Path,
     data_dir: str | None,
@@ -167,22 +172,28 @@ def run_tasks(
     batch: str | None = None,
     epochs: int | None = None,
     epochs_reducer: str | None = None,
+    judge_repeats: int = 0,
+    exclude_self: bool = False,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
     Resuming: completed samples are flushed to the log as they finish, so after a crash
     (even SIGKILL) the same command reruns only the samples that had not finished.
+    Several judges make a panel; ``judge_repeats`` and ``exclude_self`` are the panel's
+    probes (:mod:`trustmh.scoring.panel`).
     """
     from inspect_ai import eval_set
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
     from trustmh._inspect_compat import PrerequisiteError
+    from trustmh.scoring.panel import panel_settings
 
     validate_models(models, judge, user_model)
     if log_dir.exists() and not log_dir.is_dir():
         raise UserError(f"--log-dir {log_dir}: not a folder")
     epochs_arg = epochs_option(epochs, epochs_reducer)
-    batch_plan = plan_batch(batch, models, judge)
+    judges = judge_list(judge)
+    batch_plan = plan_batch(batch, models, judges[0] if judges else None)
     tasks = build_tasks(names, source, data_dir)
     check_replays(models, model_args, tasks, limit)
     for notice in batch_plan.notices:
@@ -210,7 +221,8 @@ def run_tasks(
             )
             options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
             check_endpoints(options)
-            success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
+            with panel_settings(judge_repeats, exclude_self):
+                success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
                 lock_file.unlink(missing_ok=True)
@@ -273,7 +285,7 @@ def check_endpoints(options: dict[str, Any]) -> None:
     from trustmh.endpoints import check_reachable, model_endpoint
 
     roles = options.get("model_roles") or {}
-    flags = {"judge": "--judge", "user": "--user-model"}
+    flags = {"judge": "--judge", "user": "--user-model"} | {f"judge_{i}": "--judge" for i in range(2, 100)}
     for option, model in [
         *(("--model", m) for m in options["model"]),
         *((flags.get(role, role), m) for role, m in roles.items()),
@@ -316,7 +328,7 @@ def dry_run_tasks(
     from trustmh.cost.prices import PriceTable
     from trustmh.cost.run_estimate import estimate_run
 
-    validate_models(models, roles.get("judge"), roles.get("user"))
+    validate_models(models, [m for r, m in roles.items() if r.startswith("judge") and m], roles.get("user"))
     price_table = PriceTable.load(prices)
     bound = {role: model for role, model in roles.items() if model}
     estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table)
@@ -326,7 +338,7 @@ def dry_run_tasks(
 def eval_set_options(
     models: Sequence[str],
     model_args: dict[str, Any] | None = None,
-    judge: str | None = None,
+    judge: str | Sequence[str] | None = None,
     limit: int | None = None,
     max_connections: int | None = None,
     timeout: int | None = None,
@@ -342,6 +354,8 @@ def eval_set_options(
     A batched role gets no default timeouts (0 here, None for inspect): a provider batch may
     take hours. The whole-call ``timeout`` is inherited by every role, the attempt timeout only
     by the models under test."""
+    from trustmh.scoring.panel import judge_roles
+
     api_models = [model for model in models if not _embedded(model)]
     batch = batch or BatchPlan()
     if batch.model is not None or batch.judge is not None:
@@ -352,7 +366,7 @@ def eval_set_options(
         **({"batch": batch.model} if batch.model is not None else {}),
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=model_roles(batch={"judge": batch.judge}, judge=judge, user=user_model),
+        model_roles=model_roles(batch={"judge": batch.judge}, **judge_roles(judge_list(judge)), user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,
