@@ -86,6 +86,10 @@ class Rubric:
     context_label: str = "Context"
     response_label: str = "Response under evaluation"
     extra_fields: tuple[str, ...] = field(default=("explanation",))
+    # A rubric whose instructions are filled per item from the dataset (e.g. an item's own level
+    # descriptions) names its fixed text here: the judge fingerprint hashes it instead, so every
+    # item of a run shares one rubric hash (scoring/judge_record.py).
+    template: str = ""
 
     @property
     def field_names(self) -> list[str]:

@@ -36,8 +36,10 @@ _CURRENT: ContextVar[JudgementLog | None] = ContextVar("trustmh_judgement_log", 
 
 
 def rubric_hash(rubric: Rubric) -> str:
-    """sha256 (first 12 hex digits) of everything in a rubric that shapes the judge's prompt."""
-    text = "\x00".join([rubric.instructions, rubric.context_label, rubric.response_label, rubric.schema_text()])
+    """sha256 (first 12 hex digits) of everything in a rubric that shapes the judge's prompt
+    (its ``template`` instead of the instructions when they are filled per item)."""
+    instructions = rubric.template or rubric.instructions
+    text = "\x00".join([instructions, rubric.context_label, rubric.response_label, rubric.schema_text()])
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
