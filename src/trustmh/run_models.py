@@ -95,8 +95,18 @@ def model_roles(batch: dict[str, Any] | None = None, **roles: str | None) -> dic
         from inspect_ai.model import GenerateConfig, get_model
 
         config = GenerateConfig(batch=batched) if batched is not None else None
-        bound[role] = get_model(model, role=role, config=config, **args)
+        bound[role] = fresh_role_model(get_model, model, role=role, config=config, **args)
     return bound or None
+
+
+def fresh_role_model(build: Any, name: str, role: str, **kwargs: Any) -> Any:
+    """``build(name, role=role, ...)`` (inspect's ``get_model`` or a wrapper) outside the roles a
+    previous run left bound in this context: given a role that is bound, inspect's ``get_model``
+    returns the bound model instead of ``name``, so a second run in the same process would be
+    judged by the first run's judge."""
+    import contextvars
+
+    return contextvars.Context().run(lambda: build(name, role=role, **kwargs))
 
 
 def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
@@ -111,7 +121,9 @@ def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
     roles = options.get("model_roles") or {}
     options["model_roles"] = {
         role: sent_as_logged(
-            redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
+            redacting_model(model)
+            if not isinstance(model, str)
+            else fresh_role_model(get_redacting_model, model, role=role)
         )
         for role, model in roles.items()
     } or None

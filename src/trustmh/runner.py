@@ -179,8 +179,11 @@ def dry_run_tasks(
     prices: Path | None,
     epochs: int | None = None,
     epochs_reducer: str | None = None,
+    judge_repeats: int = 0,
 ) -> None:
-    """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed."""
+    """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed
+    (every judge of a panel is a role of its own; ``judge_repeats`` repeats are counted)."""
+    from trustmh.scoring.panel import panel_settings
     from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
     from trustmh.cost.run_estimate import estimate_run
@@ -189,7 +192,8 @@ def dry_run_tasks(
     epochs_option(epochs, epochs_reducer)  # the same refusal of an unknown reducer as the run
     price_table = PriceTable.load(prices)
     bound = {role: model for role, model in roles.items() if model}
-    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table, epochs)
+    with panel_settings(judge_repeats):
+        estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table, epochs)
     print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
 
 

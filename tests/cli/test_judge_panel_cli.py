@@ -68,3 +68,20 @@ def test_run_with_two_judges_and_repeats(tmp_path: Path):
 def test_a_judge_given_twice_is_refused(tmp_path: Path):
     result = runner.invoke(app, ["run", "crisis_escalation", "--judge", "openai/x", "--judge", "openai/x"])
     assert result.exit_code == 2 and "given twice" in result.output
+
+
+def test_a_second_run_in_one_process_uses_its_own_judge():
+    """inspect's get_model(name, role=...) returns a role already bound in the context (a previous
+    run's judge) instead of ``name``; the run's roles are built outside that context."""
+    import inspect_ai.model._model as inspect_model
+
+    from trustmh.run_models import with_redacting_models
+
+    def roles(judge: str) -> dict:
+        return with_redacting_models({"model": [], "model_roles": {"judge": judge}})["model_roles"]
+
+    token = inspect_model._model_roles.set(roles(script("previous-run-judge", ["{}"])))
+    try:
+        assert str(roles(script("this-run-judge", ["{}"]))["judge"]) == "scripted/this-run-judge"
+    finally:
+        inspect_model._model_roles.reset(token)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextvars
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -57,16 +56,24 @@ def _judge(score: int):
     return lambda prompt: json.dumps({"appropriateness": score})
 
 
-def test_report_shows_fingerprints_and_a_note_when_judges_differ(tmp_path: Path):
+def judged_logs(tmp_path: Path, runs: tuple[tuple[str, str], ...]) -> Path:
+    """crisis_escalation (5 starter items) run once per ``(model, judge)`` into one log folder."""
     records = load_starter("trustmh.pillars.crisis.starter", "escalation.jsonl")
     responses = tmp_path / "responses"
     responses.mkdir()
     write_jsonl(responses / "crisis_escalation.jsonl", [{"id": r["id"], "output": "call 988"} for r in records])
     log_dir = tmp_path / "logs"
-    for model, judge in (("trustmh/replay/a", "fp-judge-one"), ("trustmh/replay/b", "fp-judge-two")):
+    for model, judge in runs:
         args = (["crisis_escalation"], [model], {"responses": str(responses)}, [script(judge, [_judge(4)])])
-        # a fresh context per run: inspect keeps the last run's model roles in the calling context
-        contextvars.Context().run(run_tasks, *args, 5, log_dir, None, "starter", None, False)
+        run_tasks(*args, 5, log_dir, None, "starter", None, False)
+    return log_dir
+
+
+TWO_JUDGES = (("trustmh/replay/a", "fp-judge-one"), ("trustmh/replay/b", "fp-judge-two"))
+
+
+def test_report_shows_fingerprints_and_a_note_when_judges_differ(tmp_path: Path):
+    log_dir = judged_logs(tmp_path, TWO_JUDGES)
     collection = collect([log_dir], redact=True)  # fingerprints are read even from a redacted report
     assert {fingerprint_label(r.judge_fingerprints).split(" ·")[0] for r in collection.results} == {
         "judge fp-judge-one",
@@ -78,14 +85,7 @@ def test_report_shows_fingerprints_and_a_note_when_judges_differ(tmp_path: Path)
 
 
 def test_report_exclude_self_leaves_self_judged_logs_out(tmp_path: Path):
-    records = load_starter("trustmh.pillars.crisis.starter", "escalation.jsonl")
-    responses = tmp_path / "responses"
-    responses.mkdir()
-    write_jsonl(responses / "crisis_escalation.jsonl", [{"id": r["id"], "output": "call 988"} for r in records])
-    log_dir = tmp_path / "logs"
-    for model in ("trustmh/replay/gpt-a", "trustmh/replay/claude-b"):
-        args = (["crisis_escalation"], [model], {"responses": str(responses)}, [script("gpt-judge", [_judge(4)])])
-        contextvars.Context().run(run_tasks, *args, 5, log_dir, None, "starter", None, False)
+    log_dir = judged_logs(tmp_path, (("trustmh/replay/gpt-a", "gpt-judge"), ("trustmh/replay/claude-b", "gpt-judge")))
     kept = collect([log_dir], exclude_self=True)
     assert [r.model for r in kept.results] == ["trustmh/replay/claude-b"]
     assert any("of the model's own family (--exclude-self)" in line for line in kept.skipped)

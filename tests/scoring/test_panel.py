@@ -174,3 +174,9 @@ def test_model_family_and_roles():
     assert judge_roles(["a/x", "b/y", "c/z"]) == {"judge": "a/x", "judge_2": "b/y", "judge_3": "c/z"}
     with pytest.raises(UserError, match="given twice"):
         judge_roles(["a/x", "a/x"])
+
+
+def test_a_role_bound_to_a_list_is_a_panel(tmp_path: Path):
+    panel = [scripted_model(judge_reading("A", 1), "list-a"), scripted_model(judge_reading("B", 1), "list-b")]
+    metrics = metrics_of(run_panel(tmp_path, {"judge": panel}))
+    assert metrics["verdict_undecided"] == 2 and metrics["warmth_judge_alpha_n"] == 4

@@ -198,7 +198,16 @@ def run_command(
     if dry_run:
         roles: dict[str, str | None] = {**judge_roles(judge), "user": user_model}
         dry_run_tasks(
-            selected, model, roles, limit, _existing_data_dir(data_dir), source, prices, epochs, epochs_reducer
+            selected,
+            model,
+            roles,
+            limit,
+            _existing_data_dir(data_dir),
+            source,
+            prices,
+            epochs,
+            epochs_reducer,
+            judge_repeats,
         )
         return
     # stdout: stderr carries nothing but the one-line error when the input is bad
