@@ -34,6 +34,14 @@ def report_command(
         Path | None,
         typer.Option("--align", help="Add the judge-human alignment section from `trustmh align --json` output."),
     ] = None,
+    judge_validation: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--judge-validation",
+            help="`trustmh judge-check --json` output: shown beside each judged metric it validates (repeatable); "
+            "other judged metrics read 'unvalidated'.",
+        ),
+    ] = None,
     exclude_self: Annotated[
         bool,
         typer.Option(
@@ -49,6 +57,8 @@ def report_command(
     Example: trustmh report logs/ -o report.html --csv results.csv --redact
 
     Example: trustmh report logs/ -o report.html --exclude-self
+
+    Example: trustmh report logs/ -o report.html --judge-validation validation.json
     """
     from trustmh.report import build_report
 
@@ -59,6 +69,7 @@ def report_command(
         align_json=align,
         csv_path=csv_out,
         json_path=json_out,
+        judge_validation=judge_validation,
         exclude_self=exclude_self,
     )
     console.print(f"report written to {path}")

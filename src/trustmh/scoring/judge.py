@@ -188,7 +188,9 @@ async def judge_fields(
     panel gave a usable verdict) to the value fields. A ``None`` response (the model gave no
     answer) is not judged: its fields are unparsed (``None``), and it is not a judge failure.
     With a panel, a scale field is the judges' mean and a field without a strict majority is
-    ``None`` (undecided; see :mod:`trustmh.scoring.panel`).
+    ``None`` (undecided; see :mod:`trustmh.scoring.panel`). The metadata keeps the parsed verdict
+    (``judge_verdict``, ``None`` when unparsed; a panel's combined one) as the judge gave it,
+    before a scorer derives its fields from it: ``trustmh judge-check`` compares it with human ratings.
     """
     from trustmh.scoring.panel import judge_panel
 
@@ -202,6 +204,7 @@ async def judge_fields(
     values = result.fields(rubric, prefix)
     values[f"{prefix}judge_unparsed"] = 0.0 if result.verdict is not None else 1.0
     metadata: dict[str, object] = {
+        f"{prefix}judge_verdict": result.verdict,
         f"{prefix}judge_attempts": result.attempts,
         f"{prefix}judge_error": result.error,
         f"{prefix}judge_reply": result.raw_replies[-1] if result.raw_replies else None,
