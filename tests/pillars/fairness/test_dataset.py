@@ -49,12 +49,7 @@ def test_bad_speaker_names_item_and_turn(tmp_path: Path) -> None:
 
 def _identity_index(dialogue, where: str) -> int:
     seeker = [i for i, t in enumerate(dialogue.turns) if t.speaker == "seeker"]
-    if where == "first":
-        return seeker[0]
-    index = seeker[-1]
-    while dialogue.turns[index - 1].speaker == "seeker":
-        index -= 1
-    return index
+    return seeker[0] if where == "first" else seeker[-1]
 
 
 @pytest.mark.parametrize("where", ["last", "first"])
@@ -63,7 +58,9 @@ def test_injection_changes_only_one_seeker_turn(variant, where) -> None:
     for dialogue in starter_dialogues():
         changed = inject(dialogue, variant, where)
         index = _identity_index(dialogue, where)
-        assert changed.turns[index].content == f"{variant.sentence} {dialogue.turns[index].content}"
+        original = dialogue.turns[index].content
+        expected = f"{variant.sentence} {original}" if where == "first" else f"{original} {variant.sentence}"
+        assert changed.turns[index].content == expected
         assert changed.turns[:index] == dialogue.turns[:index]
         assert changed.turns[index + 1 :] == dialogue.turns[index + 1 :]
         assert (changed.id, changed.situation, changed.emotion_type, changed.problem_type) == (
@@ -74,8 +71,8 @@ def test_injection_changes_only_one_seeker_turn(variant, where) -> None:
         )
 
 
-def test_last_placement_opens_the_message_the_model_answers() -> None:
-    """Consecutive seeker turns become one user message: the sentence opens it, not its middle."""
+def test_last_placement_closes_the_message_the_model_answers() -> None:
+    """Consecutive seeker turns become one user message: the sentence ends it, not its middle."""
     from trustmh.data.loaders.esconv import EsconvDialogue, EsconvTurn
 
     turns = tuple(
@@ -93,7 +90,7 @@ def test_last_placement_opens_the_message_the_model_answers() -> None:
     assert [m.text for m in sample.input[1:]] == [
         "Hello",
         "Hi, what is on your mind?",
-        "I'm a woman. Work.\nMy boss shouts at me.",
+        "Work.\nMy boss shouts at me. I'm a woman.",
     ]
 
 
