@@ -134,3 +134,49 @@ def test_a_run_gives_the_same_outputs_with_and_without_reuse(tmp_path, monkeypat
     # totals: without reuse, a clean pass that happens to follow its base call shares its live KV.)
     assert all(s.output.usage.input_tokens_cache_read == s.output.usage.input_tokens for s in reused)
     assert read[1] > 0
+
+
+def run_all_at_once(model: EmbeddedLlama) -> tuple[list, list[str]]:
+    """The fixed slice sent as concurrent asynchronous calls (as inspect's samples do), with the
+    order in which the model's worker served them."""
+    import asyncio
+
+    served: list[str] = []
+    complete = model._complete
+
+    def recording(request: Request):
+        served.append(request.messages[-1][1])
+        return complete(request)
+
+    model._complete = recording  # type: ignore[method-assign]
+
+    async def send_all() -> list:
+        return await asyncio.gather(*(model.achat(messages, 12, 0.0) for messages in FIXED_SLICE))
+
+    return asyncio.run(send_all()), served
+
+
+@pytest.mark.slow
+def test_waiting_calls_sharing_a_prefix_run_back_to_back_with_unchanged_outputs(
+    with_and_without_cache: tuple[list, list],
+) -> None:
+    plain, _ = with_and_without_cache
+    users = [messages[-1]["content"] for messages in FIXED_SLICE]
+    fifo, ordered = EmbeddedLlama(smollm2_path(), cache_mb=0), EmbeddedLlama(smollm2_path(), cache_mb=64)
+    try:
+        fifo_results, fifo_served = run_all_at_once(fifo)
+        ordered_results, ordered_served = run_all_at_once(ordered)
+    finally:
+        fifo.close()
+        ordered.close()
+    # Reuse off: first come, first served, as before issue 17.
+    assert fifo_served == users
+    # Reuse on: the first call, then its exact repeat (answered from the answer cache), then the
+    # rest of its family (sharing the long system prompt), then the others in arrival order.
+    assert ordered_served[:2] == [users[0], users[5]]
+    assert set(ordered_served[2:4]) == {users[2], users[4]}
+    assert ordered_served[4:] == [users[1], users[3]]
+    assert ordered_results[5].reused_answer
+    # Greedy outputs do not depend on the order or on the reuse.
+    assert [r.text for r in fifo_results] == [r.text for r in plain]
+    assert [r.text for r in ordered_results] == [r.text for r in plain]
