@@ -40,7 +40,9 @@ from pathlib import Path
 PREFILL_TARGET = 25_000
 WALL_RATIO_TARGET = 0.4
 MIN_SAMPLES = 300
-CONFIGURATIONS = {"before": "0", "after": None}  # TRUSTMH_LLAMA_CACHE_MB (None: the default)
+# TRUSTMH_LLAMA_CACHE_MB (None: the default). "after" runs first: it pays the cold start (model
+# file not yet in the page cache), and on a busy machine its numbers come first.
+CONFIGURATIONS = {"after": None, "before": "0"}
 # Their user side is a model sampling at temperature 0.7 (trustmh.conversation.solver.USER_CONFIG):
 # two runs' conversations differ whatever the reuse, so their outputs are not compared.
 SAMPLED_TASKS = ("crisis_simulated_risk", "safety_crescendo", "dialogue_mindeval")
@@ -158,19 +160,20 @@ def print_comparison(results: list[RunResult], same_prompts: bool) -> None:
             f"{result.name:<14} {result.total('samples'):>7} {result.total('input_tokens'):>10} "
             f"{result.total('prefilled'):>9} {result.total('output_tokens'):>8} {result.wall:>8.1f}"
         )
-    after = results[-1]
+    by_name = {result.name: result for result in results}
+    after = by_name.get("after", results[-1])
     checks = [
         (f"prefilled <= {PREFILL_TARGET}", after.total("prefilled") <= PREFILL_TARGET),
         (f"samples >= {MIN_SAMPLES}", after.total("samples") >= MIN_SAMPLES),
     ]
     if len(results) == 2:
-        before = results[0]
+        before = by_name["before"]
         wall_ratio = after.wall / before.wall
         prefill_ratio = after.total("prefilled") / max(1, before.total("prefilled"))
         print(f"ratio after/before: wall {wall_ratio:.2f}, tokens really prefilled {prefill_ratio:.2f}")
         checks.append((f"wall ratio <= {WALL_RATIO_TARGET}", wall_ratio <= WALL_RATIO_TARGET))
     if len(results) == 2 and same_prompts:
-        before = results[0]
+        before = by_name["before"]
         shared = {key for key in set(before.outputs) & set(after.outputs) if key[0] not in SAMPLED_TASKS}
         differing = sorted(key for key in shared if before.outputs[key] != after.outputs[key])
         print(f"sample outputs compared: {len(shared)}, differing: {len(differing)}")
@@ -209,7 +212,7 @@ def main() -> None:
     results = [
         run_configuration(name, CONFIGURATIONS[name], sources[name], root / name, scratch, extra) for name in names
     ]
-    print_tasks(results[-1])
+    print_tasks(results[0])
     print_comparison(results, same_prompts=before_ref is None)
 
 
