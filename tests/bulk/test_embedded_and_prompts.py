@@ -55,13 +55,13 @@ def test_embedded_backend_calls_run_on_the_models_one_worker_thread(monkeypatch:
 
     backend = EmbeddedBackend("")
     threads: list[threading.Thread] = []
-    real_chat = backend._model.chat
+    complete = backend._model._complete  # what the model's worker runs for each call
 
-    def recording_chat(*args, **kwargs):
+    def recording(request):
         threads.append(threading.current_thread())
-        return real_chat(*args, **kwargs)
+        return complete(request)
 
-    monkeypatch.setattr(backend._model, "chat", recording_chat)
+    monkeypatch.setattr(backend._model, "_complete", recording)
     params = GenerationParams(max_tokens=2, temperature=0.0)
     requests = [ChatRequest("trustmh/smollm2", ({"role": "user", "content": f"Say {n}."},), params) for n in range(3)]
 
