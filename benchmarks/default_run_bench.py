@@ -116,25 +116,27 @@ def run_configuration(
 
 
 def read_logs(name: str, log_dir: Path, wall: float) -> RunResult:
-    """Samples, tokens and outputs per task from the logs of one run."""
+    """Samples, tokens and outputs per task from the logs of one run. Usage is summed over the
+    samples in the log, so an unfinished run's log (samples flushed as they finish) counts too."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     result = RunResult(name, wall)
     for info in list_eval_logs(str(log_dir)):
         log = read_eval_log(info.name)
         task = log.eval.task.removeprefix("trustmh/")
-        usage = log.stats.model_usage.values()
+        samples = log.samples or []
+        usage = [u for sample in samples for u in sample.model_usage.values()]
         result.rows.append(
             TaskRow(
                 task,
-                log.results.total_samples if log.results else 0,
+                len(samples),
                 _seconds(log.stats.started_at, log.stats.completed_at),
                 sum(u.input_tokens for u in usage),
                 sum(u.input_tokens_cache_read or 0 for u in usage),
                 sum(u.output_tokens for u in usage),
             )
         )
-        for sample in log.samples or []:
+        for sample in samples:
             result.outputs[(task, str(sample.id), sample.epoch)] = sample.output.completion
     result.rows.sort(key=lambda row: row.task)
     return result

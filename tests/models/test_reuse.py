@@ -53,6 +53,24 @@ def test_answers_are_kept_only_for_deterministic_requests_and_capped() -> None:
     assert AnswerCache(capacity=0).get(request()) is None
 
 
+def test_a_new_state_supersedes_stored_ones_sharing_half_their_tokens() -> None:
+    from types import SimpleNamespace
+
+    from trustmh.models.reuse import state_cache, superseded
+
+    instructions = list(range(100, 160))
+    assert superseded(instructions + [1, 2], instructions + [3])  # another item after the same instructions
+    assert superseded([5, 6, 7], [5, 6, 7, 8, 9])  # a conversation's next turn
+    assert not superseded([1, 2, 3, 4], [1, 9, 9, 9])  # a quarter shared: kept
+    store = state_cache(1)
+    state = SimpleNamespace(llama_state_size=10)
+    store[[1, 2, 3, 4]] = state
+    store[instructions + [1]] = state
+    store[instructions + [2]] = state  # supersedes the previous item, not the unrelated state
+    assert list(store.cache_state) == [(1, 2, 3, 4), tuple(instructions + [2])]
+    assert state_cache(0) is None
+
+
 def run_slice(model: EmbeddedLlama) -> list:
     return [model.chat(messages, 12, 0.0) for messages in FIXED_SLICE]
 

@@ -9,7 +9,9 @@ Two things, both per process (a ``trustmh run`` or an ``inspect eval``), both of
   least-recently-used store capped at ``$TRUSTMH_LLAMA_CACHE_MB`` megabytes (default
   :data:`DEFAULT_CACHE_MB`). llama-cpp-python looks a new prompt up there
   (``Llama._create_completion``: the stored state with the longest common token prefix, if
-  longer than what the live context shares), restores it and prefills only the rest.
+  longer than what the live context shares), restores it and prefills only the rest. A new
+  state supersedes stored ones that share at least half of their tokens with it (they are
+  dropped), so the store keeps one state per shared prefix rather than one per call.
 * **Answers to identical requests** (same messages, token limit, temperature, top-p, seed
   and stop sequences) when decoding is deterministic (temperature 0, or a fixed seed): the
   first answer is returned again, e.g. a robustness task's clean pass gets the base task's.
