@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 
 from trustmh.errors import UserError
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
-from trustmh.results import MetricRow, metric_rows
+from trustmh.report.judge_fingerprint import JudgeFingerprints, add_sample
+from trustmh.results import MetricRow, log_judge, metric_fields, metric_rows, read_log
 from trustmh.scoring.unparsed import is_unparsed
 
 LOG_SUFFIXES = (".eval", ".json")
@@ -63,6 +64,13 @@ class LogResult:
     rta_grid: dict[tuple[str, str], CellStat] = field(default_factory=dict)
     # Per-turn verdicts (and transcripts) of conversation tasks (trustmh.report.conversations).
     conversation: conversations.ConversationData | None = None
+    # metric -> the score fields it reads (from the log's metric arguments), the judge's own
+    # verdict fields seen in the samples, and the validation shown beside each judged metric.
+    metric_fields: dict[str, list[str]] = field(default_factory=dict)
+    verdict_fields: set[str] = field(default_factory=set)
+    judge_notes: dict[str, str] = field(default_factory=dict)
+    # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
+    judge_fingerprints: JudgeFingerprints | None = None
 
     @property
     def key(self) -> str:
@@ -90,14 +98,6 @@ def _log_paths(target: Path) -> list[str]:
 
 def _plain(uri: str) -> str:
     return unquote(uri.removeprefix("file://")) if uri.startswith("file://") else uri
-
-
-def _read(path: str, header_only: bool) -> EvalLog:
-    try:
-        return read_eval_log(path, header_only=header_only)
-    except Exception as error:  # noqa: BLE001 - inspect raises many types for a corrupt or foreign file
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
 
 
 def _text(value: Any) -> str:
@@ -147,8 +147,21 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
     return None
 
 
+def _verdict_fields(sample: EvalSample) -> set[str]:
+    """Fields of the judge's own verdicts (``judge_verdict`` in the score metadata)."""
+    found: set[str] = set()
+    for score in (sample.scores or {}).values():
+        for key, verdict in (score.metadata or {}).items():
+            if key.endswith("judge_verdict") and isinstance(verdict, dict):
+                found.update(key[: -len("judge_verdict")] + name for name in verdict)
+    return found
+
+
 def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
     for sample in log.samples or []:
+        if result.judge_fingerprints is not None:
+            add_sample(result.judge_fingerprints, sample.scores)
+        result.verdict_fields |= _verdict_fields(sample)
         if result.conversation is not None:
             conversations.add_sample(result.conversation, sample, redact)
         if result.pillar == "safety" and (cell := _rta_cell(sample)) is not None:
@@ -167,6 +180,10 @@ def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
 def _result(path: str, log: EvalLog) -> LogResult:
     meta = log.eval.metadata or {}
     rows = metric_rows(log)
+    fields_of: dict[str, list[str]] = {}
+    for score_field, metrics in metric_fields(log.eval.scorers or []).items():
+        for metric in metrics:
+            fields_of.setdefault(metric, []).append(score_field)
     return LogResult(
         path=path,
         task=log.eval.task.removeprefix("trustmh/"),
@@ -178,6 +195,8 @@ def _result(path: str, log: EvalLog) -> LogResult:
         rows=rows,
         total_samples=log.results.total_samples if log.results else 0,
         conversation=conversations.ConversationData() if conversations.is_conversation_log(meta) else None,
+        judge_fingerprints=JudgeFingerprints() if any(row.judge for row in rows) else None,
+        metric_fields=fields_of,
     )
 
 
@@ -190,15 +209,16 @@ def _created(log: EvalLog) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def collect(targets: list[Path], redact: bool = False) -> Collection:
-    """The latest successful log per (task, model) under ``targets``."""
+def collect(targets: list[Path], redact: bool = False, exclude_self: bool = False) -> Collection:
+    """The latest successful log per (task, model) under ``targets``; with ``exclude_self`` a log
+    judged by a judge of its model's own family is not used (listed with the reason)."""
     paths = sorted({p for target in targets for p in _log_paths(Path(target))})
     if not paths:
         raise UserError(f"no inspect logs found in {', '.join(str(t) for t in targets)}")
     latest: dict[tuple[str, str], tuple[str, EvalLog]] = {}
     skipped: list[str] = []
     for path in paths:
-        header = _read(path, header_only=True)
+        header = read_log(path, header_only=True)
         if header.status != "success":
             skipped.append(f"{path}: status {header.status}")
             continue
@@ -212,13 +232,26 @@ def collect(targets: list[Path], redact: bool = False) -> Collection:
     if not latest:
         raise UserError(f"no successful inspect logs among {len(paths)} found ({skipped[0]})")
     results = [_load(path, header, redact) for path, header in latest.values()]
+    if exclude_self:
+        kept = [r for r in results if r.judge_fingerprints is None or not r.judge_fingerprints.self_judged]
+        skipped += [
+            f"{r.path}: judged by {', '.join(r.judge_fingerprints.self_judged)}, of the model's own family "
+            "(--exclude-self)"
+            for r in results
+            if r not in kept and r.judge_fingerprints is not None
+        ]
+        if not kept:
+            raise UserError("--exclude-self: every log was judged by its model's own family; nothing left to report")
+        results = kept
     results.sort(key=lambda r: (r.pillar, r.task, r.model))
     return Collection(results, skipped)
 
 
 def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
     result = _result(path, header)
-    needs_samples = not redact or result.pillar == "safety" or result.conversation is not None
+    # A judged log's samples name the judge's verdict fields (which metrics are judged).
+    judged = log_judge(header) is not None
+    needs_samples = not redact or judged or result.pillar == "safety" or result.conversation is not None
     if needs_samples:
-        _add_samples(result, _read(path, header_only=False), redact)
+        _add_samples(result, read_log(path, header_only=False), redact)
     return result
