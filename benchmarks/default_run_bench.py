@@ -70,6 +70,9 @@ def run_configuration(name: str, cache_mb: str | None, log_dir: Path, extra: lis
 
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
     env.pop("TRUSTMH_LLAMA_CACHE_MB", None)
+    # A fresh trustmh cache per configuration: else the conversation tasks of the second run replay
+    # every turn from the first run's turn store and ask the model nothing.
+    env["TRUSTMH_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"trustmh-cache-{name}-")
     if cache_mb is not None:
         env["TRUSTMH_LLAMA_CACHE_MB"] = cache_mb
     command = [sys.executable, "-m", "trustmh", "run", "--log-dir", str(log_dir), "--no-report", *extra]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import tempfile
 from collections import OrderedDict
 from typing import Any
@@ -151,6 +152,9 @@ def main() -> None:
     totals = []
     for cache_mb in (int(value) for value in args.cache_mb.split(",")):
         simulator.reset(cache_mb)
+        # A fresh turn store per configuration: else the conversation tasks replay every turn of
+        # the previous configuration and never reach the stand-in (they were "missing").
+        os.environ["TRUSTMH_CACHE_DIR"] = tempfile.mkdtemp(prefix="reuse-sim-cache-")
         options = eval_set_options(["reuse-sim/smollm2"], display="none")
         eval_set(tasks=build_tasks(names, "starter", None), log_dir=tempfile.mkdtemp(prefix="reuse-sim-"), **options)
         rows = simulator.per_task
