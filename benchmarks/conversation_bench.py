@@ -31,6 +31,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+# `trustmh run`'s default display. inspect creates one display per process, so every configuration
+# shares it; "none" would be inspect's rich display, which lays out each task's metrics table
+# (~45 metrics for the psychosis scorer) at the end, a cost `trustmh run` does not pay.
+DISPLAY = "log"
+
 
 @dataclass
 class Measure:
@@ -133,7 +138,7 @@ def run(kind: str, items: list[tuple[str, list[str]]], log_dir: str) -> Measure:
             model_args={"responses_api": False, "max_retries": 0},
             max_connections=connections,
             log_dir=log_dir,
-            display="none",
+            display=DISPLAY,
         )
         name = "plain inspect loop (inspect defaults)"
     else:
@@ -141,7 +146,7 @@ def run(kind: str, items: list[tuple[str, list[str]]], log_dir: str) -> Measure:
         _, logs = eval_set(
             tasks=[task],
             log_dir=log_dir,
-            **eval_set_options(["openai/test-model"], max_connections=connections, display="none"),
+            **eval_set_options(["openai/test-model"], max_connections=connections, display=DISPLAY),
         )
         name = {
             "plain-options": "plain loop, trustmh run options",
