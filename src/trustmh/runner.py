@@ -1,12 +1,12 @@
-"""Running trustmh tasks through inspect (eval-set defaults, resume, scoring replays).
+"""Running trustmh tasks through inspect (eval-set defaults, resume, the dry run).
 
-What a run prints lives in :mod:`trustmh.run_summary`.
+Around it: the models (:mod:`trustmh.run_models`), the logs (:mod:`trustmh.run_logs`), what a
+run prints (:mod:`trustmh.run_summary`), recorded outputs (:mod:`trustmh.replay_check`) and
+``trustmh score`` (:mod:`trustmh.replay_scoring`).
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +15,16 @@ from typing import Any
 from trustmh.batching import BatchPlan, plan_batch
 from trustmh.errors import UserError
 from trustmh.locks import exclusive
-from trustmh.results import score_summary
+from trustmh.replay_check import check_replays
+from trustmh.run_logs import raise_on_failed, remove_superseded_logs
+from trustmh.run_models import (
+    check_endpoints,
+    is_embedded,
+    model_defaults,
+    model_roles,
+    validate_models,
+    with_redacting_models,
+)
 from trustmh.run_summary import console, first_line, print_results
 
 
@@ -24,18 +33,6 @@ def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_
     from trustmh.task_catalog import task_function
 
     return [task_function(name)(source=source, data_dir=data_dir, **task_args) for name in names]
-
-
-def raise_on_failed(logs: Sequence[Any]) -> None:
-    for log in logs:
-        if log.status == "error":
-            raise UserError(
-                f"task {log.eval.task} on {log.eval.model} failed: {first_line(log.error.message if log.error else None)}"
-            )
-        if log.status in ("started", "cancelled"):
-            raise UserError(
-                f"task {log.eval.task} on {log.eval.model} did not finish ({log.status}); rerun the same command to resume"
-            )
 
 
 # Defaults for API models (see docs/performance.md and the hardening tests):
@@ -60,92 +57,6 @@ DEFAULT_LOG_REALTIME = False
 DEFAULT_RETRY_ON_ERROR = 1
 LOCK_FILE = ".trustmh.lock"  # held by the run writing a log folder
 DEFAULT_FAIL_ON_ERROR = 0.1
-
-
-OPENAI_SDK_PROVIDERS = ("openai/", "openai-api/")  # providers built on the openai SDK client
-
-
-def _embedded(model: str) -> bool:
-    return model.startswith("trustmh/") and not model.startswith("trustmh/http")
-
-
-def model_defaults(models: Sequence[str], model_args: dict[str, Any]) -> dict[str, Any]:
-    """Model args trustmh adds unless the user gave them.
-
-    inspect sends ``openai/<name>`` with a name it does not know (e.g. a vLLM or test
-    endpoint's model) to OpenAI's Responses API, which OpenAI-compatible servers rarely
-    implement; with ``OPENAI_BASE_URL`` pointing elsewhere than OpenAI we use chat
-    completions instead (``-M responses_api=true`` restores inspect's choice).
-
-    The openai SDK client also retries 5xx/429 twice on its own, unseen by inspect and on
-    top of ``--max-retries``; we turn that off (``max_retries=0`` is a client argument) so
-    inspect's retry loop, which logs each retry and honours ``--max-retries`` and
-    ``--timeout``, is the only one.
-
-    ``-M config=FILE`` of ``trustmh/http`` reaches the provider as ``http_config``.
-    """
-    import os
-
-    args = dict(model_args)
-    if any(model.startswith("trustmh/http") for model in models) and "config" in args:
-        args["http_config"] = args.pop("config")  # `config` is taken by inspect's get_model
-    if any(model.startswith(OPENAI_SDK_PROVIDERS) for model in models) and "max_retries" not in args:
-        args["max_retries"] = 0
-    base_url = os.environ.get("OPENAI_BASE_URL", "")
-    if (
-        any(model.startswith("openai/") for model in models)
-        and base_url
-        and "api.openai.com" not in base_url
-        and "responses_api" not in args
-    ):
-        args["responses_api"] = False
-    return args
-
-
-def _is_model_provider(name: str) -> bool:
-    from trustmh._inspect_compat import registry_find, registry_unqualified_name
-
-    return bool(registry_find(lambda info: info.type == "modelapi" and registry_unqualified_name(info) == name))
-
-
-def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
-    """Refuse a malformed model name or an unknown provider before anything is written."""
-    import inspect_ai.model  # noqa: F401  (registers inspect's providers)
-
-    import trustmh._registry  # noqa: F401  (and ours)
-
-    others = [(argument, model) for argument, model in (("judge", judge), ("user_model", user_model)) if model]
-    for argument, model in [*(("models", m) for m in models), *others]:
-        provider, sep, name = model.partition("/")
-        if not sep or not provider or not name:
-            raise UserError(
-                f"{model!r}: expected PROVIDER/MODEL, e.g. openai/gpt-4o-mini or trustmh/smollm2", argument=argument
-            )
-        if not _is_model_provider(provider):
-            raise UserError(
-                f"{model!r}: unknown model provider {provider!r} (inspect providers, e.g. openai, anthropic, vllm, trustmh)",
-                argument=argument,
-            )
-
-
-def model_roles(batch: dict[str, Any] | None = None, **roles: str | None) -> dict[str, Any] | None:
-    """inspect model roles (``judge``, ``user`` = the simulated user of conversation tasks),
-    each with the same endpoint defaults as the models under test (the user's ``-M`` args are for
-    the models under test and never reach these roles) and its ``batch`` setting, if any."""
-    bound: dict[str, Any] = {}
-    for role, model in roles.items():
-        if not model:
-            continue
-        args = model_defaults([model], {})
-        batched = (batch or {}).get(role)
-        if not args and batched is None:
-            bound[role] = model
-            continue
-        from inspect_ai.model import GenerateConfig, get_model
-
-        config = GenerateConfig(batch=batched) if batched is not None else None
-        bound[role] = get_model(model, role=role, config=config, **args)
-    return bound or None
 
 
 def run_tasks(
@@ -231,58 +142,6 @@ def run_tasks(
     return logs
 
 
-def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` with every model (and the judge) built now and wrapped so that an error
-    echoing a key is redacted before inspect records it (``models/redacting.py``)."""
-    from trustmh.models.redacting import get_redacting_model, install_log_redaction, redacting_model
-
-    install_log_redaction()
-    options = dict(options)
-    model_args = options.pop("model_args", None) or {}
-    options["model"] = [sent_as_logged(get_redacting_model(name, **model_args)) for name in options["model"]]
-    roles = options.get("model_roles") or {}
-    options["model_roles"] = {
-        role: sent_as_logged(
-            redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
-        )
-        for role, model in roles.items()
-    } or None
-    return options
-
-
-def sent_as_logged(model: Any) -> Any:
-    """The settings a model is sent are the ones the log records.
-
-    inspect treats an ``openai/<name>`` it does not recognise as OpenAI's newest reasoning model
-    and silently drops ``temperature`` (the log still says 0.0). On an OpenAI-compatible server
-    (vLLM, llama.cpp, ...) such a name is that server's model, not an OpenAI codename: the
-    temperature is sent. Names inspect recognises (gpt-5, o-series) keep its rules.
-    """
-    import os
-
-    base_url = os.environ.get("OPENAI_BASE_URL", "") or str(getattr(model.api, "base_url", "") or "")
-    if str(model).startswith("openai/") and base_url and "api.openai.com" not in base_url:
-        api = model.api
-        if hasattr(api, "is_latest"):
-            api.is_latest = lambda: False
-    return model
-
-
-def check_endpoints(options: dict[str, Any]) -> None:
-    """Stop within seconds, naming the endpoint, if a model's or the judge's server cannot be reached."""
-    from trustmh.endpoints import check_reachable, model_endpoint
-
-    roles = options.get("model_roles") or {}
-    flags = {"judge": "--judge", "user": "--user-model"}
-    for option, model in [
-        *(("--model", m) for m in options["model"]),
-        *((flags.get(role, role), m) for role, m in roles.items()),
-    ]:
-        url = model_endpoint(str(model), getattr(model.api, "base_url", None))
-        if url:
-            check_reachable(url, f"{option} {model}")
-
-
 def epochs_option(epochs: int | None, reducer: str | None) -> Any:
     """inspect's ``epochs`` argument (``None``: each task's own); an unknown reducer is a UserError."""
     if epochs is None and reducer is None:
@@ -310,6 +169,8 @@ def dry_run_tasks(
     data_dir: str | None,
     source: str,
     prices: Path | None,
+    epochs: int | None = None,
+    epochs_reducer: str | None = None,
 ) -> None:
     """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed."""
     from trustmh.cost.estimate import print_estimate
@@ -317,9 +178,10 @@ def dry_run_tasks(
     from trustmh.cost.run_estimate import estimate_run
 
     validate_models(models, roles.get("judge"), roles.get("user"))
+    epochs_option(epochs, epochs_reducer)  # the same refusal of an unknown reducer as the run
     price_table = PriceTable.load(prices)
     bound = {role: model for role, model in roles.items() if model}
-    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table)
+    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table, epochs)
     print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
 
 
@@ -342,7 +204,7 @@ def eval_set_options(
     A batched role gets no default timeouts (0 here, None for inspect): a provider batch may
     take hours. The whole-call ``timeout`` is inherited by every role, the attempt timeout only
     by the models under test."""
-    api_models = [model for model in models if not _embedded(model)]
+    api_models = [model for model in models if not is_embedded(model)]
     batch = batch or BatchPlan()
     if batch.model is not None or batch.judge is not None:
         timeout = timeout if timeout is not None else 0
@@ -374,136 +236,8 @@ def eval_set_options(
     )
 
 
-def remove_superseded_logs(log_dir: Path, logs: Sequence[Any], started_at: float) -> list[str]:
-    """Delete the "started" logs a killed run left behind once this run has finished them.
-
-    inspect keeps a crashed run's "started" log next to the log of the run that resumed
-    it (it cannot tell a dead writer from a live one), so every finished sample would be in
-    the folder twice. We remove such a log only when all of these hold: the resumed log of
-    the same task finished with status "success", the old log was last written before this
-    run started (no live writer), and each of its samples is in the new log.
-    Returns the removed paths.
-    """
-    from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_sample_summaries
-
-    from trustmh._inspect_compat import cleanup_sample_buffers_for_log
-
-    finished = {log.eval.task_id: log for log in logs if log.status == "success" and log.location}
-    if not finished:
-        return []
-
-    def local(name: str) -> str:
-        return name.removeprefix("file://")
-
-    current = {local(log.location) for log in logs if log.location}
-    removed: list[str] = []
-    for info in list_eval_logs(str(log_dir), recursive=False):
-        mtime = (info.mtime or 0) / (1000 if (info.mtime or 0) > 1e11 else 1)  # ms or s by version
-        if local(info.name) in current or mtime >= started_at:
-            continue
-        try:
-            header = read_eval_log(info.name, header_only=True)
-        except Exception:  # noqa: BLE001 - not a log we can judge: leave it
-            continue
-        newer = finished.get(header.eval.task_id)
-        if header.status != "started" or newer is None:
-            continue
-        try:
-            old_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(info.name)}
-            new_ids = {(s.id, s.epoch) for s in read_eval_log_sample_summaries(newer.location)}
-        except Exception:  # noqa: BLE001 - an unreadable sample list: keep the log rather than guess
-            continue
-        if not old_ids <= new_ids:
-            continue
-        try:
-            cleanup_sample_buffers_for_log(info.name)
-        except Exception:  # noqa: BLE001 - a leftover buffer only costs disk space
-            pass
-        path = Path(local(info.name))
-        path.unlink(missing_ok=True)
-        removed.append(str(path))
-    return removed
-
-
 def _write_report(log_dir: Path) -> None:
     from trustmh.report import build_report
 
     path = build_report([log_dir], log_dir / "report.html")
     console.print(f"report: {path}")
-
-
-def score_responses(
-    task: str,
-    responses: Path,
-    data_dir: str | None,
-    judge: str | None,
-    source: str,
-    log_dir: Path | None,
-) -> dict[str, object]:
-    """Re-score recorded outputs with the replay model; returns the ``trustmh score`` JSON."""
-    from inspect_ai import eval
-
-    import trustmh._registry  # noqa: F401  (the trustmh/replay provider)
-
-    (built,) = build_tasks([task], source, data_dir)
-    try:
-        _check_recordings(task, built, responses)
-    except UserError as error:
-        if (built.metadata or {}).get("trustmh_source") != "starter":
-            raise
-        # The usual cause: outputs recorded on the benchmark, scored against the starter items.
-        raise UserError(
-            f"{error} — scored against the starter suite because no benchmark data was given; "
-            "add --data-dir DIR (or set TRUSTMH_DATA_DIR) to score against the benchmark dataset"
-        ) from None
-    roles = with_redacting_models({"model": [], "model_roles": model_roles(judge=judge)})["model_roles"]
-    # Without --log-dir the logs (prompts and replies) go to a private temporary folder that is
-    # removed afterwards, whatever happens: the JSON summary is the result.
-    temporary = None if log_dir else tempfile.mkdtemp(prefix="trustmh-score-")
-    try:
-        logs = eval(
-            built,
-            model=f"trustmh/replay/{responses.stem}",
-            model_args={"responses": str(responses)},
-            model_roles=roles,
-            log_dir=str(log_dir or temporary),
-            display="none",
-            fail_on_error=True,
-        )
-        raise_on_failed(logs)
-        return score_summary(logs[0])
-    finally:
-        if temporary is not None:
-            shutil.rmtree(temporary, ignore_errors=True)
-
-
-def _last_user_text(sample: Any) -> str:
-    if isinstance(sample.input, str):
-        return sample.input
-    for message in reversed(sample.input):
-        if getattr(message, "role", None) == "user":
-            return str(message.text)
-    return ""
-
-
-def _check_recordings(
-    task: str, built: Any, responses: Path, label: str | None = None, limit: int | None = None
-) -> None:
-    """Validate the task's recordings against its samples before any model call or scoring."""
-    from trustmh.models.replay import Recordings, task_file
-
-    recordings = Recordings.load(task_file(responses, task, label))
-    samples = [(str(sample.id), _last_user_text(sample)) for sample in built.dataset]
-    recordings.check_covers(task, samples, limit)
-
-
-def check_replays(models: Sequence[str], model_args: dict[str, Any], tasks: Sequence[Any], limit: int | None) -> None:
-    """A replayed model must have a record for every sample it will be asked about: one line
-    naming the file, the task and the first missing id, instead of an error per sample."""
-    responses = model_args.get("responses")
-    for model in models:
-        if not model.startswith("trustmh/replay") or not responses:
-            continue
-        label = model.removeprefix("trustmh/replay").strip("/") or None
-        for task in tasks:
-            _check_recordings(task.name.removeprefix("trustmh/"), task, Path(str(responses)), label, limit)

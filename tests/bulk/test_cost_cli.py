@@ -6,7 +6,7 @@ import csv
 import re
 from pathlib import Path
 
-from tests.bulk.test_cli import common, invoke, read_csv
+from tests.bulk.cli import common, invoke, read_csv
 from trustmh.testing.openai_double import OpenAIDouble
 
 

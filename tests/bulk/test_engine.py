@@ -167,15 +167,15 @@ def test_identical_calls_in_flight_together_are_sent_once(tmp_path: Path) -> Non
 def test_reply_bodies_are_classified() -> None:
     import pytest
 
-    from trustmh.bulk.backends import _completion_from_body
+    from trustmh.bulk.backends import completion_from_body
     from trustmh.bulk.retry import PermanentError, RetryableError
 
     good = {
         "choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 3, "completion_tokens": 1},
     }
-    assert _completion_from_body(good).text == "hi"
-    assert _completion_from_body(good).input_tokens == 3
+    assert completion_from_body(good).text == "hi"
+    assert completion_from_body(good).input_tokens == 3
     for malformed in (
         {},
         {"choices": []},
@@ -184,6 +184,6 @@ def test_reply_bodies_are_classified() -> None:
         {"choices": [{"message": {}}], "usage": {"prompt_tokens": "x"}},
     ):
         with pytest.raises(RetryableError):
-            _completion_from_body(malformed)
+            completion_from_body(malformed)
     with pytest.raises(PermanentError, match="content_filter"):
-        _completion_from_body({"choices": [{"message": {"content": None}, "finish_reason": "content_filter"}]})
+        completion_from_body({"choices": [{"message": {"content": None}, "finish_reason": "content_filter"}]})

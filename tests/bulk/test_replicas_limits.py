@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from tests.bulk.test_cli import invoke, read_csv
+from tests.bulk.cli import invoke, read_csv
 from tests.bulk.test_cost_cli import conversations
 from trustmh.bulk.limits import LimitedBackend, TokenBucket
 from trustmh.bulk.replicas import ReplicaBackend

@@ -1,5 +1,5 @@
 """Fail fast and say so: a dead endpoint is one line naming it within 60 s, not ~20 minutes of
-retries (issue 12, item 7). Failed cells making a non-zero exit are in tests/bulk/test_cli.py."""
+retries (issue 12, item 7). Failed cells making a non-zero exit are in tests/bulk/test_cli_generate.py."""
 
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ import pytest
 
 from trustmh.cli.evaluate import _parse_pairs
 from trustmh.errors import UserError
+from trustmh.run_models import model_defaults
 from trustmh.run_summary import error_reason
-from trustmh.runner import eval_set_options, model_defaults
+from trustmh.runner import eval_set_options
 
 
 def test_model_arg_values_are_typed_like_inspect() -> None:

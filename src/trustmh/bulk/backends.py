@@ -3,6 +3,7 @@
 Model names on the command line:
 
 * ``openai/NAME`` - model ``NAME`` on the OpenAI-compatible endpoint (``--base-url``);
+* ``anthropic/NAME`` - model ``NAME`` on the Anthropic Messages API (``anthropic_backend.py``);
 * ``trustmh/smollm2`` - the embedded SmolLM2-135M (offline);
 * ``trustmh/gguf/PATH`` - any local GGUF file.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -27,7 +29,8 @@ from trustmh.bulk.retry import PermanentError, RetryableError, parse_retry_after
 from trustmh.errors import UserError
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
-MODEL_SYNTAX = "openai/NAME, trustmh/smollm2 or trustmh/gguf/PATH"
+REMOTE_PROVIDERS = ("openai", "anthropic")
+MODEL_SYNTAX = "openai/NAME, anthropic/NAME, trustmh/smollm2 or trustmh/gguf/PATH"
 
 
 class Backend(Protocol):
@@ -41,21 +44,21 @@ class ModelSpec:
     """A parsed model name: which backend serves it and what to call it there."""
 
     spec: str
-    provider: str  # "openai" or "embedded"
+    provider: str  # "openai", "anthropic" or "embedded"
     name: str  # remote model name, or GGUF path ("" = embedded SmolLM2)
 
     @property
     def default_column(self) -> str:
         """Output column when none is given: the bare model name (``gpt-4o``, ``smollm2``)."""
-        if self.provider == "openai":
+        if self.provider in REMOTE_PROVIDERS:
             return self.name
         return Path(self.name).stem if self.name else "smollm2"
 
 
 def parse_model(spec: str) -> ModelSpec:
     provider, _, rest = spec.partition("/")
-    if provider == "openai" and rest:
-        return ModelSpec(spec, "openai", rest)
+    if provider in REMOTE_PROVIDERS and rest:
+        return ModelSpec(spec, provider, rest)
     if spec == "trustmh/smollm2":
         return ModelSpec(spec, "embedded", "")
     if spec.startswith("trustmh/gguf/") and len(spec) > len("trustmh/gguf/"):
@@ -94,41 +97,44 @@ class OpenAIBackend:
         )
 
     async def complete(self, request: ChatRequest) -> Completion:
-        import openai  # already loaded by __init__; a module lookup, not an import cost
-
         body = {
             "model": request.model.partition("/")[2],
             "messages": list(request.messages),
             **request.params.as_dict(),
         }
-        try:
-            # The SDK's generic POST (auth, base URL, headers, error classes) returning the raw
-            # response: ``chat.completions.create`` walks every message through its TypedDict
-            # transform and builds pydantic models, ~0.5 ms of CPU per call that we do not need
-            # on the hot path (1,000 calls/s on 2 cores). We only read the JSON body.
-            content = await self._client.post("/chat/completions", body=body, cast_to=bytes)
-            payload = json.loads(content)
-        except openai.APIStatusError as error:
-            raise self._status_error(error) from None
-        except openai.APITimeoutError:
-            raise RetryableError("timeout") from None
-        except openai.APIConnectionError as error:
-            raise RetryableError(redact(f"connection error: {error}", self._secret)) from None
-        except (ValueError, UnicodeDecodeError) as error:  # json.JSONDecodeError is a ValueError
-            raise RetryableError(redact(f"malformed response body: {error}", self._secret)) from None
-        except Exception as error:  # noqa: BLE001 - one odd transport error must not end a 400k-call run
-            raise RetryableError(redact(f"unexpected {type(error).__name__}: {error}", self._secret)) from None
-        return _completion_from_body(payload)
-
-    def _status_error(self, error: openai.APIStatusError) -> Exception:
-        status = error.status_code
-        reason = redact(f"HTTP {status}: {error.message}", self._secret)
-        if status == 429 or status >= 500 or status == 408:
-            return RetryableError(reason, parse_retry_after(error.response.headers.get("retry-after")))
-        return PermanentError(reason)
+        return completion_from_body(await sdk_post(self._client, "/chat/completions", body, self._secret))
 
     async def close(self) -> None:
         await self._client.close()
+
+
+async def sdk_post(client: Any, path: str, body: dict[str, Any], secret: str) -> Any:
+    """POST ``body`` with an official SDK client (openai or anthropic) and return the JSON reply,
+    every failure mapped to :class:`RetryableError` / :class:`PermanentError`.
+
+    The SDK's generic POST (auth, base URL, headers, error classes) returning the raw response:
+    the typed ``create`` methods walk every message through their TypedDict transforms and
+    build pydantic models, ~0.5 ms of CPU per call that we do not need on the hot path (1,000
+    calls/s on 2 cores). We only read the JSON body. Both SDKs share the error classes' names.
+    """
+    sdk = sys.modules[type(client).__module__.split(".", 1)[0]]
+    try:
+        content = await client.post(path, body=body, cast_to=bytes)
+        return json.loads(content)
+    except sdk.APIStatusError as error:
+        status = error.status_code
+        reason = redact(f"HTTP {status}: {error.message}", secret)
+        if status == 429 or status >= 500 or status == 408:
+            raise RetryableError(reason, parse_retry_after(error.response.headers.get("retry-after"))) from None
+        raise PermanentError(reason) from None
+    except sdk.APITimeoutError:
+        raise RetryableError("timeout") from None
+    except sdk.APIConnectionError as error:
+        raise RetryableError(redact(f"connection error: {error}", secret)) from None
+    except (ValueError, UnicodeDecodeError) as error:  # json.JSONDecodeError is a ValueError
+        raise RetryableError(redact(f"malformed response body: {error}", secret)) from None
+    except Exception as error:  # noqa: BLE001 - one odd transport error must not end a 400k-call run
+        raise RetryableError(redact(f"unexpected {type(error).__name__}: {error}", secret)) from None
 
 
 def _aiohttp_client(max_connections: int, timeout: float) -> openai.DefaultAioHttpClient:
@@ -141,7 +147,7 @@ def _aiohttp_client(max_connections: int, timeout: float) -> openai.DefaultAioHt
     return openai.DefaultAioHttpClient(timeout=timeout, limits=limits)
 
 
-def _completion_from_body(body: Any) -> Completion:
+def completion_from_body(body: Any) -> Completion:
     try:
         choice = body["choices"][0]
         message = choice["message"]
@@ -198,32 +204,51 @@ class EndpointSettings:
     provider_connections: int | None = None
     rpm: int | None = None
     tpm: int | None = None
-    # --batch SIZE: the OpenAI Batch API (batch_backend.py), its records kept in batch_store.
+    # --batch SIZE: the provider's batch API (batch_backend.py), its records kept in batch_store.
     batch_size: int | None = None
     batch_poll: float = 30.0
     batch_store: Path | None = None
 
 
-def _remote_backend(endpoint: EndpointSettings) -> Backend:
-    """The one backend of every ``openai/*`` model: a client, or replicas, under the caps."""
-    api_key = read_api_key(endpoint.api_key_env)
-    if endpoint.batch_size:
-        from trustmh.bulk.batch_backend import BatchBackend
-        from trustmh.bulk.batch_store import BatchStore
+def _batch_backend(api: Any, endpoint: EndpointSettings) -> Backend:
+    from trustmh.bulk.batch_backend import BatchBackend
+    from trustmh.bulk.batch_store import BatchStore
 
-        if endpoint.batch_store is None:
-            raise UserError("--batch needs the cache (it records submitted batches there); drop --no-cache")
-        store = BatchStore(endpoint.batch_store)
-        return BatchBackend(endpoint.base_url, api_key, store, endpoint.batch_size, endpoint.batch_poll)
-    urls = [endpoint.base_url, *endpoint.replica_urls]
+    if endpoint.batch_store is None:
+        raise UserError("--batch needs the cache (it records submitted batches there); drop --no-cache")
+    assert endpoint.batch_size is not None
+    return BatchBackend(api, BatchStore(endpoint.batch_store), endpoint.batch_size, endpoint.batch_poll)
+
+
+def _remote_backend(provider: str, endpoint: EndpointSettings) -> Backend:
+    """The one backend of every ``openai/*`` (or ``anthropic/*``) model: a client, replicas
+    (OpenAI-compatible only) or a batch API, under the caps."""
     backend: Backend
-    if len(urls) > 1:
-        from trustmh.bulk.replicas import ReplicaBackend
+    if provider == "anthropic":
+        from trustmh.bulk import anthropic_backend
 
-        clients = [(str(url), OpenAIBackend(url, api_key, endpoint.timeout, endpoint.max_connections)) for url in urls]
-        backend = ReplicaBackend(clients)
+        api_key = read_api_key(anthropic_backend.API_KEY_ENV)
+        if endpoint.batch_size:
+            from trustmh.bulk.batch_anthropic import AnthropicBatchApi
+
+            return _batch_backend(AnthropicBatchApi(api_key), endpoint)
+        backend = anthropic_backend.AnthropicBackend(api_key, endpoint.timeout)
     else:
-        backend = OpenAIBackend(endpoint.base_url, api_key, endpoint.timeout, endpoint.max_connections)
+        api_key = read_api_key(endpoint.api_key_env)
+        if endpoint.batch_size:
+            from trustmh.bulk.batch_openai import OpenAIBatchApi
+
+            return _batch_backend(OpenAIBatchApi(endpoint.base_url, api_key), endpoint)
+        urls = [endpoint.base_url, *endpoint.replica_urls]
+        if len(urls) > 1:
+            from trustmh.bulk.replicas import ReplicaBackend
+
+            clients = [
+                (str(url), OpenAIBackend(url, api_key, endpoint.timeout, endpoint.max_connections)) for url in urls
+            ]
+            backend = ReplicaBackend(clients)
+        else:
+            backend = OpenAIBackend(endpoint.base_url, api_key, endpoint.timeout, endpoint.max_connections)
     if endpoint.provider_connections or endpoint.rpm or endpoint.tpm:
         from trustmh.bulk.limits import LimitedBackend
 
@@ -232,14 +257,14 @@ def _remote_backend(endpoint: EndpointSettings) -> Backend:
 
 
 def make_backends(specs: list[ModelSpec], endpoint: EndpointSettings) -> dict[str, Backend]:
-    """One backend per model name; all ``openai/*`` models share one client (one pool)."""
+    """One backend per model name; all models of one provider share one client (one pool)."""
     backends: dict[str, Backend] = {}
-    shared_remote: Backend | None = None
+    shared: dict[str, Backend] = {}
     for spec in specs:
-        if spec.provider == "openai":
-            if shared_remote is None:
-                shared_remote = _remote_backend(endpoint)
-            backends[spec.spec] = shared_remote
+        if spec.provider in REMOTE_PROVIDERS:
+            if spec.provider not in shared:
+                shared[spec.provider] = _remote_backend(spec.provider, endpoint)
+            backends[spec.spec] = shared[spec.provider]
         else:
             backends[spec.spec] = EmbeddedBackend(spec.name)
     return backends

@@ -1,49 +1,89 @@
-"""``trustmh generate|judge --batch SIZE``: the OpenAI Batch API as an engine backend.
+"""``trustmh generate|judge --batch SIZE``: a provider's batch API as an engine backend.
 
 The engine still calls ``complete(request)`` once per request; this backend queues the calls
-and answers them from batches. A queue is submitted when it holds ``batch_size`` requests or
-``flush_seconds`` after its first one: the JSONL file (``custom_id`` = the request's cache key)
-is uploaded, the batch created and recorded in the cache database (:class:`BatchStore`) at
-once, then polled every ``poll_seconds`` until it ends. Each request's result line resolves
-its call; a request that failed inside the batch (an error line, or no line in an expired
-batch) raises :class:`RetryableError`, so the engine's retry loop sends it again in a later
-batch and counts the retry. A request whose key is in a batch still pending — a run killed
-while waiting — is answered by polling that batch: nothing is submitted twice. (A kill in the
-milliseconds between the provider accepting a batch and the record's commit would submit
-those requests again.)
+and answers them from batches. One engine serves every provider; what differs (OpenAI Batch:
+``batch_openai.py``, Anthropic Message Batches: ``batch_anthropic.py``) sits behind
+:class:`BatchApi`: create a batch, retrieve its state, read its results, find a batch by its
+intent.
 
-Anthropic Message Batches are not implemented (the ``anthropic`` SDK is not a dependency).
+A queue is submitted when it holds ``batch_size`` requests or ``flush_seconds`` after its
+first one, each request's ``custom_id`` being its cache key. The submission is recorded in
+the cache database before it is sent (an intent, :class:`BatchStore`) and bound to the
+provider's batch id as soon as the provider answers; the batch is then polled every
+``poll_seconds`` until it ends. Each request's result resolves its call; a request that
+failed inside the batch (an error result, or no result in an expired or cancelled batch)
+raises :class:`RetryableError`, so the engine's retry loop sends it again in a later batch
+and counts the retry.
+
+Resuming: a request whose key is in a pending batch — a run killed while waiting — is
+answered by polling that batch. A key in an unbound intent (a run killed, or a create call
+that failed, between sending the batch and recording the provider's answer) makes the backend
+ask the provider whether that batch exists (:meth:`BatchApi.find`): found, it is bound and
+polled; not found, the intent is dropped and its requests queued again. Nothing accepted by
+the provider is submitted twice.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from trustmh.bulk.backends import _completion_from_body, redact
-from trustmh.bulk.batch_store import BatchStore
+from trustmh.bulk.backends import redact
+from trustmh.bulk.batch_store import PENDING, BatchStore
 from trustmh.bulk.request import ChatRequest, Completion
-from trustmh.bulk.retry import PermanentError, RetryableError
+from trustmh.bulk.retry import RetryableError
 
-FINAL_STATUSES = ("completed", "expired", "failed", "cancelled")
 MAX_POLL_FAILURES = 10
+CLOCK_SKEW_SECONDS = 600.0  # our clock vs the provider's, when matching a batch to an intent
+
+
+@dataclass(frozen=True)
+class BatchState:
+    ended: bool
+    status: str  # the provider's word for how it ended ("completed", "expired", "ended", ...)
+    handle: Any  # the provider's batch object, passed back to :meth:`BatchApi.results`
+
+
+# A request's result: its completion, or the error (RetryableError / PermanentError) to raise.
+ItemResult = Completion | Exception
+
+
+class BatchApi(Protocol):
+    """One provider's batch protocol, through its official SDK."""
+
+    secret: str
+    provider: str  # the model-name prefix of the models it serves ("openai", "anthropic")
+
+    async def create(self, intent: str, requests: Sequence[tuple[str, ChatRequest]]) -> str:
+        """Submit ``(custom_id, request)`` pairs as one batch; returns the provider's batch id."""
+        ...
+
+    async def retrieve(self, batch_id: str) -> BatchState: ...
+
+    async def results(self, batch_id: str, state: BatchState) -> dict[str, ItemResult]:
+        """The results of an ended batch by ``custom_id`` (requests without one are absent)."""
+        ...
+
+    async def find(self, intent: str, count: int, since: float, known: Callable[[str], bool]) -> str | None:
+        """The id of a batch of ``count`` requests submitted for ``intent`` at or after ``since``
+        (epoch seconds), not ``known`` to the store; ``None`` if the provider has none."""
+        ...
+
+    async def close(self) -> None: ...
 
 
 class BatchBackend:
     def __init__(
         self,
-        base_url: str | None,
-        api_key: str,
+        api: BatchApi,
         store: BatchStore,
         batch_size: int,
         poll_seconds: float = 30.0,
         flush_seconds: float = 2.0,
     ) -> None:
-        import openai
-
-        self._secret = api_key
-        self.client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=3, timeout=300.0)
+        self.api = api
         self.store = store
         self.batch_size = batch_size
         self.poll_seconds = poll_seconds
@@ -51,23 +91,66 @@ class BatchBackend:
         self._queue: list[tuple[str, ChatRequest]] = []
         self._waiters: dict[str, list[asyncio.Future[Completion]]] = {}
         self._pollers: dict[str, asyncio.Task[None]] = {}
+        self._recoveries: dict[str, asyncio.Task[str | None]] = {}
+        self._recovered: dict[str, str | None] = {}  # intent -> the batch it was bound to (None: dropped)
+        self._recovery_lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.submitted = 0  # batches this run created
         self.resumed = 0  # pending batches of an earlier run polled instead of resubmitting
+        self.recovered = 0  # of those, batches found at the provider from an unbound intent
 
     async def complete(self, request: ChatRequest) -> Completion:
         key = request.cache_key()
         future: asyncio.Future[Completion] = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(key, []).append(future)
-        pending = self.store.pending_batch(key)
-        if pending is not None:
-            if pending not in self._pollers:
-                self.resumed += 1
-            self._poll(pending)
-        else:
+        try:
+            batch_id = await self._recorded_batch(key)
+        except Exception:
+            self._waiters.pop(key, None)
+            raise
+        if batch_id is None:
             self._enqueue(key, request)
+        else:
+            if batch_id not in self._pollers:
+                self.resumed += 1
+            self._poll(batch_id)
         return await future
+
+    async def _recorded_batch(self, key: str) -> str | None:
+        """The pending batch holding ``key``, recovering an unbound intent first; None: none."""
+        found = self.store.open_batch(key)
+        if found is None:
+            return None
+        batch_id, status = found
+        if status == PENDING:
+            return batch_id
+        recovery = self._recoveries.get(batch_id)
+        if recovery is None:
+            recovery = self._recoveries[batch_id] = self._spawn(self._recover(batch_id))
+        return await asyncio.shield(recovery)
+
+    async def _recover(self, intent: str) -> str | None:
+        """Bind or drop ``intent``. Every older unbound intent is settled first, in order: a
+        provider without batch metadata (Anthropic) is matched by time and size, so the oldest
+        intent must take the oldest matching batch."""
+        async with self._recovery_lock:
+            if intent not in self._recovered:
+                for older, since, count in self.store.intents(self.api.provider):
+                    try:
+                        batch_id = await self.api.find(older, count, since, self.store.known)
+                    except Exception as error:  # noqa: BLE001 - unknown yet: the intent stays, a retry asks again
+                        del self._recoveries[intent]
+                        raise RetryableError(redact(f"looking for batch {older}: {error}", self.api.secret)) from None
+                    if batch_id is None:
+                        self.store.drop(older)
+                    else:
+                        self.store.bind(older, batch_id)
+                        self.recovered += 1
+                    self._recovered[older] = batch_id
+                    if older == intent:
+                        break
+            return self._recovered.get(intent)
 
     # --- submitting ------------------------------------------------------------------------
     def _enqueue(self, key: str, request: ChatRequest) -> None:
@@ -87,38 +170,25 @@ class BatchBackend:
         if self._queue:
             self._timer = asyncio.get_running_loop().call_later(self.flush_seconds, self._flush)
 
-    def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
+    def _spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
     async def _submit(self, batch: list[tuple[str, ChatRequest]]) -> None:
-        lines = [
-            json.dumps(
-                {
-                    "custom_id": key,
-                    "method": "POST",
-                    "url": "/v1/chat/completions",
-                    "body": {"model": r.model.partition("/")[2], "messages": list(r.messages), **r.params.as_dict()},
-                },
-                ensure_ascii=False,
-            )
-            for key, r in batch
-        ]
+        keys = [key for key, _ in batch]
+        intent = self.store.add_intent(batch[0][1].model, keys)
         try:
-            upload = await self.client.files.create(
-                file=("trustmh-batch.jsonl", ("\n".join(lines) + "\n").encode("utf-8")), purpose="batch"
-            )
-            created = await self.client.batches.create(
-                input_file_id=upload.id, endpoint="/v1/chat/completions", completion_window="24h"
-            )
+            batch_id = await self.api.create(intent, batch)
         except Exception as error:  # noqa: BLE001 - every queued call gets the failure and is retried
-            self._fail([key for key, _ in batch], RetryableError(redact(f"batch submission: {error}", self._secret)))
+            # The provider may have accepted it before the failure (a timeout on the answer):
+            # the intent stays, and the retry of each call asks the provider before resubmitting.
+            self._fail(keys, RetryableError(redact(f"batch submission: {error}", self.api.secret)))
             return
-        self.store.add(created.id, batch[0][1].model, [key for key, _ in batch])
+        self.store.bind(intent, batch_id)
         self.submitted += 1
-        self._poll(created.id)
+        self._poll(batch_id)
 
     # --- polling ---------------------------------------------------------------------------
     def _poll(self, batch_id: str) -> None:
@@ -130,65 +200,39 @@ class BatchBackend:
         try:
             while True:
                 try:
-                    batch = await self.client.batches.retrieve(batch_id)
+                    state = await self.api.retrieve(batch_id)
                     failures = 0
                 except Exception as error:  # noqa: BLE001 - a failed poll is retried; several in a row fail the batch
                     failures += 1
                     if failures >= MAX_POLL_FAILURES:
-                        reason = redact(f"polling batch {batch_id}: {error}", self._secret)
+                        reason = redact(f"polling batch {batch_id}: {error}", self.api.secret)
                         self._fail(self.store.keys(batch_id), RetryableError(reason))
                         return
                     await asyncio.sleep(self.poll_seconds)
                     continue
-                if batch.status in FINAL_STATUSES:
-                    await self._collect(batch_id, batch)
+                if state.ended:
+                    await self._collect(batch_id, state)
                     return
                 await asyncio.sleep(self.poll_seconds)
         finally:
             self._pollers.pop(batch_id, None)
 
-    async def _lines(self, file_id: str | None) -> list[dict[str, Any]]:
-        if not file_id:
-            return []
-        content = await self.client.files.content(file_id)
-        return [json.loads(line) for line in content.content.decode("utf-8").splitlines() if line.strip()]
-
-    async def _collect(self, batch_id: str, batch: Any) -> None:
+    async def _collect(self, batch_id: str, state: BatchState) -> None:
         try:
-            results = await self._lines(batch.output_file_id) + await self._lines(batch.error_file_id)
+            results = await self.api.results(batch_id, state)
         except Exception as error:  # noqa: BLE001 - the batch stays pending: a retry polls it again
-            self._fail(
-                self.store.keys(batch_id), RetryableError(redact(f"batch {batch_id} results: {error}", self._secret))
-            )
+            reason = redact(f"batch {batch_id} results: {error}", self.api.secret)
+            self._fail(self.store.keys(batch_id), RetryableError(reason))
             return
-        by_key = {str(line.get("custom_id")): line for line in results}
-        self.store.finish(batch_id, str(batch.status))
+        self.store.finish(batch_id, state.status)
         for key in self.store.keys(batch_id):
-            line = by_key.get(key)
-            if line is None:
-                self._fail([key], RetryableError(f"batch {batch.status} without a result for this request"))
+            result = results.get(key, RetryableError(f"batch {state.status} without a result for this request"))
+            if isinstance(result, Exception):
+                self._fail([key], result)
                 continue
-            self._resolve(key, line)
-
-    def _resolve(self, key: str, line: dict[str, Any]) -> None:
-        response = line.get("response") or {}
-        status = response.get("status_code")
-        body = response.get("body") or {}
-        if status == 200:
-            try:
-                completion = _completion_from_body(body)
-            except (RetryableError, PermanentError) as error:
-                self._fail([key], error)
-                return
             for future in self._waiters.pop(key, []):
                 if not future.done():
-                    future.set_result(completion)
-            return
-        failure = (body.get("error") if isinstance(body, dict) else None) or line.get("error") or {}
-        code = failure.get("code") or failure.get("type") or status or "unknown"
-        reason = redact(f"batch item failed: {code}: {failure.get('message', '')}", self._secret)
-        permanent = isinstance(status, int) and 400 <= status < 500 and status not in (408, 409, 429)
-        self._fail([key], PermanentError(reason) if permanent else RetryableError(reason))
+                    future.set_result(result)
 
     def _fail(self, keys: list[str], error: Exception) -> None:
         for key in keys:
@@ -197,7 +241,7 @@ class BatchBackend:
                     future.set_exception(error)
 
     def summary(self) -> dict[str, Any]:
-        return {"batches": {"submitted": self.submitted, "resumed": self.resumed}}
+        return {"batches": {"submitted": self.submitted, "resumed": self.resumed, "recovered": self.recovered}}
 
     async def close(self) -> None:
         if self._timer is not None:
@@ -205,5 +249,5 @@ class BatchBackend:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.client.close()
+        await self.api.close()
         self.store.close()

@@ -1,20 +1,30 @@
 """Submitted provider batches, kept in the cache database so a killed run resumes by polling.
 
 ``batches(batch_id, model, status, submitted_at)`` and ``batch_items(key, batch_id)`` — the
-key being the request's cache key, which is also its ``custom_id`` in the batch. A batch is
-recorded (and committed) as soon as the provider accepts it; while it is ``pending`` a rerun
-that needs one of its keys polls it instead of submitting the request again.
+key being the request's cache key, which is also its ``custom_id`` in the batch.
+
+A submission is recorded twice. Before anything is sent, an *intent* row (status
+``submitting``, id ``intent-…``) lists the batch's keys; once the provider answers with its
+batch id, :meth:`BatchStore.bind` moves the keys onto that id (status ``pending``) in one
+transaction. A run killed between the two finds the intent and asks the provider whether the
+batch exists (:meth:`trustmh.bulk.batch_backend.BatchApi.find`) instead of submitting again.
+While a batch is ``pending`` a rerun that needs one of its keys polls it.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from trustmh.bulk.cache import create_private
 from trustmh.errors import UserError
+
+SUBMITTING = "submitting"
+PENDING = "pending"
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, model TEXT NOT NULL, "
@@ -35,19 +45,65 @@ class BatchStore:
         except (sqlite3.DatabaseError, OSError) as error:
             raise UserError(f"{path}: not a usable cache database ({error})") from None
 
-    def add(self, batch_id: str, model: str, keys: Sequence[str]) -> None:
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         self._db.execute("BEGIN")
-        self._db.execute("INSERT OR REPLACE INTO batches VALUES (?, ?, 'pending', ?)", (batch_id, model, time.time()))
-        self._db.executemany("INSERT OR IGNORE INTO batch_items VALUES (?, ?)", [(key, batch_id) for key in keys])
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
         self._db.execute("COMMIT")
 
-    def pending_batch(self, key: str) -> str | None:
+    def add_intent(self, model: str, keys: Sequence[str]) -> str:
+        """Record a batch about to be submitted; returns the intent's id."""
+        intent = f"intent-{uuid.uuid4().hex}"
+        with self._transaction() as db:
+            db.execute("INSERT INTO batches VALUES (?, ?, ?, ?)", (intent, model, SUBMITTING, time.time()))
+            db.executemany("INSERT OR IGNORE INTO batch_items VALUES (?, ?)", [(key, intent) for key in keys])
+        return intent
+
+    def bind(self, intent: str, batch_id: str) -> None:
+        """The provider accepted the intent's batch as ``batch_id``: its keys now wait on that."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO batches SELECT ?, model, ?, submitted_at FROM batches WHERE batch_id = ?",
+                (batch_id, PENDING, intent),
+            )
+            db.execute("UPDATE OR IGNORE batch_items SET batch_id = ? WHERE batch_id = ?", (batch_id, intent))
+            db.execute("DELETE FROM batch_items WHERE batch_id = ?", (intent,))
+            db.execute("DELETE FROM batches WHERE batch_id = ?", (intent,))
+
+    def drop(self, intent: str) -> None:
+        """The intent's batch was never accepted: forget it (its requests go in a new batch)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM batch_items WHERE batch_id = ?", (intent,))
+            db.execute("DELETE FROM batches WHERE batch_id = ?", (intent,))
+
+    def open_batch(self, key: str) -> tuple[str, str] | None:
+        """``(batch_id, status)`` of a pending batch or unresolved intent holding ``key``."""
         row = self._db.execute(
-            "SELECT b.batch_id FROM batch_items i JOIN batches b ON b.batch_id = i.batch_id "
-            "WHERE i.key = ? AND b.status = 'pending' LIMIT 1",
-            (key,),
+            "SELECT b.batch_id, b.status FROM batch_items i JOIN batches b ON b.batch_id = i.batch_id "
+            "WHERE i.key = ? AND b.status IN (?, ?) ORDER BY b.status = ? DESC LIMIT 1",
+            (key, PENDING, SUBMITTING, PENDING),
         ).fetchone()
-        return None if row is None else str(row[0])
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def intents(self, provider: str) -> list[tuple[str, float, int]]:
+        """Unbound intents of ``provider``'s models, oldest first: ``(intent, submitted_at, requests)``."""
+        rows = self._db.execute(
+            "SELECT b.batch_id, b.submitted_at, COUNT(i.key) FROM batches b JOIN batch_items i ON i.batch_id = b.batch_id "
+            "WHERE b.status = ? AND b.model LIKE ? GROUP BY b.batch_id ORDER BY b.submitted_at, b.batch_id",
+            (SUBMITTING, f"{provider}/%"),
+        )
+        return [(str(intent), float(at), int(count)) for intent, at, count in rows]
+
+    def submitted_at(self, batch_id: str) -> float:
+        row = self._db.execute("SELECT submitted_at FROM batches WHERE batch_id = ?", (batch_id,)).fetchone()
+        return float(row[0]) if row else time.time()
+
+    def known(self, batch_id: str) -> bool:
+        return self._db.execute("SELECT 1 FROM batches WHERE batch_id = ?", (batch_id,)).fetchone() is not None
 
     def keys(self, batch_id: str) -> list[str]:
         return [str(k) for (k,) in self._db.execute("SELECT key FROM batch_items WHERE batch_id = ?", (batch_id,))]

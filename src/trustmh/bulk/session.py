@@ -63,6 +63,17 @@ def run_jobs(
     return asyncio.run(_run(specs, settings, items, job))
 
 
+def check_endpoints(specs: Sequence[ModelSpec], endpoint: EndpointSettings) -> None:
+    """Each remote provider of the run has an endpoint accepting connections."""
+    for provider in dict.fromkeys(spec.provider for spec in specs):
+        first = next(spec for spec in specs if spec.provider == provider)
+        if provider == "openai":
+            check_some_replica(endpoint, f"model {first.spec}")
+        elif provider == "anthropic":
+            url = os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URLS["anthropic"]
+            check_reachable(url, f"model {first.spec}")
+
+
 def check_some_replica(endpoint: EndpointSettings, who: str) -> None:
     """At least one of the endpoint's URLs accepts connections (replicas fail over to each other)."""
     first = endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URLS["openai"]
@@ -94,14 +105,12 @@ async def _run(
             path = settings.cache_path
             lock.enter_context(exclusive(path.with_name(path.name + ".lock"), f"cache {path}"))
         cache = CompletionCache(settings.cache_path) if settings.cache_path else None
-        remote = [spec for spec in specs if spec.provider == "openai"]
-        if remote:  # a dead endpoint fails now, not after every item's retries
-            try:
-                await asyncio.to_thread(check_some_replica, settings.endpoint, f"model {remote[0].spec}")
-            except BaseException:
-                if cache is not None:
-                    cache.close()
-                raise
+        try:  # a dead endpoint fails now, not after every item's retries
+            await asyncio.to_thread(check_endpoints, specs, settings.endpoint)
+        except BaseException:
+            if cache is not None:
+                cache.close()
+            raise
     except BaseException:
         lock.close()
         await engine.close()

@@ -10,14 +10,13 @@ from typing import Annotated, Any
 
 import typer
 
-from trustmh.bulk.backends import DEFAULT_API_KEY_ENV, MODEL_SYNTAX, EndpointSettings, parse_model
-from trustmh.bulk.budget import Budget
+from trustmh.bulk.backends import MODEL_SYNTAX, parse_model
 from trustmh.bulk.generate import generate, load_conversations, parse_model_columns
 from trustmh.bulk.judging import judge_table, select_keys
 from trustmh.bulk.request import GenerationParams
-from trustmh.bulk.retry import RetryPolicy
-from trustmh.bulk.session import RunReport, RunSettings, default_cache_path
+from trustmh.bulk.session import RunReport
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
+from trustmh.cli.bulk_options import CallOptions, Output, with_call_options
 from trustmh.cli.common import console, user_errors
 from trustmh.errors import IncompleteRunError, UserError
 from trustmh.files import write_json
@@ -29,11 +28,15 @@ GENERATE_HELP = f"""Generate a response from each model for each conversation (M
 Models: {MODEL_SYNTAX}; name the output column with COLUMN=MODEL.
 Each context is sent inside MentalBench's generation prompt ("You are a licensed psychiatrist
 ...", --prompt-template) as the only message, at temperature 0.7 with 512 tokens, as MentalBench.
-The API key is read from $OPENAI_API_KEY (or --api-key-env NAME), never from the command line.
+The API key is read from $OPENAI_API_KEY (or --api-key-env NAME; anthropic/ models:
+$ANTHROPIC_API_KEY), never from the command line.
 Calls are cached (--cache): a rerun after an interruption resumes without paying twice.
 
 Example: trustmh generate --conversations mentalbench.csv --model gpt4o=openai/gpt-4o
 --base-url http://localhost:8000/v1 -o responses.csv
+
+Example (Anthropic Message Batches, half price, resumable): trustmh generate --conversations
+mentalbench.csv --model claude=anthropic/claude-sonnet-4-5 --batch 1000 -o responses.csv
 """
 
 JUDGE_HELP = """Judge responses on the seven MentalAlign attributes (1-5 anchored scales).
@@ -45,102 +48,14 @@ summary and in OUT.summary.json.
 
 Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original
 --key gpt4o -o judge_gpt4o.xlsx
-"""
 
-Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
-BaseUrl = Annotated[
-    list[str] | None,
-    typer.Option(
-        help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (default: the SDK's, or $OPENAI_BASE_URL);"
-        " repeat for replicas of the same models: calls are spread over them, a failing one is skipped."
-    ),
-]
-Rpm = Annotated[int | None, typer.Option(min=1, help="Requests per minute to the endpoint (all models, all asks).")]
-Tpm = Annotated[
-    int | None, typer.Option(min=1, help="Tokens per minute to the endpoint (prompt estimate + max tokens).")
-]
-ProviderConnections = Annotated[
-    int | None, typer.Option(min=1, help="Calls in flight to the endpoint at once (the embedded model is apart).")
-]
-BatchSize = Annotated[
-    int | None,
-    typer.Option(
-        "--batch",
-        min=1,
-        max=50_000,
-        help="Use the OpenAI Batch API, SIZE requests per batch (resumable; docs/batch.md).",
-    ),
-]
-BatchPoll = Annotated[float, typer.Option(min=0.05, help="Seconds between polls of a submitted batch.")]
-ApiKeyEnv = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
-MaxConnections = Annotated[int, typer.Option(min=1, max=4096, help="Calls in flight at once.")]
-Timeout = Annotated[float, typer.Option(min=0.1, help="Seconds before a call is abandoned and retried.")]
-MaxAttempts = Annotated[
-    int, typer.Option(min=1, max=50, help="Attempts per call (429/5xx/timeouts/malformed bodies are retried).")
-]
-CachePath = Annotated[
-    Path | None,
-    typer.Option("--cache", help="SQLite cache file (default: ~/.cache/trustmh/bulk.sqlite or $TRUSTMH_CACHE_DIR)."),
-]
-NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")]
-PriceIn = Annotated[float | None, typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
-PriceOut = Annotated[float | None, typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
-Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")]
-DryRun = Annotated[
-    bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model; send nothing.")
-]
-Prices = Annotated[
-    Path | None, typer.Option("--prices", help="YAML/JSON {MODEL: {input: N, output: N}} in USD per 1M tokens.")
-]
-MaxCost = Annotated[
-    float | None, typer.Option(min=0, help="Stop before the run's cost (USD) could cross this; rerun resumes.")
-]
-MaxTokensTotal = Annotated[
-    int | None, typer.Option(min=1, help="Stop before prompt + completion tokens could cross this; rerun resumes.")
-]
-Limit = Annotated[
-    int | None,
-    typer.Option(min=1, help="Only the first N rows (a trial run; the cache makes the full run reuse them)."),
-]
+Example (OpenAI Batch; anthropic/NAME uses Message Batches): trustmh judge --responses
+responses.csv --judge-model openai/gpt-4o --batch 2000 -o judge.csv
+"""
 
 
 def summary_path(output: Path) -> Path:
     return output.with_name(output.name + ".summary.json")
-
-
-def run_settings(
-    base_url: str | list[str] | None,
-    api_key_env: str,
-    max_connections: int,
-    timeout: float,
-    max_attempts: int,
-    cache: Path | None,
-    no_cache: bool,
-    progress: bool,
-    description: str,
-    budget: Budget | None = None,
-    caps: tuple[int | None, int | None, int | None] = (None, None, None),
-    batch: tuple[int | None, float] = (None, 30.0),
-) -> RunSettings:
-    """``caps``: (provider connections, requests per minute, tokens per minute); ``batch``: (size, poll s)."""
-    urls: list[str | None] = list(dict.fromkeys([base_url] if isinstance(base_url, str) else base_url or [])) or [None]
-    cache_path = None if no_cache else (cache or default_cache_path())
-    if batch[0]:  # every call waiting at once (up to 100,000), so no batch waits for another to end
-        max_connections = max(max_connections, 100_000)
-        if len(urls) > 1:
-            raise UserError("--batch and several --base-url: batches go to one endpoint")
-    endpoint = EndpointSettings(
-        urls[0],
-        api_key_env,
-        timeout,
-        max_connections,
-        tuple(u for u in urls[1:] if u),
-        *caps,
-        batch[0],
-        batch[1],
-        cache_path,
-    )
-    return RunSettings(endpoint, cache_path, RetryPolicy(max_attempts=max_attempts), progress, description, budget)
 
 
 def run_summary(report: RunReport, price_in: float | None, price_out: float | None) -> dict[str, Any]:
@@ -179,6 +94,7 @@ def fail_if_incomplete(failed: int, total: int, summary: dict[str, Any], output:
 
 
 @user_errors
+@with_call_options
 def generate_command(
     conversations: Annotated[Path, typer.Option(help="MentalBench CSV/xlsx with a `context` column.")],
     model: Annotated[
@@ -197,26 +113,8 @@ def generate_command(
     max_tokens: Annotated[int, typer.Option(min=1)] = GENERATION_MAX_TOKENS,
     temperature: Annotated[float, typer.Option(min=0.0, max=2.0)] = GENERATION_TEMPERATURE,
     seed: Annotated[int, typer.Option(help="Sampling seed sent with each call.")] = 0,
-    base_url: BaseUrl = None,
-    api_key_env: ApiKeyEnv = DEFAULT_API_KEY_ENV,
-    max_connections: MaxConnections = 64,
-    timeout: Timeout = 120.0,
-    max_attempts: MaxAttempts = 6,
-    cache: CachePath = None,
-    no_cache: NoCache = False,
-    price_in: PriceIn = None,
-    price_out: PriceOut = None,
-    progress: Progress = True,
-    limit: Limit = None,
-    dry_run: DryRun = False,
-    prices: Prices = None,
-    max_cost: MaxCost = None,
-    max_tokens_total: MaxTokensTotal = None,
-    rpm: Rpm = None,
-    tpm: Tpm = None,
-    provider_connections: ProviderConnections = None,
-    batch: BatchSize = None,
-    batch_poll: BatchPoll = 30.0,
+    *,
+    options: CallOptions,
 ) -> None:
     from trustmh.bulk.dryrun import generation_estimate, make_budget
     from trustmh.bulk.generate import plan_generation
@@ -228,33 +126,19 @@ def generate_command(
     if "{user_concern}" not in prompt_template:
         raise UserError("--prompt-template: expected the placeholder {user_concern} where the context goes")
     targets = parse_model_columns(model)  # before reading a possibly large file
-    price_table = PriceTable.load(prices)
-    table = first_rows(load_conversations(conversations), limit)
+    price_table = PriceTable.load(options.prices)
+    table = first_rows(load_conversations(conversations), options.limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
-    cache_path = None if no_cache else (cache or default_cache_path())
-    if dry_run:
+    if options.dry_run:
         items = plan_generation(table, targets, params, system, prompt_template)
-        estimate = generation_estimate(items, price_table, cache_path)
+        estimate = generation_estimate(items, price_table, options.cache_path)
         print_estimate(console, estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
         return
-    budget = make_budget([t.model for t in targets], price_table, max_cost, max_tokens_total)
-    settings = run_settings(
-        base_url,
-        api_key_env,
-        max_connections,
-        timeout,
-        max_attempts,
-        cache,
-        no_cache,
-        progress,
-        "generate",
-        budget,
-        (provider_connections, rpm, tpm),
-        (batch, batch_poll),
-    )
+    budget = make_budget([t.model for t in targets], price_table, options.max_cost, options.max_tokens_total)
+    settings = options.run_settings("generate", budget)
     result = generate(table, targets, params, system, settings, prompt_template)
     write_table(output, result.columns, result.rows)
-    summary = run_summary(result.report, price_in, price_out)
+    summary = run_summary(result.report, options.price_in, options.price_out)
     summary["failed_cells"] = result.failures
     summary["empty_replies"] = result.empty_replies
     write_json(summary, summary_path(output))
@@ -268,6 +152,7 @@ def generate_command(
 
 
 @user_errors
+@with_call_options
 def judge_command(
     responses: Annotated[Path, typer.Option(help="Wide CSV/xlsx: `context` plus one column per response.")],
     judge_model: Annotated[str, typer.Option(help=f"Judge model ({MODEL_SYNTAX}).")],
@@ -279,26 +164,8 @@ def judge_command(
     max_verdict_attempts: Annotated[
         int, typer.Option(min=1, max=10, help="Asks per response before the verdict counts as unparsed.")
     ] = 3,
-    base_url: BaseUrl = None,
-    api_key_env: ApiKeyEnv = DEFAULT_API_KEY_ENV,
-    max_connections: MaxConnections = 64,
-    timeout: Timeout = 120.0,
-    max_attempts: MaxAttempts = 6,
-    cache: CachePath = None,
-    no_cache: NoCache = False,
-    price_in: PriceIn = None,
-    price_out: PriceOut = None,
-    progress: Progress = True,
-    limit: Limit = None,
-    dry_run: DryRun = False,
-    prices: Prices = None,
-    max_cost: MaxCost = None,
-    max_tokens_total: MaxTokensTotal = None,
-    rpm: Rpm = None,
-    tpm: Tpm = None,
-    provider_connections: ProviderConnections = None,
-    batch: BatchSize = None,
-    batch_poll: BatchPoll = 30.0,
+    *,
+    options: CallOptions,
 ) -> None:
     from trustmh.bulk.dryrun import judging_estimate, make_budget
     from trustmh.bulk.judging import plan_judging
@@ -308,33 +175,21 @@ def judge_command(
     check_table_suffix(output, "--output")
     check_output_file(output, "--output")
     judge = parse_model(judge_model)
-    price_table = PriceTable.load(prices)
-    table = first_rows(read_table(responses, ["context"]), limit)
+    price_table = PriceTable.load(options.prices)
+    table = first_rows(read_table(responses, ["context"]), options.limit)
     keys = select_keys(table, key or [])
-    cache_path = None if no_cache else (cache or default_cache_path())
-    if dry_run:
-        estimate = judging_estimate(plan_judging(table, keys), judge, max_verdict_attempts, price_table, cache_path)
+    if options.dry_run:
+        estimate = judging_estimate(
+            plan_judging(table, keys), judge, max_verdict_attempts, price_table, options.cache_path
+        )
         print_estimate(console, estimate, f"trustmh judge --dry-run ({len(table.rows):,} rows x {len(keys)} keys)")
         return
-    budget = make_budget([judge], price_table, max_cost, max_tokens_total)
-    settings = run_settings(
-        base_url,
-        api_key_env,
-        max_connections,
-        timeout,
-        max_attempts,
-        cache,
-        no_cache,
-        progress,
-        "judge",
-        budget,
-        (provider_connections, rpm, tpm),
-        (batch, batch_poll),
-    )
+    budget = make_budget([judge], price_table, options.max_cost, options.max_tokens_total)
+    settings = options.run_settings("judge", budget)
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)
     write_table(output, result.columns, result.rows)
     assert result.report is not None
-    summary = run_summary(result.report, price_in, price_out)
+    summary = run_summary(result.report, options.price_in, options.price_out)
     summary["verdicts"] = dict(result.status_counts)
     summary["unjudged_cells"] = result.problems
     write_json(summary, summary_path(output))

@@ -181,7 +181,9 @@ def run_command(
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
     if dry_run:
         roles = {"judge": judge, "user": user_model}
-        dry_run_tasks(selected, model, roles, limit, _existing_data_dir(data_dir), source, prices)
+        dry_run_tasks(
+            selected, model, roles, limit, _existing_data_dir(data_dir), source, prices, epochs, epochs_reducer
+        )
         return
     # stdout: stderr carries nothing but the one-line error when the input is bad
     console.print(
@@ -276,7 +278,7 @@ def score_command(
 
     Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir ../shared/data --json -
     """
-    from trustmh.runner import score_responses
+    from trustmh.replay_scoring import score_responses
 
     if not responses.is_dir():  # a folder of <task>.jsonl is checked by the replay model, naming the task
         check_input_file(responses, "a JSONL file of recorded outputs, or a folder of <task>.jsonl")

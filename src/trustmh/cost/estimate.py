@@ -34,6 +34,14 @@ class EstimateRow:
         else:
             self.max_completion_tokens += max_tokens
 
+    def repeat(self, times: int) -> None:
+        """The same requests sent ``times`` times (epochs)."""
+        self.requests *= times
+        self.cached *= times
+        self.prompt_tokens *= times
+        if self.max_completion_tokens is not None:
+            self.max_completion_tokens *= times
+
     @property
     def cost(self) -> float | None:
         """Upper estimate: every request uses its full completion budget."""

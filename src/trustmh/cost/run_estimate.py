@@ -84,9 +84,15 @@ def estimate_run(
     roles: dict[str, str],
     limit: int | None,
     prices: PriceTable,
+    epochs: int | None = None,
 ) -> Estimate:
     """Run ``tasks`` (built task objects) against stubs standing for ``models`` and the models
-    bound to ``roles`` (``judge``, ``user``)."""
+    bound to ``roles`` (``judge``, ``user``).
+
+    ``epochs`` (``--epochs``, which overrides each task's own) is counted by running one epoch
+    and repeating its requests: the stubs answer every epoch alike, so each would send the
+    same requests, and the dry run does not take ``epochs`` times longer. Without it each
+    task runs its own epochs, as the real run does."""
     global _estimate
     from inspect_ai import eval as inspect_eval
 
@@ -105,6 +111,7 @@ def estimate_run(
                 model=[f"{PROVIDER}/{name}" for name, (_, role) in stubs.items() if role == "model"],
                 model_roles={role: f"{PROVIDER}/{role}" for role in roles} or None,
                 limit=limit,
+                epochs=1 if epochs is not None else None,
                 log_dir=log_dir,
                 display="none",
                 log_realtime=False,
@@ -113,6 +120,10 @@ def estimate_run(
     finally:
         with _lock:
             _estimate = None
+    if epochs is not None and epochs > 1:
+        for row in estimate.rows.values():
+            row.repeat(epochs)
+            row.notes.append(f"{epochs} epochs: every sample's requests sent {epochs} times")
     for model in _reasks:
         if (model, "judge") in estimate.rows:
             estimate.rows[(model, "judge")].notes.append(

@@ -89,9 +89,14 @@ class Rubric:
         return [f.name for f in self.fields]
 
     def schema_text(self) -> str:
-        lines = [f.schema_line() for f in self.fields]
-        lines += [f'  "{name}": string  // optional, one or two sentences' for name in self.extra_fields]
-        return "{\n" + ",\n".join(lines) + "\n}"
+        # Built once per rubric: every judge prompt ends with it (10,000 prompts in a bulk dry run).
+        cached = self.__dict__.get("_schema_text")
+        if cached is None:
+            lines = [f.schema_line() for f in self.fields]
+            lines += [f'  "{name}": string  // optional, one or two sentences' for name in self.extra_fields]
+            cached = "{\n" + ",\n".join(lines) + "\n}"
+            object.__setattr__(self, "_schema_text", cached)  # frozen: set the memo past __setattr__
+        return cached
 
 
 def judge_model() -> Model | None:

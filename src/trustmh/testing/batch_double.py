@@ -1,31 +1,53 @@
-"""A loopback stand-in for the OpenAI Batch API, for tests and benchmarks of ``--batch``.
+"""A loopback stand-in for the OpenAI Batch API and Anthropic Message Batches, for tests and
+benchmarks of ``--batch``.
 
-Serves, like OpenAI: ``POST /v1/files`` (multipart upload of the JSONL input), ``POST
-/v1/batches`` (create), ``GET /v1/batches/{id}`` (poll), ``GET /v1/files/{id}/content`` (the
-output and error files). A batch is ``in_progress`` for ``processing_delay`` seconds after its
-creation, then ``completed`` — or ``expired`` for the batch numbers in ``expire``, with only
-the first half of its requests answered. On a request's first submission a share
-``failure_rate`` of them (chosen by hashing the seed and ``custom_id``) lands in the error file
-with a 500; resubmitted, they succeed. Replies come from :func:`default_responder`.
+OpenAI (``base_url``): ``POST /v1/files`` (multipart upload of the JSONL input), ``POST
+/v1/batches`` (create, with ``metadata``), ``GET /v1/batches`` (list, newest first, ``after`` /
+``limit`` pages), ``GET /v1/batches/{id}`` (poll), ``GET /v1/files/{id}/content`` (the output
+and error files). Anthropic (``anthropic_base_url``, ``batch_double_anthropic.py``): ``POST
+/v1/messages/batches``, ``GET /v1/messages/batches`` (list), ``GET
+/v1/messages/batches/{id}`` and its ``/results`` JSONL stream.
+
+Both protocols share one numbering of batches and one fate per request
+(:func:`request_fate`): a batch is in progress for ``processing_delay`` seconds after its
+creation, then ends. In a batch whose number is in ``expire`` (or ``cancel``) the second half
+of the requests is not processed (expired / cancelled); on a request's first submission a
+share ``failure_rate`` of them (chosen by hashing the seed and ``custom_id``) fails with a
+server error; resubmitted, they succeed. Replies come from :func:`default_responder`.
+``create_delay`` holds the answer to a create call that many seconds *after* the batch was
+accepted: the window in which a killed client has submitted a batch it has not recorded.
 
 What it saw: :attr:`BatchState.batches_created`, :attr:`BatchState.submissions` (times each
-``custom_id`` was submitted) and :attr:`BatchState.polls`.
+``custom_id`` was submitted), :attr:`BatchState.polls` and :attr:`BatchState.lists`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import BodyPartReader, web
 
 from trustmh.testing.openai_double import default_responder
 from trustmh.testing.threaded_app import ThreadedApp
+
+Fate = Literal["ok", "error", "expired", "canceled"]
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    processing_delay: float = 0.5
+    failure_rate: float = 0.0
+    expire: frozenset[int] = frozenset()
+    cancel: frozenset[int] = frozenset()
+    seed: int = 0
+    create_delay: float = 0.0
 
 
 @dataclass
@@ -35,49 +57,66 @@ class BatchState:
     submissions: Counter[str] = field(default_factory=Counter)
     batches_created: int = 0
     polls: int = 0
+    lists: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def accept(self, custom_ids: list[str]) -> int:
+        """Count a new batch and its requests; returns the batch's number (call under the lock)."""
+        self.batches_created += 1
+        for custom_id in custom_ids:
+            self.submissions[custom_id] += 1
+        return self.batches_created
 
-def _fails(seed: int, custom_id: str, rate: float) -> bool:
-    digest = hashlib.sha256(f"{seed}|{custom_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64 < rate
+
+def request_fate(state: BatchState, behaviour: Behaviour, number: int, index: int, total: int, custom_id: str) -> Fate:
+    if index >= total // 2 and number in behaviour.expire:
+        return "expired"
+    if index >= total // 2 and number in behaviour.cancel:
+        return "canceled"
+    digest = hashlib.sha256(f"{behaviour.seed}|{custom_id}".encode()).digest()
+    if state.submissions[custom_id] == 1 and int.from_bytes(digest[:8], "big") / 2**64 < behaviour.failure_rate:
+        return "error"
+    return "ok"
 
 
-def _success(custom_id: str, body: dict[str, Any]) -> dict[str, Any]:
-    messages = body.get("messages") or []
+def reply_for(messages: list[dict[str, Any]]) -> tuple[str, int, int]:
+    """The reply text and its (prompt, completion) token counts, as words."""
     reply = default_responder(messages)
-    prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
-    completion = {
-        "id": f"chatcmpl-{custom_id[:12]}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": body.get("model", "double"),
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(reply.split())},
-    }
-    return {
-        "id": f"resp-{custom_id[:12]}",
-        "custom_id": custom_id,
-        "response": {"status_code": 200, "body": completion},
-    }
+    return reply, sum(len(str(m.get("content", "")).split()) for m in messages), len(reply.split())
 
 
-def _failure(custom_id: str, code: str, status: int) -> dict[str, Any]:
+def page(items: list[dict[str, Any]], after: str | None, limit: int) -> tuple[list[dict[str, Any]], bool]:
+    """Newest first, starting after the item with id ``after``."""
+    ordered = sorted(items, key=lambda item: item["_number"], reverse=True)
+    if after is not None:
+        ids = [item["id"] for item in ordered]
+        ordered = ordered[ids.index(after) + 1 :] if after in ids else []
+    return ordered[:limit], len(ordered) > limit
+
+
+def public(batch: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in batch.items() if not key.startswith("_")}
+
+
+def _openai_line(custom_id: str, fate: Fate, body: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """(goes to the output file?, the line)."""
+    if fate == "ok":
+        text, prompt_tokens, completion_tokens = reply_for(body.get("messages") or [])
+        completion = {
+            "id": f"chatcmpl-{custom_id[:12]}", "object": "chat.completion", "created": int(time.time()),
+            "model": body.get("model", "double"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens},
+        }  # fmt: skip
+        return True, {"id": f"resp-{custom_id[:12]}", "custom_id": custom_id,
+                      "response": {"status_code": 200, "body": completion}}  # fmt: skip
+    code, status = ("server_error", 500) if fate == "error" else (f"batch_{fate}", 408)
     error = {"message": f"simulated {code}", "type": code, "code": code}
-    return {
-        "id": f"resp-{custom_id[:12]}",
-        "custom_id": custom_id,
-        "response": {"status_code": status, "body": {"error": error}},
-    }
+    return False, {"id": f"resp-{custom_id[:12]}", "custom_id": custom_id,
+                   "response": {"status_code": status, "body": {"error": error}}}  # fmt: skip
 
 
-def build_batch_app(
-    state: BatchState, processing_delay: float, failure_rate: float, expire: set[int], seed: int
-) -> web.Application:
-    def file_object(file_id: str, name: str, size: int) -> dict[str, Any]:
-        return {"id": file_id, "object": "file", "bytes": size, "created_at": int(time.time()),
-                "filename": name, "purpose": "batch", "status": "processed"}  # fmt: skip
-
+def add_openai_routes(app: web.Application, state: BatchState, behaviour: Behaviour) -> None:
     def new_file(content: bytes) -> str:
         file_id = f"file-{len(state.files) + 1}"
         state.files[file_id] = content
@@ -92,28 +131,27 @@ def build_batch_app(
                 content = await part.read()
         with state.lock:
             file_id = new_file(content)
-        return web.json_response(file_object(file_id, name, len(content)))
+        return web.json_response({"id": file_id, "object": "file", "bytes": len(content),
+                                  "created_at": int(time.time()), "filename": name, "purpose": "batch",
+                                  "status": "processed"})  # fmt: skip
 
     def finish(batch: dict[str, Any]) -> None:
         """Write the output and error files once the processing time has passed."""
         lines = [json.loads(line) for line in state.files[batch["input_file_id"]].decode().splitlines() if line.strip()]
-        expired = batch["number"] in expire
-        output, errors = [], []
+        output: list[dict[str, Any]] = []
+        errors: list[dict[str, Any]] = []
         for index, line in enumerate(lines):
-            custom_id = line["custom_id"]
-            if expired and index >= len(lines) // 2:
-                errors.append(_failure(custom_id, "batch_expired", 408))
-            elif state.submissions[custom_id] == 1 and _fails(seed, custom_id, failure_rate):
-                errors.append(_failure(custom_id, "server_error", 500))
-            else:
-                output.append(_success(custom_id, line["body"]))
-        batch["status"] = "expired" if expired else "completed"
+            fate = request_fate(state, behaviour, batch["_number"], index, len(lines), line["custom_id"])
+            ok, result = _openai_line(line["custom_id"], fate, line["body"])
+            (output if ok else errors).append(result)
+        number = batch["_number"]
+        ended = (
+            "expired" if number in behaviour.expire else ("cancelled" if number in behaviour.cancel else "completed")
+        )
+        batch["status"] = ended
         batch["output_file_id"] = new_file("".join(json.dumps(o) + "\n" for o in output).encode()) if output else None
         batch["error_file_id"] = new_file("".join(json.dumps(e) + "\n" for e in errors).encode()) if errors else None
         batch["request_counts"] = {"total": len(lines), "completed": len(output), "failed": len(errors)}
-
-    def batch_object(batch: dict[str, Any]) -> dict[str, Any]:
-        return {key: value for key, value in batch.items() if key not in ("number", "ready_at")}
 
     async def create(request: web.Request) -> web.Response:
         body = await request.json()
@@ -121,20 +159,30 @@ def build_batch_app(
             content = state.files.get(body.get("input_file_id", ""))
             if content is None:
                 return web.json_response({"error": {"message": "no such file"}}, status=404)
-            state.batches_created += 1
-            batch_id = f"batch_{state.batches_created}"
             lines = [json.loads(line) for line in content.decode().splitlines() if line.strip()]
-            for line in lines:
-                state.submissions[line["custom_id"]] += 1
+            number = state.accept([line["custom_id"] for line in lines])
+            batch_id = f"batch_{number}"
             state.batches[batch_id] = {
                 "id": batch_id, "object": "batch", "endpoint": body.get("endpoint"),
-                "input_file_id": body["input_file_id"],
+                "input_file_id": body["input_file_id"], "metadata": body.get("metadata"),
                 "completion_window": body.get("completion_window", "24h"), "status": "in_progress",
                 "created_at": int(time.time()), "output_file_id": None, "error_file_id": None,
                 "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
-                "number": state.batches_created, "ready_at": time.monotonic() + processing_delay,
+                "_number": number, "_ready_at": time.monotonic() + behaviour.processing_delay, "_kind": "openai",
             }  # fmt: skip
-            return web.json_response(batch_object(state.batches[batch_id]))
+            answer = public(state.batches[batch_id])
+        await asyncio.sleep(behaviour.create_delay)  # accepted, not yet answered
+        return web.json_response(answer)
+
+    async def listing(request: web.Request) -> web.Response:
+        with state.lock:
+            state.lists += 1
+            mine = [b for b in state.batches.values() if b["_kind"] == "openai"]
+            data, more = page(mine, request.query.get("after"), int(request.query.get("limit", "20")))
+            data = [public(b) for b in data]
+        return web.json_response({"object": "list", "data": data, "has_more": more,
+                                  "first_id": data[0]["id"] if data else None,
+                                  "last_id": data[-1]["id"] if data else None})  # fmt: skip
 
     async def retrieve(request: web.Request) -> web.Response:
         with state.lock:
@@ -142,9 +190,9 @@ def build_batch_app(
             batch = state.batches.get(request.match_info["batch"])
             if batch is None:
                 return web.json_response({"error": {"message": "no such batch"}}, status=404)
-            if batch["status"] == "in_progress" and time.monotonic() >= batch["ready_at"]:
+            if batch["status"] == "in_progress" and time.monotonic() >= batch["_ready_at"]:
                 finish(batch)
-            return web.json_response(batch_object(batch))
+            return web.json_response(public(batch))
 
     async def content(request: web.Request) -> web.Response:
         with state.lock:
@@ -153,24 +201,35 @@ def build_batch_app(
             return web.json_response({"error": {"message": "no such file"}}, status=404)
         return web.Response(body=data, content_type="application/octet-stream")
 
-    app = web.Application(client_max_size=256 * 1024**2)
     app.router.add_post("/v1/files", upload)
     app.router.add_post("/v1/batches", create)
+    app.router.add_get("/v1/batches", listing)
     app.router.add_get("/v1/batches/{batch}", retrieve)
     app.router.add_get("/v1/files/{file}/content", content)
-    return app
 
 
 class BatchDouble(ThreadedApp):
-    """``with BatchDouble(processing_delay=1.0, failure_rate=0.1) as api:`` on ``api.base_url``."""
+    """``with BatchDouble(processing_delay=1.0, failure_rate=0.1) as api:`` on ``api.base_url``
+    (OpenAI) and ``api.anthropic_base_url`` (Anthropic)."""
 
     thread_name = "batch double"
 
     def __init__(self, processing_delay: float = 0.5, failure_rate: float = 0.0, expire: set[int] | None = None,
-                 seed: int = 0) -> None:  # fmt: skip
+                 seed: int = 0, cancel: set[int] | None = None, create_delay: float = 0.0) -> None:  # fmt: skip
+        from trustmh.testing.batch_double_anthropic import add_anthropic_routes
+
         self.state = BatchState()
-        super().__init__(build_batch_app(self.state, processing_delay, failure_rate, expire or set(), seed))
+        behaviour = Behaviour(processing_delay, failure_rate, frozenset(expire or ()), frozenset(cancel or ()), seed,
+                              create_delay)  # fmt: skip
+        app = web.Application(client_max_size=256 * 1024**2)
+        add_openai_routes(app, self.state, behaviour)
+        add_anthropic_routes(app, self.state, behaviour)
+        super().__init__(app)
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"

@@ -154,3 +154,18 @@ def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> No
     assert record["stages"] == ["character", "word", "sentence"] and record["changed"]
     lines = record["perturbed_input"].splitlines()
     assert lines[-3].startswith("A. ") and lines[-2].startswith("B. ") and lines[-1] == "Answer:"
+
+
+def test_declared_robustness_tasks_expose_their_options_to_inspect() -> None:
+    """robustness_of gives each task real parameters: inspect passes ``-T labels=...`` only to a declared one."""
+    import inspect as pyinspect
+
+    from inspect_ai._eval.registry import task_create
+
+    params = list(pyinspect.signature(robustness_crisis_classification).parameters)
+    assert params == ["source", "data_dir", "kinds", "intensities", "seed", "labels"]
+    assert "labels" not in pyinspect.signature(robustness_crisis_cssrs).parameters
+    data = require_shared_data()
+    task = task_create("trustmh/robustness_crisis_classification", data_dir=str(data), labels="llm", kinds="typos")
+    assert task.dataset.name == "crisis_classification_llm_robustness"
+    assert task.metadata["base_task"] == "crisis_classification" and task.metadata["trustmh_source"] == "benchmark"

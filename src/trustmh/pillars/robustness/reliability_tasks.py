@@ -7,12 +7,12 @@ The dataset builders and scorers are the Reliability pillar's. MCQ prompts carry
 
 from __future__ import annotations
 
-from inspect_ai import Task
+import functools
 
 from trustmh.pillars.reliability.dataset import emobench_dataset, usmle_dataset
 from trustmh.pillars.reliability.scorers import emobench_scorer, mcq_scorer
-from trustmh.pillars.robustness.tasks import DEFAULT_INTENSITIES, DEFAULT_KINDS, METRICS, PILLAR, robustness_task
-from trustmh.tasking import short_answer, trustmh_task
+from trustmh.pillars.robustness.tasks import robustness_of
+from trustmh.tasking import short_answer
 
 # The 0/1 field of the reliability scorers' score value.
 MCQ_FIELD = "correct"
@@ -22,41 +22,24 @@ MCQ_GENERATION = short_answer(16)
 EMOBENCH_FIELD = "joint_correct"
 
 
-@trustmh_task(pillar=PILLAR, datasets=("psyeval",), metrics=METRICS, generation=MCQ_GENERATION)
-def robustness_usmle_mental(
-    source: str = "auto",
-    data_dir: str | None = None,
-    kinds: str = DEFAULT_KINDS,
-    intensities: str = DEFAULT_INTENSITIES,
-    seed: int = 0,
-) -> Task:
-    """USMLE-mental MCQ accuracy, clean vs perturbed question text (relative drop)."""
-    return robustness_task(
-        dataset=usmle_dataset(source, data_dir),
-        scorer=mcq_scorer(),
-        score_field=MCQ_FIELD,
-        metadata={"base_task": "reliability_usmle_mental"},
-        kinds=kinds,
-        intensities=intensities,
-        seed=seed,
-    )
+robustness_usmle_mental = robustness_of(
+    "robustness_usmle_mental",
+    base_task="reliability_usmle_mental",
+    datasets=("psyeval",),
+    generation=MCQ_GENERATION,
+    dataset=usmle_dataset,
+    scorer=mcq_scorer,
+    score_field=MCQ_FIELD,
+    description="USMLE-mental MCQ accuracy, clean vs perturbed question text (relative drop).",
+)
 
-
-@trustmh_task(pillar=PILLAR, datasets=("emobench",), metrics=METRICS, generation=MCQ_GENERATION)
-def robustness_emobench_eu(
-    source: str = "auto",
-    data_dir: str | None = None,
-    kinds: str = DEFAULT_KINDS,
-    intensities: str = DEFAULT_INTENSITIES,
-    seed: int = 0,
-) -> Task:
-    """EmoBench EU (English) accuracy, clean vs perturbed scenarios (relative drop)."""
-    return robustness_task(
-        dataset=emobench_dataset(source, data_dir, language="en"),
-        scorer=emobench_scorer(),
-        score_field=EMOBENCH_FIELD,
-        metadata={"base_task": "reliability_emobench_eu"},
-        kinds=kinds,
-        intensities=intensities,
-        seed=seed,
-    )
+robustness_emobench_eu = robustness_of(
+    "robustness_emobench_eu",
+    base_task="reliability_emobench_eu",
+    datasets=("emobench",),
+    generation=MCQ_GENERATION,
+    dataset=functools.partial(emobench_dataset, language="en"),
+    scorer=emobench_scorer,
+    score_field=EMOBENCH_FIELD,
+    description="EmoBench EU (English) accuracy, clean vs perturbed scenarios (relative drop).",
+)

@@ -1,13 +1,15 @@
 """Robustness tasks: a task's items clean and under perturbations, scored in the same run.
 
 :func:`robustness_task` works on any text task given its dataset, scorer and score field;
-``robustness_crisis_*`` apply it to the Crisis pillar. Each base sample becomes one sample
+:func:`robustness_of` declares the registered task of a base task in one call, as
+``robustness_crisis_*`` do for the Crisis pillar. Each base sample becomes one sample
 per variant (clean + every kind x intensity), with ids ``<id>@clean`` / ``<id>@<kind>-<i>``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect as pyinspect
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspect_ai import Task
@@ -23,7 +25,7 @@ from trustmh.pillars.crisis.tasks import LABEL_GENERATION
 from trustmh.pillars.robustness.metrics import robustness_metrics
 from trustmh.pillars.robustness.perturb import KINDS, MAX_INTENSITY
 from trustmh.pillars.robustness.solvers import CLEAN, INTENSITY_KEY, KIND_KEY, perturb_input
-from trustmh.tasking import trustmh_task
+from trustmh.tasking import Generation, trustmh_task
 
 PILLAR = "robustness"
 # Quick by default (every item runs once per variant plus clean): one word-level kind at a middle intensity.
@@ -132,42 +134,77 @@ def robustness_task(
     )
 
 
-@trustmh_task(pillar=PILLAR, datasets=("llms_mh_crisis",), metrics=METRICS, generation=LABEL_GENERATION)
-def robustness_crisis_classification(
-    source: str = "auto",
-    data_dir: str | None = None,
-    kinds: str = DEFAULT_KINDS,
-    intensities: str = DEFAULT_INTENSITIES,
-    seed: int = 0,
-    labels: str = "human",
-) -> Task:
-    """Crisis 7-class accuracy, clean vs perturbed user messages (relative drop)."""
-    return robustness_task(
-        dataset=classification_dataset(source, data_dir, labels),
-        scorer=crisis_label_scorer(),
-        score_field="correct",
-        metadata={"base_task": "crisis_classification"},
-        kinds=kinds,
-        intensities=intensities,
-        seed=seed,
-    )
+def robustness_of(
+    name: str,
+    *,
+    base_task: str,
+    datasets: tuple[str, ...],
+    generation: Generation,
+    dataset: Callable[..., Dataset],
+    scorer: Callable[[], Scorer],
+    score_field: str,
+    description: str,
+    dataset_options: dict[str, Any] | None = None,
+) -> Callable[..., Task]:
+    """The registered robustness task ``name`` of the task ``base_task``, declared in one call.
+
+    ``dataset(source, data_dir, **options)`` and ``scorer()`` are the base task's; ``datasets`` and
+    ``generation`` its ``@trustmh_task`` declaration. The task takes ``source``, ``data_dir``, the
+    perturbation's ``kinds``, ``intensities`` and ``seed``, and ``dataset_options`` (name -> default)
+    as keyword parameters passed on to ``dataset`` (e.g. crisis ``labels``).
+    """
+    options = dataset_options or {}
+
+    def build(
+        source: str = "auto",
+        data_dir: str | None = None,
+        kinds: str = DEFAULT_KINDS,
+        intensities: str = DEFAULT_INTENSITIES,
+        seed: int = 0,
+        **chosen: Any,
+    ) -> Task:
+        return robustness_task(
+            dataset=dataset(source, data_dir, **chosen),
+            scorer=scorer(),
+            score_field=score_field,
+            metadata={"base_task": base_task},
+            kinds=kinds,
+            intensities=intensities,
+            seed=seed,
+        )
+
+    # inspect and trustmh_task read the parameters from the signature: show the options as real
+    # keyword parameters (``-T labels=...``) instead of ``**chosen``.
+    fixed = [p for p in pyinspect.signature(build).parameters.values() if p.kind is not p.VAR_KEYWORD]
+    extra = [
+        pyinspect.Parameter(k, pyinspect.Parameter.KEYWORD_ONLY, default=v, annotation=type(v))
+        for k, v in options.items()
+    ]
+    build.__signature__ = pyinspect.Signature(fixed + extra, return_annotation=Task)  # type: ignore[attr-defined]
+    build.__name__ = build.__qualname__ = name
+    build.__doc__ = description
+    return trustmh_task(pillar=PILLAR, datasets=datasets, metrics=METRICS, generation=generation)(build)
 
 
-@trustmh_task(pillar=PILLAR, datasets=("cssrs",), metrics=METRICS, generation=LABEL_GENERATION)
-def robustness_crisis_cssrs(
-    source: str = "auto",
-    data_dir: str | None = None,
-    kinds: str = DEFAULT_KINDS,
-    intensities: str = DEFAULT_INTENSITIES,
-    seed: int = 0,
-) -> Task:
-    """C-SSRS level accuracy, clean vs perturbed posts (relative drop)."""
-    return robustness_task(
-        dataset=cssrs_dataset(source, data_dir),
-        scorer=cssrs_scorer(),
-        score_field="correct",
-        metadata={"base_task": "crisis_cssrs"},
-        kinds=kinds,
-        intensities=intensities,
-        seed=seed,
-    )
+robustness_crisis_classification = robustness_of(
+    "robustness_crisis_classification",
+    base_task="crisis_classification",
+    datasets=("llms_mh_crisis",),
+    generation=LABEL_GENERATION,
+    dataset=classification_dataset,
+    scorer=crisis_label_scorer,
+    score_field="correct",
+    description="Crisis 7-class accuracy, clean vs perturbed user messages (relative drop).",
+    dataset_options={"labels": "human"},
+)
+
+robustness_crisis_cssrs = robustness_of(
+    "robustness_crisis_cssrs",
+    base_task="crisis_cssrs",
+    datasets=("cssrs",),
+    generation=LABEL_GENERATION,
+    dataset=cssrs_dataset,
+    scorer=cssrs_scorer,
+    score_field="correct",
+    description="C-SSRS level accuracy, clean vs perturbed posts (relative drop).",
+)

@@ -1,0 +1,82 @@
+"""Anthropic Message Batches behind :class:`trustmh.bulk.batch_backend.BatchApi` (official ``anthropic`` SDK).
+
+A batch is ``messages.batches.create(requests=[{custom_id, params}])`` (``custom_id`` = cache
+key: 64 hex characters, within Anthropic's limit), polled with ``retrieve`` until its
+``processing_status`` is ``ended``; its results are a JSONL stream, one line per request:
+``succeeded`` (a message), ``errored``, ``canceled`` or ``expired``.
+
+Message Batches carry no metadata, so :meth:`AnthropicBatchApi.find` recognises the batch of
+an unrecorded submission by what it can see: created since the intent was recorded (minus a
+clock-skew margin), holding as many requests, and not already known to the store; the oldest
+such batch is taken. A wrong match (another client of the same account submitting a batch of
+the same size in that window) cannot produce a wrong answer — results are matched by
+``custom_id``, the hash of the exact request — it only delays: requests without a result in
+it are sent again once it ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from trustmh.bulk.anthropic_backend import anthropic_client, completion_from_message, message_params
+from trustmh.bulk.backends import redact
+from trustmh.bulk.batch_backend import CLOCK_SKEW_SECONDS, BatchState, ItemResult
+from trustmh.bulk.request import ChatRequest
+from trustmh.bulk.retry import PermanentError, RetryableError
+
+# Errors that will not change on resubmission; anything else (overloaded, api_error, ...) is retried.
+_PERMANENT_ERRORS = ("invalid_request_error", "authentication_error", "permission_error", "not_found_error")
+
+
+class AnthropicBatchApi:
+    def __init__(self, api_key: str) -> None:
+        self.secret = api_key
+        self.provider = "anthropic"
+        self.client = anthropic_client(api_key, timeout=300.0, max_retries=3)
+
+    async def create(self, intent: str, requests: Sequence[tuple[str, ChatRequest]]) -> str:
+        batch = await self.client.messages.batches.create(
+            requests=[{"custom_id": key, "params": message_params(request)} for key, request in requests]
+        )
+        return str(batch.id)
+
+    async def retrieve(self, batch_id: str) -> BatchState:
+        batch = await self.client.messages.batches.retrieve(batch_id)
+        return BatchState(batch.processing_status == "ended", str(batch.processing_status), batch)
+
+    async def results(self, batch_id: str, state: BatchState) -> dict[str, ItemResult]:
+        found: dict[str, ItemResult] = {}
+        async for line in await self.client.messages.batches.results(batch_id):
+            found[line.custom_id] = self._result(line.result.model_dump())
+        return found
+
+    def _result(self, result: dict[str, object]) -> ItemResult:
+        kind = result.get("type")
+        if kind == "succeeded":
+            try:
+                return completion_from_message(result.get("message"))
+            except (RetryableError, PermanentError) as error:
+                return error
+        if kind == "errored":
+            envelope = result.get("error")
+            detail = envelope.get("error", envelope) if isinstance(envelope, dict) else {}
+            code = str(detail.get("type") or "unknown") if isinstance(detail, dict) else "unknown"
+            message = str(detail.get("message", "")) if isinstance(detail, dict) else ""
+            reason = redact(f"batch item failed: {code}: {message}", self.secret)
+            return PermanentError(reason) if code in _PERMANENT_ERRORS else RetryableError(reason)
+        return RetryableError(f"batch item {kind}")  # canceled or expired: not processed, send again
+
+    async def find(self, intent: str, count: int, since: float, known: Callable[[str], bool]) -> str | None:
+        candidates: list[tuple[float, str]] = []
+        async for batch in self.client.messages.batches.list(limit=100):  # newest first
+            created = batch.created_at.timestamp()
+            if created < since - CLOCK_SKEW_SECONDS:
+                break
+            counts = batch.request_counts
+            total = counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired
+            if total == count and not known(batch.id):
+                candidates.append((created, str(batch.id)))
+        return min(candidates)[1] if candidates else None
+
+    async def close(self) -> None:
+        await self.client.close()

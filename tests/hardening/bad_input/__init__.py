@@ -1,0 +1,10 @@
+"""The bad-input corpus of ``tests/hardening/test_bad_input.py``, one module per command family.
+
+Each case is one malformed input (or odd path, dead endpoint, held lock) with the substrings the
+single stderr line must contain and the outputs that must not exist afterwards.
+"""
+
+from tests.hardening.bad_input import align_report, bulk, datasets, run, score
+from tests.hardening.hardening_cli import Case
+
+CASES: list[Case] = [*datasets.CASES, *score.CASES, *run.CASES, *bulk.CASES, *align_report.CASES]
