@@ -32,6 +32,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.conversation.record import ConversationRecord, Turn, save
 from trustmh.conversation.turn_store import CallKey, TurnStore, call_identity, replay, turn_store
 from trustmh.conversation.users import (
+    OPENING_CUE,
+    REMINDER,
     SIMULATED_USER_SYSTEM,
     USER_ROLE,
     UserPlan,
@@ -80,7 +82,9 @@ def stored_calls(
     user = None
     if user_model is not None:
         identity = call_identity("user", user_model, USER_CONFIG, state.sample_id, state.epoch)
-        user = CallKey(*identity, SIMULATED_USER_SYSTEM, plan.persona or "", plan.opening or "")
+        # The user side's prompt wording is part of what it is asked: a change of it is a new call.
+        prompt = (SIMULATED_USER_SYSTEM, OPENING_CUE, REMINDER)
+        user = CallKey(*identity, *prompt, plan.persona or "", plan.opening or "")
     return StoredCalls(store, target, user)
 
 
