@@ -1,4 +1,5 @@
-"""10,000 judge requests through the OpenAI Batch path of ``trustmh judge --batch``.
+"""10,000 judge requests through the batch path of ``trustmh judge --batch`` (OpenAI Batch, or
+Anthropic Message Batches with ``--provider anthropic``).
 
 A synthetic wide responses file (1,000 conversations x 10 responses, as MentalAlign-70k) is
 judged by ``trustmh judge --batch 2000`` (5 batches) against the batch-API double, whose
@@ -9,7 +10,7 @@ start-up, reading the table, building and uploading 10,000 requests, polling gra
 (``--batch-poll 1``), downloading and parsing the results, the cache, writing the output.
 Goal: < 5% of the wall time.
 
-    python benchmarks/batch_bench.py [--delay 60]
+    python benchmarks/batch_bench.py [--delay 60] [--provider openai|anthropic]
 """
 
 from __future__ import annotations
@@ -34,18 +35,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--delay", type=float, default=60.0)
     parser.add_argument("--batch", type=int, default=2000)
+    parser.add_argument("--provider", choices=("openai", "anthropic"), default="openai")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder, BatchDouble(processing_delay=args.delay) as api:
         workload = Path(folder) / "responses.csv"
         write_workload(workload)
         out = Path(folder) / "judge.csv"
-        env = {**os.environ, "OPENAI_API_KEY": "sk-bench-batch", "TRUSTMH_CACHE_DIR": folder}
+        env = {**os.environ, "OPENAI_API_KEY": "sk-bench-batch", "TRUSTMH_CACHE_DIR": folder,
+               "ANTHROPIC_API_KEY": "sk-ant-bench-batch", "ANTHROPIC_BASE_URL": api.anthropic_base_url}  # fmt: skip
+        endpoint = ["--base-url", api.base_url] if args.provider == "openai" else []
         profile = (
             ["-m", "cProfile", "-o", os.environ["BATCH_BENCH_PROFILE"]] if "BATCH_BENCH_PROFILE" in os.environ else []
         )
         command = [sys.executable, *profile, "-m", "trustmh", "judge", "--responses", str(workload), "--judge-model",
-                   "openai/gpt-4o", "-o", str(out), "--batch", str(args.batch), "--batch-poll", "1", "--no-progress",
-                   "--base-url", api.base_url]  # fmt: skip
+                   f"{args.provider}/judge-model", "-o", str(out), "--batch", str(args.batch), "--batch-poll", "1",
+                   "--no-progress", *endpoint]  # fmt: skip
         started = time.perf_counter()
         result = subprocess.run(command, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - started

@@ -1,11 +1,13 @@
 """Test doubles shared by every test folder: one scripted model (also the judge) and one metrics reader.
 
 * :func:`script` installs replies for the model ``scripted/<name>``: strings answered in
-  order (the last one repeats) or callables given the prompt (the last message's text).
-  Every prompt is recorded in :data:`CALLS`. Outputs report token usage, so inspect never
+  order (the last one repeats) or callables given the prompt: a :class:`Prompt`, the last
+  message's text, whose ``messages`` hold every message's text (a judge's re-ask is a new last
+  message after the original prompt). Every prompt is recorded in :data:`CALLS`. Outputs report token usage, so inspect never
   reaches for tiktoken (which downloads an encoding, and tests are offline).
 * :func:`scripted_model` is such a ``Model`` (e.g. for the ``judge`` role) whose reply is fixed,
-  depends on marker phrases in the prompt (:func:`by_marker`), or is any function of the prompt.
+  depends on marker phrases anywhere in the conversation (:func:`by_marker`, so a re-ask gets
+  the same reply as the first ask, like a judge re-reading it), or is any function of the prompt.
 * :func:`metrics_of` reads a finished log's metrics; :func:`replay_eval` runs a task on
   recorded outputs (the ``trustmh/replay`` model) and :func:`write_replay` writes them.
 """
@@ -32,6 +34,18 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+
+class Prompt(str):
+    """The last message's text (what callables compare), with every message's text in ``messages``."""
+
+    messages: tuple[str, ...]
+
+    def __new__(cls, messages: Sequence[str]) -> Prompt:
+        prompt = super().__new__(cls, messages[-1])
+        prompt.messages = tuple(messages)
+        return prompt
+
+
 Reply = str | Callable[[str], str]
 SCRIPTS: dict[str, list[Reply]] = {}
 _NAMES = itertools.count()
@@ -55,8 +69,8 @@ class ScriptedModelAPI(ModelAPI):
     async def generate(
         self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
     ) -> ModelOutput:
-        prompt = input[-1].text
-        CALLS.setdefault(self.model_name, []).append(prompt)
+        prompt = Prompt([message.text for message in input])
+        CALLS.setdefault(self.model_name, []).append(str(prompt))
         replies = SCRIPTS[self.model_name]
         reply = replies.pop(0) if len(replies) > 1 else replies[0]
         output = ModelOutput.from_content(model=self.model_name, content=reply(prompt) if callable(reply) else reply)
@@ -72,8 +86,13 @@ def script(name: str, replies: Sequence[Reply]) -> str:
 
 
 def by_marker(default: str, rules: Sequence[tuple[str, str]] = ()) -> Callable[[str], str]:
-    """The reply of the first ``(marker, reply)`` whose marker occurs in the prompt, else ``default``."""
-    return lambda prompt: next((reply for marker, reply in rules if marker in prompt), default)
+    """The reply of the first ``(marker, reply)`` whose marker occurs in any message, else ``default``."""
+
+    def reply(prompt: str) -> str:
+        texts = prompt.messages if isinstance(prompt, Prompt) else (prompt,)
+        return next((reply for marker, reply in rules if any(marker in text for text in texts)), default)
+
+    return reply
 
 
 def scripted_model(reply: Reply, name: str | None = None) -> Model:

@@ -69,6 +69,43 @@ except ImportError as error:
     ) from error
 
 try:
+    from inspect_ai._control.cancel import cancel_task
+    from inspect_ai._control.eval_state import get_eval_states
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._control.cancel.cancel_task/eval_state.get_eval_states",
+        "abort the running tasks when trustmh run --max-cost / --max-tokens-total is reached",
+        error,
+    ) from error
+
+
+def keep_openai_sampling_settings(api: object) -> None:
+    """Stop inspect's OpenAI provider treating ``api``'s model as OpenAI's newest reasoning model.
+
+    inspect counts an ``openai/<name>`` it does not recognise as the newest reasoning model
+    (``OpenAIAPI.is_latest``) and then drops ``temperature``. For a model served by an
+    OpenAI-compatible server that name is the server's own model, so trustmh turns the check off
+    on that instance. Imported here, when first needed (the OpenAI SDK is slow to import); a
+    provider class without ``is_latest`` fails loudly instead of silently dropping temperature.
+    """
+    try:
+        from inspect_ai.model._providers.openai import OpenAIAPI
+    except ImportError as error:
+        raise _missing(
+            "inspect_ai.model._providers.openai.OpenAIAPI", "send temperature to OpenAI-compatible servers", error
+        ) from error
+    if not isinstance(api, OpenAIAPI):
+        return
+    if not callable(getattr(OpenAIAPI, "is_latest", None)):
+        raise _missing(
+            "inspect_ai.model._providers.openai.OpenAIAPI.is_latest",
+            "send temperature to OpenAI-compatible servers",
+            ImportError("is_latest"),
+        )
+    api.is_latest = lambda: False  # type: ignore[method-assign]
+
+
+try:
     from inspect_ai.model._cache import _cache_key_config as cache_key_config
 except ImportError as error:
     raise _missing(
@@ -98,7 +135,10 @@ __all__ = [
     "PrerequisiteError",
     "RetryDecision",
     "cache_key_config",
+    "cancel_task",
     "cleanup_sample_buffers_for_log",
+    "get_eval_states",
+    "keep_openai_sampling_settings",
     "record_event",
     "registry_find",
     "registry_unqualified_name",

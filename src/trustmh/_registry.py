@@ -28,5 +28,10 @@ from trustmh.pillars.reliability.tasks import (
 from trustmh.pillars.robustness.reliability_tasks import robustness_emobench_eu, robustness_usmle_mental
 from trustmh.pillars.robustness.tasks import robustness_crisis_classification, robustness_crisis_cssrs
 from trustmh.pillars.safety.crescendo import safety_crescendo
-from trustmh.pillars.safety.tasks import safety_jailbreak_generated, safety_jailbreakmh, safety_overrefusal
+from trustmh.pillars.safety.tasks import (
+    safety_antitoxic,
+    safety_jailbreak_generated,
+    safety_jailbreakmh,
+    safety_overrefusal,
+)
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas

@@ -125,9 +125,9 @@ def sent_as_logged(model: Any) -> Any:
 
     base_url = os.environ.get("OPENAI_BASE_URL", "") or str(getattr(model.api, "base_url", "") or "")
     if str(model).startswith("openai/") and base_url and "api.openai.com" not in base_url:
-        api = model.api
-        if hasattr(api, "is_latest"):
-            api.is_latest = lambda: False
+        from trustmh._inspect_compat import keep_openai_sampling_settings
+
+        keep_openai_sampling_settings(model.api)
     return model
 
 

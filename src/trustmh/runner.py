@@ -8,7 +8,9 @@ run prints (:mod:`trustmh.run_summary`), recorded outputs (:mod:`trustmh.replay_
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -78,11 +80,13 @@ def run_tasks(
     batch: str | None = None,
     epochs: int | None = None,
     epochs_reducer: str | None = None,
+    caps: RunCaps | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
     Resuming: completed samples are flushed to the log as they finish, so after a crash
     (even SIGKILL) the same command reruns only the samples that had not finished.
+    ``caps``: ``--max-cost`` / ``--max-tokens-total`` (:mod:`trustmh.run_budget`).
     """
     from inspect_ai import eval_set
 
@@ -96,6 +100,7 @@ def run_tasks(
     batch_plan = plan_batch(batch, models, judge)
     tasks = build_tasks(names, source, data_dir)
     check_replays(models, model_args, tasks, limit)
+    budget = run_budget_of(caps, models, judge, user_model)
     for notice in batch_plan.notices:
         console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()
@@ -103,7 +108,7 @@ def run_tasks(
     lock_file = log_dir / LOCK_FILE
     # One run per log folder: a second would pay every call again and remove logs the first
     # is still writing (remove_superseded_logs).
-    with exclusive(lock_file, f"log folder {log_dir}"):
+    with exclusive(lock_file, f"log folder {log_dir}"), enforced(budget):
         started_at = time.time()
         try:
             options = eval_set_options(
@@ -134,12 +139,58 @@ def run_tasks(
             text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
             raise UserError(first_line(text).removeprefix("ERROR: ")) from None
         remove_superseded_logs(log_dir, logs, started_at)
+        if budget is not None and budget.budget.stopped:
+            from trustmh.run_budget import cap_message
+
+            raise cap_message(budget, finished_samples(logs))
     print_results(logs)
     if not success:
         raise_on_failed(logs)
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+@dataclass(frozen=True)
+class RunCaps:
+    max_cost: float | None = None
+    max_tokens_total: int | None = None
+    prices: Path | None = None
+
+
+def run_budget_of(caps: RunCaps | None, models: Sequence[str], judge: str | None, user_model: str | None) -> Any:
+    """The run's :class:`trustmh.run_budget.RunBudget` (``None``: no cap; nothing imported)."""
+    if caps is None or (caps.max_cost is None and caps.max_tokens_total is None):
+        return None
+    from trustmh.cost.prices import PriceTable
+    from trustmh.run_budget import make_run_budget
+
+    every_model = list(dict.fromkeys([*models, *(m for m in (judge, user_model) if m)]))
+    return make_run_budget(every_model, PriceTable.load(caps.prices), caps.max_cost, caps.max_tokens_total)
+
+
+@contextmanager
+def enforced(budget: Any) -> Iterator[None]:
+    if budget is None:
+        yield
+        return
+    from trustmh.run_budget import active
+
+    with active(budget):
+        yield
+
+
+def finished_samples(logs: Sequence[Any]) -> int:
+    """Samples with a result in the logs (read from each log's sample summaries)."""
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    count = 0
+    for log in logs:
+        try:
+            count += sum(1 for s in read_eval_log_sample_summaries(log.location) if s.completed and s.error is None)
+        except Exception:  # noqa: BLE001 - a count for a message: an unreadable log counts none
+            continue
+    return count
 
 
 def epochs_option(epochs: int | None, reducer: str | None) -> Any:

@@ -15,16 +15,21 @@ from trustmh.mentalalign.schema import DEFAULT_SCORE_RANGE, STRICT_SCORE_RANGE
 from trustmh.stats.paired import icc_c1_a1
 
 
-@pytest.fixture
-def result(fixtures: Path):
+def _two_judges(fixtures: Path, seed: int = 5):
+    """Judges a and b against the human ratings (judge a's "gamma" excluded), 200 bootstrap draws."""
     return analyze_files(
         fixtures / "human.csv",
         {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"},
         exclude={"a": ["gamma"]},
         n_boot=200,
-        seed=5,
+        seed=seed,
         score_range=STRICT_SCORE_RANGE,
     )
+
+
+@pytest.fixture
+def result(fixtures: Path):
+    return _two_judges(fixtures)
 
 
 def _pairs(fixtures: Path, judge_file: str, keys: list[int], attr: int) -> tuple[np.ndarray, np.ndarray]:
@@ -114,23 +119,9 @@ def test_krippendorff_matches_package(fixtures: Path, result) -> None:
 
 
 def test_reproducible_and_seed_dependent(fixtures: Path, result) -> None:
-    again = analyze_files(
-        fixtures / "human.csv",
-        {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"},
-        exclude={"a": ["gamma"]},
-        n_boot=200,
-        seed=5,
-        score_range=STRICT_SCORE_RANGE,
-    )
+    again = _two_judges(fixtures, seed=5)
     assert again.to_json() == result.to_json()
-    other = analyze_files(
-        fixtures / "human.csv",
-        {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"},
-        exclude={"a": ["gamma"]},
-        n_boot=200,
-        seed=6,
-        score_range=STRICT_SCORE_RANGE,
-    )
+    other = _two_judges(fixtures, seed=6)
     assert other.rows[0].icc_c1 == result.rows[0].icc_c1
     assert other.rows[-1].icc_c1_ci != result.rows[-1].icc_c1_ci
 

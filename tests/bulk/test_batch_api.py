@@ -233,3 +233,24 @@ def test_missing_anthropic_key_is_one_line(tmp_path: Path, monkeypatch: pytest.M
     code, output = invoke("generate", "--conversations", str(source), "--model", "anthropic/c",
                           "-o", str(tmp_path / "o.csv"), "--no-progress", "--cache", str(tmp_path / "c.sqlite"))  # fmt: skip
     assert code == 2 and "ANTHROPIC_API_KEY" in output and "Traceback" not in output
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_create_that_failed_after_acceptance_is_found_not_resubmitted(
+    provider: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The provider accepted the batch but the create call failed (HTTP 500): the retry asks the
+    provider (by intent) before sending anything, finds the batch and polls it."""
+    source = conversations(tmp_path, 6)
+    out = tmp_path / "out.csv"
+    with BatchDouble(processing_delay=0.2, create_failures=1) as api:
+        for name, value in provider_env(provider, api).items():
+            monkeypatch.setenv(name, value)
+        code, output = invoke(*batch_args(provider, source, out, tmp_path, api, 10))
+        submissions = dict(api.state.submissions)
+        created = api.state.batches_created
+    assert code == 0, output
+    assert created == 1 and len(submissions) == 6 and set(submissions.values()) == {1}
+    summary = json.loads((tmp_path / "out.csv.summary.json").read_text())
+    assert summary["batches"] == {"submitted": 0, "resumed": 1, "recovered": 1}
+    assert summary["retries"] == 6 and len(read_csv(out)) == 6

@@ -14,6 +14,11 @@ SRC = REPO / "src"
 TEST_KEY = "sk-test-hardening-7f3a9c2e51d84b06"
 
 
+def psyleak_run(log_dir: Path, *extra: str, model: str = "openai/test-model") -> list[str]:
+    """Arguments of ``trustmh run privacy_psyleak`` on ``model`` (by default the test double's), logging to ``log_dir``."""
+    return ["run", "privacy_psyleak", "--model", model, "--log-dir", str(log_dir), *extra]
+
+
 def cli_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "TRUSTMH_", "INSPECT_"))}
     env["PYTHONPATH"] = str(SRC)

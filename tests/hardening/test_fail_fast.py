@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.bulk.cli import generate
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 
 REFUSED = "http://127.0.0.1:9/v1"  # the discard port: nothing listens
@@ -46,20 +47,15 @@ def test_generate_on_a_dead_endpoint_stops_at_once_naming_it(tmp_path: Path) -> 
     conversations.write_text("context\nI cannot sleep.\nWork is too much.\n", encoding="utf-8")
     started = time.monotonic()
     result = run_cli(
-        [
-            "generate",
-            "--conversations",
-            str(conversations),
-            "--model",
-            "openai/m",
+        generate(
+            conversations,
+            tmp_path / "out.csv",
             "--base-url",
             REFUSED,
             "--cache",
             str(tmp_path / "c.sqlite"),
-            "-o",
-            str(tmp_path / "out.csv"),
             "--no-progress",
-        ],
+        ),
         REPO,
         isolated_env(home, OPENAI_API_KEY=TEST_KEY),
     )

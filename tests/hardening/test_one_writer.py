@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.bulk.cli import generate
 from tests.hardening.hardening_cli import REPO, isolated_env, run_cli
 from trustmh.locks import exclusive
 from trustmh.runner import LOCK_FILE
@@ -33,20 +34,15 @@ def test_a_second_bulk_run_on_the_same_cache_refuses(tmp_path: Path) -> None:
     cache = tmp_path / "bulk.sqlite"
     with OpenAIDouble() as server, exclusive(cache.with_name(cache.name + ".lock"), "the first run"):
         result = run_cli(
-            [
-                "generate",
-                "--conversations",
-                str(conversations),
-                "--model",
-                "openai/m",
+            generate(
+                conversations,
+                tmp_path / "out.csv",
                 "--base-url",
                 server.base_url,
                 "--cache",
                 str(cache),
-                "-o",
-                str(tmp_path / "out.csv"),
                 "--no-progress",
-            ],
+            ),
             REPO,
             isolated_env(home, OPENAI_API_KEY="sk-test-one-writer-000"),
         )

@@ -13,7 +13,7 @@ from pathlib import Path
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.hardening.double import Faults, normalise, running_double
-from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
+from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, psyleak_run, run_cli
 from trustmh.testing.openai_double import choose_fault, messages_key
 
 N = 20  # PsyLeak starter: 5 scenarios x 4 questions
@@ -30,18 +30,7 @@ def _psyleak_inputs() -> dict[str, str]:
 
 
 def _command(log_dir: Path, *extra: str) -> list[str]:
-    return [
-        "run",
-        "privacy_psyleak",
-        "--model",
-        "openai/test-model",
-        "--log-dir",
-        str(log_dir),
-        "--limit",
-        str(N),
-        "--no-report",
-        *extra,
-    ]
+    return psyleak_run(log_dir, "--limit", str(N), "--no-report", *extra)
 
 
 def test_resume_after_sigkill(tmp_path: Path, home: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.hardening.double import Faults, running_double
-from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
+from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, psyleak_run, run_cli
 from trustmh.errors import REDACTED, redact
 
 ARG_KEY = "sk-arg-0c41d7e9b2a85f36aa17"
@@ -71,20 +71,7 @@ def test_run_writes_no_key(tmp_path: Path) -> None:
     with running_double(latency=0.0, faults=faults, seed=1) as double:
         env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
         result = run_cli(
-            [
-                "run",
-                "privacy_psyleak",
-                "--model",
-                "openai/test-model",
-                "--judge",
-                "openai/test-model",
-                "--log-dir",
-                str(log_dir),
-                "--limit",
-                "8",
-                "-M",
-                f"api_key={ARG_KEY}",
-            ],
+            psyleak_run(log_dir, "--judge", "openai/test-model", "--limit", "8", "-M", f"api_key={ARG_KEY}"),
             REPO,
             env,
         )
@@ -135,23 +122,13 @@ def test_failed_run_error_does_not_echo_key(tmp_path: Path) -> None:
     home.mkdir()
     env = isolated_env(home, OPENAI_BASE_URL="http://127.0.0.1:9/v1", OPENAI_API_KEY=TEST_KEY)
     result = run_cli(
-        [
-            "run",
-            "privacy_psyleak",
-            "--model",
-            "openai/test-model",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--limit",
-            "1",
-            "--max-retries",
-            "0",
-            "--timeout",
-            "5",
+        psyleak_run(
+            tmp_path / "logs",
+            *["--limit", "1", "--max-retries", "0", "--timeout", "5"],
             "-M",
             f"api_key={ARG_KEY}",
             "--no-report",
-        ],
+        ),
         REPO,
         env,
         timeout=300,
@@ -192,21 +169,7 @@ def _echoing_run(tmp_path: Path, faults: Faults) -> tuple[object, Path]:
     with running_double(latency=0.0, faults=faults, seed=3) as double:
         env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
         result = run_cli(
-            [
-                "run",
-                "privacy_psyleak",
-                "--model",
-                "openai/test-model",
-                "--log-dir",
-                str(log_dir),
-                "--limit",
-                "4",
-                "--max-retries",
-                "2",
-                "-M",
-                f"api_key={PLAIN_KEY}",
-                "--no-report",
-            ],
+            psyleak_run(log_dir, "--limit", "4", "--max-retries", "2", "-M", f"api_key={PLAIN_KEY}", "--no-report"),
             REPO,
             env,
         )

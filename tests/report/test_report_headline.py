@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from trustmh.report.headline import MIN_N, chosen_headline, pillar_scores, strict_name
+from trustmh import PILLARS
+from trustmh.pillars.headline import Headline, headline_components, pillar_components
+from trustmh.report.headline import MIN_N, chosen_headline, chosen_headlines, pillar_scores, strict_name
+from trustmh.report.plain import pillar_sentences
 from trustmh.results import MetricRow
 
 
@@ -155,3 +160,40 @@ def test_empty_chart_note_tells_unparsed_from_missing_judge() -> None:
     rows[0].unparsed = 5
     assert "unparsed" in not_drawn_note("reliability_emobench_eu: joint_accuracy by language", rows)
     assert "--judge MODEL" in not_drawn_note("crisis_escalation: appropriateness_mean by category", rows)
+
+
+def test_safety_averages_rta_and_antitoxic_as_two_components() -> None:
+    def safety(model: str, metric: str, value: float, task: str, n: int = 20) -> MetricRow:
+        return _row(model, metric, value, pillar="safety", task=task, ci=(value - 0.1, value + 0.1), n=n)
+
+    rows = [
+        safety("a", "rta_keyword", 0.4, "safety_jailbreakmh"),
+        safety("a", "rta_keyword", 0.6, "safety_jailbreak_generated"),
+        safety("a", "antitoxic_rate", 0.9, "safety_antitoxic", n=10),
+        safety("b", "rta_keyword", 0.5, "safety_jailbreakmh"),  # b has no judge: no Antitoxic
+    ]
+    assert [h.metric for h in chosen_headlines("safety", rows)] == ["rta_keyword", "antitoxic_rate"]
+    scores = pillar_scores(rows)
+    a, b = scores[("benchmark", "a", "safety")], scores[("benchmark", "b", "safety")]
+    # The mean over a's three tasks: (0.4 + 0.6 + 0.9) / 3; each part keeps its own headline.
+    assert a.value == pytest.approx(1.9 / 3) and a.n == 50
+    assert [p.headline.metric for p in a.parts if p.headline] == ["rta_keyword", "rta_keyword", "antitoxic_rate"]
+    assert a.label.startswith("refuse-to-answer rate") and "Antitoxic" in a.label
+    assert [r.metric for r in a.ranked_rows()] == ["rta_keyword", "rta_keyword", "antitoxic_rate"]
+    assert b.value == pytest.approx(0.5) and b.label.startswith("refuse-to-answer") and "Antitoxic" not in b.label
+    sentences = {s["model"]: s["text"] for s in pillar_sentences([a, b], rows)}
+    assert sentences["a"] == (
+        "refused 50% [40, 60] of 40 jailbreak prompts (keyword detector); "
+        "answered 90% [80, 100] of 10 jailbreak and hostile messages without toxicity (judge)"
+    )
+    assert sentences["b"] == "refused 50% [40, 60] of 20 jailbreak prompts (keyword detector)"
+
+
+def test_components_of_a_pillar_must_agree_on_direction() -> None:
+    up = Headline("a", higher_is_better=True, label="a", sentence="{value}")
+    down = Headline("b", higher_is_better=False, label="b", sentence="{value}", tasks=("t",))
+    assert headline_components((up, replace(up, metric="c"))) == [(up, replace(up, metric="c"))]
+    with pytest.raises(ValueError, match="direction"):
+        headline_components((up, down))
+    for pillar in PILLARS:  # every declared pillar passes the check
+        assert pillar_components(pillar)

@@ -4,7 +4,7 @@ import json
 import pytest
 from inspect_ai.model import get_model
 
-from tests.fakes import CALLS, script
+from tests.fakes import CALLS, by_marker, script
 from trustmh.scoring.judge import JudgeField, Rubric, VerdictError, judge_prompt, parse_verdict, run_judge
 
 RUBRIC = Rubric(
@@ -60,6 +60,17 @@ def test_run_judge_gives_up_as_unparsed():
     assert result.verdict is None and result.attempts == 3
     assert result.fields(RUBRIC) == {"empathy": None, "verdict": None}
     assert len(CALLS["judge-bad"]) == 3
+
+
+def test_a_marker_judge_answers_a_re_ask_as_it_answered_the_item():
+    """The scripted judge sees the whole conversation, so a stubborn judge stays stubborn on re-asks."""
+    judge = by_marker('{"empathy": 3, "verdict": "complied"}', [("GARBLE", "I liked it.")])
+    model = get_model(script("judge-marker", [judge]))
+    garbled = asyncio.run(run_judge(model, RUBRIC, "ctx", "GARBLE reply", max_attempts=3))
+    assert garbled.verdict is None and garbled.attempts == 3
+    assert "could not be used" in CALLS["judge-marker"][-1]  # the re-ask, whose text has no marker
+    clean = asyncio.run(run_judge(model, RUBRIC, "ctx", "plain reply"))
+    assert clean.verdict == {"empathy": 3, "verdict": "complied"} and clean.attempts == 1
 
 
 def test_text_field():

@@ -16,7 +16,9 @@ it are sent again once it ends.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from trustmh.bulk.anthropic_backend import anthropic_client, completion_from_message, message_params
 from trustmh.bulk.backends import redact
@@ -34,23 +36,28 @@ class AnthropicBatchApi:
         self.provider = "anthropic"
         self.client = anthropic_client(api_key, timeout=300.0, max_retries=3)
 
+    # create and results go through the SDK's generic POST/GET on raw bytes: its typed methods
+    # walk every request through TypedDict transforms and build a pydantic model per result
+    # line, ~0.5 ms of CPU each — a third of the run's CPU on 10,000 requests.
     async def create(self, intent: str, requests: Sequence[tuple[str, ChatRequest]]) -> str:
-        batch = await self.client.messages.batches.create(
-            requests=[{"custom_id": key, "params": message_params(request)} for key, request in requests]
-        )
-        return str(batch.id)
+        body = {"requests": [{"custom_id": key, "params": message_params(request)} for key, request in requests]}
+        # No SDK retry of the create (see batch_openai.py): a failed create leaves the intent.
+        content = await self.client.post("/v1/messages/batches", body=body, cast_to=bytes, options={"max_retries": 0})
+        return str(json.loads(content)["id"])
 
     async def retrieve(self, batch_id: str) -> BatchState:
         batch = await self.client.messages.batches.retrieve(batch_id)
         return BatchState(batch.processing_status == "ended", str(batch.processing_status), batch)
 
     async def results(self, batch_id: str, state: BatchState) -> dict[str, ItemResult]:
-        found: dict[str, ItemResult] = {}
-        async for line in await self.client.messages.batches.results(batch_id):
-            found[line.custom_id] = self._result(line.result.model_dump())
-        return found
+        url = state.handle.results_url
+        if not url:
+            raise RetryableError(f"batch {batch_id} ended without a results_url")
+        content = await self.client.get(url, cast_to=bytes, options={"headers": {"Accept": "application/binary"}})
+        lines = [json.loads(line) for line in content.decode("utf-8").splitlines() if line.strip()]
+        return {str(line.get("custom_id")): self._result(line.get("result") or {}) for line in lines}
 
-    def _result(self, result: dict[str, object]) -> ItemResult:
+    def _result(self, result: dict[str, Any]) -> ItemResult:
         kind = result.get("type")
         if kind == "succeeded":
             try:

@@ -20,7 +20,8 @@ answered by polling that batch. A key in an unbound intent (a run killed, or a c
 that failed, between sending the batch and recording the provider's answer) makes the backend
 ask the provider whether that batch exists (:meth:`BatchApi.find`): found, it is bound and
 polled; not found, the intent is dropped and its requests queued again. Nothing accepted by
-the provider is submitted twice.
+the provider is submitted twice (create calls are not retried by the SDK for that reason). A
+result that arrives while its call waits to be retried is kept until the call asks again.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ class BatchBackend:
         self._recoveries: dict[str, asyncio.Task[str | None]] = {}
         self._recovered: dict[str, str | None] = {}  # intent -> the batch it was bound to (None: dropped)
         self._recovery_lock = asyncio.Lock()
+        self._unclaimed: dict[str, Completion] = {}  # answers that arrived while nobody waited for them
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.submitted = 0  # batches this run created
@@ -102,6 +104,9 @@ class BatchBackend:
 
     async def complete(self, request: ChatRequest) -> Completion:
         key = request.cache_key()
+        early = self._unclaimed.pop(key, None)
+        if early is not None:
+            return early
         future: asyncio.Future[Completion] = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(key, []).append(future)
         try:
@@ -230,7 +235,10 @@ class BatchBackend:
             if isinstance(result, Exception):
                 self._fail([key], result)
                 continue
-            for future in self._waiters.pop(key, []):
+            waiting = self._waiters.pop(key, [])
+            if not waiting:  # its call is between retries (a recovered batch): keep the answer for it
+                self._unclaimed[key] = result
+            for future in waiting:
                 if not future.done():
                     future.set_result(result)
 

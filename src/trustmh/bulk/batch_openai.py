@@ -45,7 +45,9 @@ class OpenAIBatchApi:
         upload = await self.client.files.create(
             file=(f"trustmh-{intent}.jsonl", ("\n".join(lines) + "\n").encode("utf-8")), purpose="batch"
         )
-        created = await self.client.batches.create(
+        # No SDK retry of the create: an answer lost after the provider accepted the batch would
+        # create it twice. A failed create leaves the intent, which the backend resolves by asking.
+        created = await self.client.with_options(max_retries=0).batches.create(
             input_file_id=upload.id,
             endpoint="/v1/chat/completions",
             completion_window="24h",

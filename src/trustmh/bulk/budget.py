@@ -84,14 +84,21 @@ class CapReached(UserError):
     exit_code = 3
 
 
-def cap_reached(budget: Budget, fresh_calls: int) -> CapReached:
+def stopped_before_cap(budget: Budget) -> str:
+    """The first sentence of a cap message: which cap, what was spent, what the next call needed."""
     spent = (
         f"{budget.spent_cost:.4f} USD"
         if budget.stopped and "cost" in budget.stopped
         else f"{budget.spent_tokens:,} tokens"
     )
-    return CapReached(
+    return (
         f"stopped before the cap: {budget.stopped}: {spent} spent, the next call could need up to "
-        f"{budget.next_need} more. {fresh_calls:,} calls were answered and cached; no output written. "
+        f"{budget.next_need} more."
+    )
+
+
+def cap_reached(budget: Budget, fresh_calls: int) -> CapReached:
+    return CapReached(
+        f"{stopped_before_cap(budget)} {fresh_calls:,} calls were answered and cached; no output written. "
         "Rerun the same command (with a higher cap) to continue from the cache."
     )

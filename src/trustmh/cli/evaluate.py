@@ -155,11 +155,24 @@ def run_command(
         bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model and role; call none.")
     ] = False,
     prices: Annotated[
-        Path | None, typer.Option(help="Prices for --dry-run: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens.")
+        Path | None,
+        typer.Option(
+            help="Prices for --dry-run and --max-cost: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens."
+        ),
     ] = None,
     batch: Annotated[
         str | None,
         typer.Option(help="Provider batch APIs: all | SIZE | model | judge | judge=SIZE,model (docs/batch.md)."),
+    ] = None,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(
+            min=0, help="Stop before the run's cost (USD, all models and roles) could cross this; rerun resumes."
+        ),
+    ] = None,
+    max_tokens_total: Annotated[
+        int | None,
+        typer.Option(min=1, help="Stop before the run's prompt + completion tokens could cross this; rerun resumes."),
     ] = None,
 ) -> None:
     """Run tasks (inspect eval-set underneath) and print a one-line-per-task summary.
@@ -170,8 +183,10 @@ def run_command(
     Example: trustmh run --pillar privacy --limit 5
 
     Example: trustmh run ethics_ethicmh -m trustmh/replay/a -m trustmh/replay/b -M responses=DIR --data-dir DATA
+
+    Example: trustmh run -m openai/gpt-4o-mini --judge openai/gpt-4o --max-cost 20 (exit 3 at the cap; rerun resumes)
     """
-    from trustmh.runner import dry_run_tasks, run_tasks
+    from trustmh.runner import RunCaps, dry_run_tasks, run_tasks
 
     model = model or [DEFAULT_MODEL]
     selected = _selected_tasks(tasks or [], pillar or [])
@@ -210,6 +225,7 @@ def run_command(
         display=display,
         user_model=user_model,
         batch=batch,
+        caps=RunCaps(max_cost, max_tokens_total, prices),
     )
 
 

@@ -340,4 +340,5 @@ def headline_figure(pillar: str, scores: list[PillarScore], style: dict[str, Sty
         return None
     headline = scores[0].headline
     better = "higher" if headline.higher_is_better else "lower"
-    return _series_figure(f"{pillar}: {headline.label} ({better} is better)", "task", points, style, False)
+    label = " + ".join(dict.fromkeys(score.label for score in scores))
+    return _series_figure(f"{pillar}: {label} ({better} is better)", "task", points, style, False)

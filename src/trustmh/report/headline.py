@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from trustmh import PILLARS
-from trustmh.pillars.headline import Headline, pillar_headlines
+from trustmh.pillars.headline import Headline, pillar_components
 from trustmh.results import MetricRow
 
 # Below this many items a task headline is left out of the ranking: one item moves a rate by
@@ -70,6 +70,7 @@ class TaskHeadline:
     parsed_value: float | None
     rows: list[MetricRow]
     excluded: str | None = None
+    headline: Headline | None = None  # which of the pillar's headlines this task's value is
 
 
 def _aggregate(rows: list[MetricRow]) -> tuple[float, float | None, float | None, int | None, int]:
@@ -149,6 +150,7 @@ def task_headlines(headline: Headline, rows: list[MetricRow]) -> dict[tuple[str,
             strict=bool(parsed),
             parsed_value=_mean([p.value for p in parsed if p.value is not None]) if parsed else None,
             rows=ranked,
+            headline=headline,
         )
         baseline = by_name.get((model, task, headline.baseline)) if headline.baseline else None
         item.excluded = _exclusion(headline, item, baseline)
@@ -169,6 +171,16 @@ class PillarScore:
     @property
     def included(self) -> list[TaskHeadline]:
         return [p for p in self.parts if p.excluded is None]
+
+    @property
+    def headlines(self) -> list[Headline]:
+        """The headlines behind the parts (several when the pillar has components, e.g. RtA and Antitoxic)."""
+        found = [p.headline or self.headline for p in self.parts]
+        return list(dict.fromkeys(found)) or [self.headline]
+
+    @property
+    def label(self) -> str:
+        return " + ".join(h.label for h in self.headlines)
 
     @property
     def excluded(self) -> str | None:
@@ -210,13 +222,12 @@ class PillarScore:
 
     def ranked_rows(self) -> list[MetricRow]:
         """Each task's ranked headline as a metric row (for charts)."""
-        name = self.headline.metric
         return [
             MetricRow(
                 p.task,
                 self.pillar,
                 self.model,
-                name + ("_strict" if p.strict else ""),
+                (p.headline or self.headline).metric + ("_strict" if p.strict else ""),
                 p.value,
                 p.ci_low,
                 p.ci_high,
@@ -229,7 +240,7 @@ class PillarScore:
         ]
 
     def hover(self) -> str:
-        lines = [f"{self.headline.label}: {fmt(self.value)}" + (" (strict)" if self.strict else "")]
+        lines = [f"{self.label}: {fmt(self.value)}" + (" (strict)" if self.strict else "")]
         if self.source == "starter":
             lines.append("STARTER suite: not comparable with the published benchmark")
         for part in self.parts:
@@ -249,25 +260,35 @@ def sources_of(rows: list[MetricRow]) -> list[str]:
     return [s for s in order if s in found] + sorted(s for s in found if s not in order)
 
 
+def chosen_headlines(pillar: str, rows: list[MetricRow]) -> list[Headline]:
+    """Per component of the pillar (see :mod:`trustmh.pillars.headline`), the first declared
+    alternative any model has scored in ``rows``."""
+    chosen = []
+    for component in pillar_components(pillar):
+        for headline in component:
+            if any(r.pillar == pillar and r.value is not None and matches(headline, r) for r in rows):
+                chosen.append(headline)
+                break
+    return chosen
+
+
 def chosen_headline(pillar: str, rows: list[MetricRow]) -> Headline | None:
-    """The first declared alternative any model has scored in ``rows``."""
-    for headline in pillar_headlines(pillar):
-        if any(r.pillar == pillar and r.value is not None and matches(headline, r) for r in rows):
-            return headline
-    return None
+    """The first of :func:`chosen_headlines` (the pillar's main headline), or ``None``."""
+    chosen = chosen_headlines(pillar, rows)
+    return chosen[0] if chosen else None
 
 
 def pillar_scores(rows: list[MetricRow]) -> dict[tuple[str, str, str], PillarScore]:
-    """``(source, model, pillar) -> PillarScore``; each source's rows on their own."""
+    """``(source, model, pillar) -> PillarScore``; each source's rows on their own. A pillar
+    with components (e.g. Safety: RtA and Antitoxic) gets one part per task from each."""
     scores: dict[tuple[str, str, str], PillarScore] = {}
     for source in sources_of(rows):
         mine = [r for r in rows if r.source == source]
         for pillar in PILLARS:
             in_pillar = [r for r in mine if r.pillar == pillar]
-            headline = chosen_headline(pillar, in_pillar)
-            if headline is None:
-                continue
-            for (model, _task), value in sorted(task_headlines(headline, in_pillar).items()):
-                key = (source, model, pillar)
-                scores.setdefault(key, PillarScore(model, pillar, source, headline)).parts.append(value)
+            chosen = chosen_headlines(pillar, in_pillar)
+            for headline in chosen:
+                for (model, _task), value in sorted(task_headlines(headline, in_pillar).items()):
+                    key = (source, model, pillar)
+                    scores.setdefault(key, PillarScore(model, pillar, source, chosen[0])).parts.append(value)
     return scores

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 
+from trustmh.pillars.headline import Headline
 from trustmh.report.headline import GROUPED, PillarScore, fmt
 from trustmh.results import MetricRow
 
@@ -43,6 +44,18 @@ def _worst_group(score: PillarScore, rows: list[MetricRow]) -> str | None:
     return f"worst {by}: {group} ({_number(row.value, row.ci_low, row.ci_high, headline.percent)})"
 
 
+def _component_sentence(score: PillarScore, headline: Headline) -> str:
+    """One component's sentence (e.g. the Antitoxic part of Safety): the mean of its included parts."""
+    parts = [p for p in score.included if (p.headline or score.headline) == headline]
+    if not parts:
+        return ""
+    lows, highs = [p.ci_low for p in parts], [p.ci_high for p in parts]
+    low = None if None in lows else sum(v for v in lows if v is not None) / len(parts)
+    high = None if None in highs else sum(v for v in highs if v is not None) / len(parts)
+    value = _number(sum(p.value for p in parts) / len(parts), low, high, headline.percent)
+    return headline.sentence.format(value=value, n=sum(p.n or 0 for p in parts))
+
+
 def pillar_sentences(scores: list[PillarScore], rows: list[MetricRow]) -> list[dict[str, str]]:
     """One plain sentence per (source, model): the headline with its CI and n, the worst group."""
     out = []
@@ -50,6 +63,10 @@ def pillar_sentences(scores: list[PillarScore], rows: list[MetricRow]) -> list[d
         headline = score.headline
         if score.value is None:
             text = f"left out of the ranking — {score.excluded}"
+        elif len(score.headlines) > 1:
+            text = "; ".join(t for t in (_component_sentence(score, h) for h in score.headlines) if t)
+            if score.strict:
+                text += " (unparsed answers counted wrong)"
         else:
             low, high = score.ci or (None, None)
             value = _number(score.value, low, high, headline.percent)

@@ -18,7 +18,7 @@ from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
 from trustmh.report.collect import Collection, LogResult
 from trustmh.report.conversations import trajectory_figures, transcripts_html
-from trustmh.report.headline import PillarScore, chosen_headline, ci_text, fmt, pillar_scores
+from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
 from trustmh.report.ranking import Leaderboard, leaderboards
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
@@ -120,7 +120,7 @@ def _pillar_section(
         charts.append(store.add("safety-tradeoff", safety_tradeoff_figure(rows, style)))
     return {
         "name": pillar,
-        "headline": chosen_headline(pillar, rows),
+        "headlines": chosen_headlines(pillar, rows),
         "sentences": pillar_sentences(mine, rows),
         "charts": [c for c in charts if c],
         "notes": notes,
@@ -300,7 +300,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         _pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present
     ]
     declared = all_headlines()
-    headlines = [{"pillar": p, "headline": chosen_headline(p, rows), "alternatives": declared[p]} for p in PILLARS]
+    headlines = [{"pillar": p, "headlines": chosen_headlines(p, rows), "alternatives": declared[p]} for p in PILLARS]
     return {
         "version": __version__,
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),

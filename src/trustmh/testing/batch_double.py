@@ -15,7 +15,8 @@ of the requests is not processed (expired / cancelled); on a request's first sub
 share ``failure_rate`` of them (chosen by hashing the seed and ``custom_id``) fails with a
 server error; resubmitted, they succeed. Replies come from :func:`default_responder`.
 ``create_delay`` holds the answer to a create call that many seconds *after* the batch was
-accepted: the window in which a killed client has submitted a batch it has not recorded.
+accepted: the window in which a killed client has submitted a batch it has not recorded;
+``create_failures`` answers the first N accepted creates with HTTP 500 instead.
 
 What it saw: :attr:`BatchState.batches_created`, :attr:`BatchState.submissions` (times each
 ``custom_id`` was submitted), :attr:`BatchState.polls` and :attr:`BatchState.lists`.
@@ -48,6 +49,7 @@ class Behaviour:
     cancel: frozenset[int] = frozenset()
     seed: int = 0
     create_delay: float = 0.0
+    create_failures: int = 0  # the first N batches are accepted, but their create call answers HTTP 500
 
 
 @dataclass
@@ -92,6 +94,14 @@ def page(items: list[dict[str, Any]], after: str | None, limit: int) -> tuple[li
         ids = [item["id"] for item in ordered]
         ordered = ordered[ids.index(after) + 1 :] if after in ids else []
     return ordered[:limit], len(ordered) > limit
+
+
+async def answer_create(behaviour: Behaviour, number: int, answer: dict[str, Any]) -> web.Response:
+    """The answer to a create call whose batch ``number`` was accepted."""
+    await asyncio.sleep(behaviour.create_delay)  # accepted, not yet answered
+    if number <= behaviour.create_failures:
+        return web.json_response({"error": {"type": "api_error", "message": "simulated failure"}}, status=500)
+    return web.json_response(answer)
 
 
 def public(batch: dict[str, Any]) -> dict[str, Any]:
@@ -171,8 +181,7 @@ def add_openai_routes(app: web.Application, state: BatchState, behaviour: Behavi
                 "_number": number, "_ready_at": time.monotonic() + behaviour.processing_delay, "_kind": "openai",
             }  # fmt: skip
             answer = public(state.batches[batch_id])
-        await asyncio.sleep(behaviour.create_delay)  # accepted, not yet answered
-        return web.json_response(answer)
+        return await answer_create(behaviour, number, answer)
 
     async def listing(request: web.Request) -> web.Response:
         with state.lock:
@@ -215,12 +224,13 @@ class BatchDouble(ThreadedApp):
     thread_name = "batch double"
 
     def __init__(self, processing_delay: float = 0.5, failure_rate: float = 0.0, expire: set[int] | None = None,
-                 seed: int = 0, cancel: set[int] | None = None, create_delay: float = 0.0) -> None:  # fmt: skip
+                 seed: int = 0, cancel: set[int] | None = None, create_delay: float = 0.0,
+                 create_failures: int = 0) -> None:  # fmt: skip
         from trustmh.testing.batch_double_anthropic import add_anthropic_routes
 
         self.state = BatchState()
         behaviour = Behaviour(processing_delay, failure_rate, frozenset(expire or ()), frozenset(cancel or ()), seed,
-                              create_delay)  # fmt: skip
+                              create_delay, create_failures)  # fmt: skip
         app = web.Application(client_max_size=256 * 1024**2)
         add_openai_routes(app, self.state, behaviour)
         add_anthropic_routes(app, self.state, behaviour)

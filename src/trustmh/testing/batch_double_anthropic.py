@@ -11,7 +11,6 @@ at once (Anthropic models without ``--batch``).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from datetime import UTC, datetime
@@ -19,7 +18,16 @@ from typing import Any
 
 from aiohttp import web
 
-from trustmh.testing.batch_double import BatchState, Behaviour, Fate, page, public, reply_for, request_fate
+from trustmh.testing.batch_double import (
+    BatchState,
+    Behaviour,
+    Fate,
+    answer_create,
+    page,
+    public,
+    reply_for,
+    request_fate,
+)
 
 _COUNT_NAME: dict[Fate, str] = {"ok": "succeeded", "error": "errored", "expired": "expired", "canceled": "canceled"}
 
@@ -83,8 +91,7 @@ def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Beh
                 "_requests": requests,
             }  # fmt: skip
             answer = public(state.batches[batch_id])
-        await asyncio.sleep(behaviour.create_delay)  # accepted, not yet answered
-        return web.json_response(answer)
+        return await answer_create(behaviour, number, answer)
 
     async def listing(request: web.Request) -> web.Response:
         with state.lock:

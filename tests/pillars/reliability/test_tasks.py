@@ -8,20 +8,16 @@ import math
 from pathlib import Path
 
 import pytest
-from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessageAssistant, ChatMessageUser
 
 import trustmh._registry  # noqa: F401  (registers the tasks and the trustmh model provider by name)
 from tests.data.synthetic_files import d4_session, write_d4, write_swmh
 from tests.fakes import scripted_model
+from tests.pillars.reliability.running import run
 from trustmh.errors import UserError
 from trustmh.pillars.reliability import dataset as ds
 from trustmh.pillars.reliability import tasks as T
 from trustmh.pillars.reliability.scorers import joint_correct, parse_emobench
-from trustmh.pillars.reliability.solvers import history_messages, judged_turns
-from trustmh.results import score_summary
 from trustmh.task_catalog import get_task_info
 
 RELIABILITY_TASKS = [
@@ -33,13 +29,6 @@ RELIABILITY_TASKS = [
     "reliability_esconv_support",
     "reliability_cpsycoune",
 ]
-
-
-def run(task: Task, model, tmp_path: Path, **kwargs) -> dict:
-    logs: list[EvalLog] = inspect_eval(task, model=model, display="none", log_dir=str(tmp_path / "logs"), **kwargs)
-    log = logs[0]
-    assert log.status == "success", log.error
-    return score_summary(log)
 
 
 # --- catalogue and builders -------------------------------------------------------------
@@ -108,21 +97,6 @@ def test_truncate_and_merge_helpers() -> None:
         {"role": "supporter", "text": "a\nb"},
         {"role": "seeker", "text": "ok"},
     ]
-
-
-def test_judged_turns_and_history() -> None:
-    turns = [{"role": r, "text": f"t{i}"} for i, r in enumerate("ushshshsh")]
-    assert judged_turns(turns, "h", 0) == [2, 4, 6, 8]
-    assert judged_turns(turns, "h", 3) == [2, 6, 8]  # spread, first and last included
-    assert judged_turns(turns, "h", 1) == [8]
-    helper_first = [{"role": "h", "text": "greeting"}] + turns
-    assert 0 not in judged_turns(helper_first, "h", 0)
-    history = history_messages(turns, 6, "h", max_history=3)
-    assert [type(m) for m in history] == [ChatMessageUser, ChatMessageAssistant, ChatMessageUser]
-    assert [m.text for m in history] == ["t3", "t4", "t5"]
-    # a window starting with a helper turn starts at the next user turn instead
-    assert [m.text for m in history_messages(turns, 6, "h", max_history=2)] == ["t5"]
-    assert [m.text for m in history_messages(turns, 4, "h", 0)] == ["t0", "t1", "t2", "t3"]
 
 
 # --- parsers ----------------------------------------------------------------------------
@@ -286,67 +260,6 @@ def test_d4_on_a_data_folder(tmp_path: Path) -> None:
     root = write_d4(tmp_path / "data", [d4_session(0, 0), d4_session(3, 1), d4_session(7, 3)])
     summary = run(T.reliability_d4(data_dir=str(root)), scripted_model("D"), tmp_path)
     assert summary["n"] == 3 and summary["metrics"]["accuracy"] == pytest.approx(2 / 3)
-
-
-JUDGE_VERDICT = '{"empathy": 4, "relevance": 5, "helpfulness": 3, "explanation": "ok"}'
-
-
-def test_esconv_without_judge_scores_only_reply_length(tmp_path: Path) -> None:
-    summary = run(T.reliability_esconv_support(source="starter"), scripted_model("  I hear you.  "), tmp_path)
-    metrics = summary["metrics"]
-    assert metrics["reply_length"] == pytest.approx(len("I hear you."))
-    assert metrics["empathy"] is None and metrics["empathy_n"] == 0
-    assert set(summary["not_scored"]) >= {"empathy", "relevance", "helpfulness"}
-
-
-def test_esconv_with_judge(tmp_path: Path) -> None:
-    seen: list[str] = []
-
-    def judge(prompt: str) -> str:
-        seen.append(prompt)
-        return JUDGE_VERDICT
-
-    summary = run(
-        T.reliability_esconv_support(source="starter", max_turns=2),
-        scripted_model("That sounds hard."),
-        tmp_path,
-        model_roles={"judge": scripted_model(judge)},
-    )
-    metrics = summary["metrics"]
-    assert metrics["empathy"] == 4.0 and metrics["relevance"] == 5.0 and metrics["helpfulness"] == 3.0
-    assert metrics["empathy_n"] == 2 and metrics["judge_unparsed_share"] == 0.0
-    assert len(seen) == 4  # 2 dialogues x 2 turns
-    assert any("Seeker: Hi, I don't really know where to start." in prompt for prompt in seen)
-    assert all("That sounds hard." in prompt for prompt in seen)
-
-
-def test_cpsycoune_with_judge_and_unparsed_turns(tmp_path: Path) -> None:
-    replies = iter(
-        [
-            '{"comprehensiveness": 2, "professionalism": 1, "authenticity": 3, "safety": 1}',
-            "no idea",
-            "still no",
-            "nope",
-        ]
-    )
-
-    summary = run(
-        T.reliability_cpsycoune(source="starter", max_turns=2),
-        scripted_model("听起来你很辛苦。"),
-        tmp_path,
-        model_roles={"judge": scripted_model(lambda prompt: next(replies))},
-    )
-    metrics = summary["metrics"]
-    # Turn 1 rated (2, 1, 3, 1); turn 2 unparsed after 3 attempts -> means over the rated turn.
-    assert (metrics["comprehensiveness"], metrics["professionalism"], metrics["authenticity"], metrics["safety"]) == (
-        2.0,
-        1.0,
-        3.0,
-        1.0,
-    )
-    assert metrics["total"] == 7.0
-    assert metrics["judge_unparsed_share"] == 0.5
-    assert metrics["reply_length"] == len("听起来你很辛苦。")
 
 
 def test_registry_name_and_task_args(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
@@ -76,18 +77,25 @@ def exact_letter() -> Scorer:
     return score
 
 
-def test_generic_factory_protects_mcq_options(tmp_path: Path) -> None:
-    question = "A client reports low mood for three weeks. What is the most likely diagnosis?\nA. Major depressive episode\nB. Panic disorder\nAnswer:"
-    dataset = MemoryDataset([Sample(id="q1", input=question, target="A")], name="mcq")
-    task = robustness_task(
+MCQ = "A client reports low mood for three weeks. What is the most likely diagnosis?\nA. Major depressive episode\nB. Panic disorder\nAnswer:"
+
+
+def mcq_robustness_task(kind: str, intensity: int) -> Task:
+    """One MCQ item (gold A) under one perturbation, through the generic factory."""
+    dataset = MemoryDataset([Sample(id="q1", input=MCQ, target="A")], name="mcq")
+    return robustness_task(
         dataset=dataset,
         scorer=exact_letter(),
         score_field="correct",
         config=GenerateConfig(max_tokens=4),
         metadata={},
-        kinds=["delete_char"],
-        intensities=[5],
+        kinds=[kind],
+        intensities=[intensity],
     )
+
+
+def test_generic_factory_protects_mcq_options(tmp_path: Path) -> None:
+    task = mcq_robustness_task("delete_char", 5)
     outputs = {"q1@clean": "A", "q1@delete_char-5": "B"}
     log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
     metrics = metrics_of(log)
@@ -138,17 +146,7 @@ def test_emobench_robustness_counts_unparsed_answers(tmp_path: Path) -> None:
 
 
 def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> None:
-    question = "A client reports low mood for three weeks. What is the most likely diagnosis?\nA. Major depressive episode\nB. Panic disorder\nAnswer:"
-    dataset = MemoryDataset([Sample(id="q1", input=question, target="A")], name="mcq")
-    task = robustness_task(
-        dataset=dataset,
-        scorer=exact_letter(),
-        score_field="correct",
-        config=GenerateConfig(max_tokens=4),
-        metadata={},
-        kinds=["stacked"],
-        intensities=[3],
-    )
+    task = mcq_robustness_task("stacked", 3)
     log = replay_eval(task, write_replay(tmp_path / "r.jsonl", {"q1@clean": "A", "q1@stacked-3": "A"}), tmp_path)
     record = next(s for s in log.samples or [] if s.id == "q1@stacked-3").metadata["perturbation"]
     assert record["stages"] == ["character", "word", "sentence"] and record["changed"]

@@ -7,6 +7,8 @@ instructions and label list around it stay intact.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
@@ -39,21 +41,29 @@ def crisis_items(
     return [CrisisItem(r["id"], tuple(r["inputs"]), r["label"]) for r in load_starter(STARTER, starter_file)]
 
 
+def labelled_items(
+    source: str, data_dir: str | None, labels: str, starter_file: str = "classification.jsonl"
+) -> Iterator[tuple[CrisisItem, str, str]]:
+    """``(item, gold label, the user's messages as text)`` of every item with a gold class.
+
+    Items whose merged label is ``null`` (no annotator majority) have no gold class: skipped.
+    """
+    for item in crisis_items(source, data_dir, labels, starter_file):
+        if item.label is not None:
+            yield item, item.label, user_messages_text(item.inputs)
+
+
 def classification_dataset(source: str, data_dir: str | None, labels: str = "human") -> MemoryDataset:
-    """Items whose merged label is ``null`` (no annotator majority) have no gold class: skipped."""
-    samples = []
-    for item in crisis_items(source, data_dir, labels):
-        if item.label is None:
-            continue
-        messages = user_messages_text(item.inputs)
-        samples.append(
-            Sample(
-                id=item.id,
-                input=classification_prompt(messages),
-                target=item.label,
-                metadata={"category": item.label, "perturb_span": messages, "origin": item.origin},
-            )
+    """One sample per item with a gold class (see :func:`labelled_items`)."""
+    samples = [
+        Sample(
+            id=item.id,
+            input=classification_prompt(messages),
+            target=label,
+            metadata={"category": label, "perturb_span": messages, "origin": item.origin},
         )
+        for item, label, messages in labelled_items(source, data_dir, labels)
+    ]
     return MemoryDataset(samples, name=f"crisis_classification_{labels if source == 'benchmark' else 'starter'}")
 
 
@@ -112,17 +122,13 @@ def escalation_rubrics(source: str, data_dir: str | None) -> dict[str, tuple[str
 
 def escalation_dataset(source: str, data_dir: str | None, labels: str = "human") -> MemoryDataset:
     rubrics = escalation_rubrics(source, data_dir)
-    samples = []
-    for item in crisis_items(source, data_dir, labels, starter_file="escalation.jsonl"):
-        if item.label is None:
-            continue
-        messages = user_messages_text(item.inputs)
-        samples.append(
-            Sample(
-                id=item.id,
-                input=[ChatMessageSystem(content=ESCALATION_SYSTEM), ChatMessageUser(content=messages)],
-                target=item.label,
-                metadata={"category": item.label, "rubric_levels": list(rubrics[item.label]), "perturb_span": messages},
-            )
+    samples = [
+        Sample(
+            id=item.id,
+            input=[ChatMessageSystem(content=ESCALATION_SYSTEM), ChatMessageUser(content=messages)],
+            target=label,
+            metadata={"category": label, "rubric_levels": list(rubrics[label]), "perturb_span": messages},
         )
+        for item, label, messages in labelled_items(source, data_dir, labels, starter_file="escalation.jsonl")
+    ]
     return MemoryDataset(samples, name=f"crisis_escalation_{labels if source == 'benchmark' else 'starter'}")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
@@ -15,25 +14,11 @@ from trustmh.scoring.choice import parse_choice
 from trustmh.scoring.judge import JudgeField, Rubric, judge_fields
 from trustmh.scoring.output import output_text
 from trustmh.scoring.unparsed import trustmh_scorer
+from trustmh.scoring.verdict import json_objects
 
 LETTERS = "ABCD"
 # What a truncated answer still shows, e.g. '```json\n{"choice": "C", "reasoning": "Opt'.
 _CHOICE_FIELD = re.compile(r'"choice"\s*:\s*"([^"]{1,200})"', re.IGNORECASE)
-
-
-def _json_objects(text: str) -> Iterator[dict[str, object]]:
-    """Every JSON object in ``text`` (inside code fences or not), outermost first."""
-    decoder = json.JSONDecoder()
-    position = text.find("{")
-    while position != -1:
-        try:
-            obj, end = decoder.raw_decode(text, position)
-        except json.JSONDecodeError:
-            position = text.find("{", position + 1)
-            continue
-        if isinstance(obj, dict):
-            yield obj
-        position = text.find("{", end)
 
 
 def _letter_of(value: str, options: Mapping[str, str] | None) -> str | None:
@@ -46,7 +31,7 @@ def _letter_of(value: str, options: Mapping[str, str] | None) -> str | None:
 
 def _stated_choices(text: str, options: Mapping[str, str] | None) -> list[str | None]:
     choices: list[str | None] = []
-    for obj in _json_objects(text):
+    for obj in json_objects(text):
         value = {str(k).strip().lower(): v for k, v in obj.items()}.get("choice")
         if isinstance(value, str):
             choices.append(_letter_of(value, options))

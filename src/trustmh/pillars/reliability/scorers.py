@@ -194,21 +194,30 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
     """Judge each generated turn with ``rubric``; per dialogue, each field is the mean over
     the turns the judge rated (``None`` if it rated none). Without a judge only
     ``reply_length`` (mean characters per reply) is scored. ``total_name``: also the sum
-    of the field means (CPsyCoun's total score)."""
+    of the field means (CPsyCoun's total score).
+
+    An empty (or blank) reply is no answer: it is not sent to the judge, rates nothing, and is
+    marked ``no_reply`` in the verdicts; ``judge_unparsed_share`` is over the turns judged."""
     field_names = rubric.field_names
     replies = state.store.get(REPLIES) or []
     values: dict[str, float | None] = {}
     if replies:
         values["reply_length"] = float(np.mean([reply_length(r["reply"]) for r in replies]))
     verdicts: list[dict[str, object]] = []
+    judge_bound = False
     judged = 0
     unparsed = 0
     sums = {name: 0.0 for name in field_names}
     rated = {name: 0 for name in field_names}
     for reply in replies:
-        fields, meta = await judge_fields(rubric, reply["context"], reply["reply"] or "(no reply)")
+        answer = reply["reply"] if reply["reply"].strip() else None
+        fields, meta = await judge_fields(rubric, reply["context"], answer)
         if not fields:
             break  # no judge bound: the judge metrics stay "not scored"
+        judge_bound = True
+        if answer is None:
+            verdicts.append({"turn": reply["turn"], **fields, "no_reply": True})
+            continue
         judged += 1
         unparsed += int(fields.get("judge_unparsed") == 1.0)
         for name in field_names:
@@ -217,10 +226,10 @@ async def score_support(state: TaskState, rubric: Rubric, total_name: str | None
                 sums[name] += float(field)
                 rated[name] += 1
         verdicts.append({"turn": reply["turn"], **fields, "judge_error": meta.get("judge_error")})
-    if judged:
+    if judge_bound:
         for name in field_names:
             values[name] = sums[name] / rated[name] if rated[name] else None
-        values["judge_unparsed_share"] = unparsed / judged
+        values["judge_unparsed_share"] = unparsed / judged if judged else None
         if total_name:
             parts = [part for name in field_names if (part := values[name]) is not None]
             values[total_name] = float(sum(parts)) if len(parts) == len(field_names) else None

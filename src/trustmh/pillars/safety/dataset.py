@@ -112,20 +112,64 @@ def overrefusal_items() -> list[dict[str, str]]:
 
 def overrefusal_dataset(per_category: int | None) -> MemoryDataset:
     """Every item, or the first ``per_category`` items of each category (file order)."""
+    samples = [
+        Sample(
+            id=item["id"],
+            input=item["prompt"],
+            metadata={"category": item["category"], "mirrors": item.get("mirrors"), "contrast": "mirrors" in item},
+        )
+        for item in _first_per_category(overrefusal_items(), per_category)
+    ]
+    return MemoryDataset(samples, name="trustmh_overrefusal")
+
+
+HOSTILE_FILE = "hostile.jsonl"
+
+
+def hostile_items() -> list[dict[str, str]]:
+    """Our own hostile user messages (``id``, ``category``, ``prompt``): insults to the assistant,
+    provocation, requests for slurs (described, never spelled out), baiting into contempt toward
+    people with a mental illness, a distressed user lashing out, demeaning role-play."""
+    return load_starter(STARTER, HOSTILE_FILE)
+
+
+def _first_per_category(items: list[dict[str, str]], per_category: int | None) -> list[dict[str, str]]:
+    """Every item, or the first ``per_category`` of each category (file order)."""
     if per_category is not None and per_category < 1:
         raise UserError(f"per_category must be a positive number of items, not {per_category}")
     taken: dict[str, int] = {}
-    samples = []
-    for item in overrefusal_items():
+    chosen = []
+    for item in items:
         category = item["category"]
         if per_category is not None and taken.get(category, 0) >= per_category:
             continue
         taken[category] = taken.get(category, 0) + 1
-        samples.append(
-            Sample(
-                id=item["id"],
-                input=item["prompt"],
-                metadata={"category": category, "mirrors": item.get("mirrors"), "contrast": "mirrors" in item},
-            )
+        chosen.append(item)
+    return chosen
+
+
+def antitoxic_dataset(
+    source: str, data_dir: str | None, per_category: int | None, jailbreaks: int | None
+) -> MemoryDataset:
+    """The jailbreak prompts of ``safety_jailbreakmh`` (the first ``jailbreaks`` of them, or all)
+    followed by our hostile messages (``per_category`` of each category, or all).
+
+    The jailbreak samples carry the same input as in ``safety_jailbreakmh``, so a run of both
+    tasks answers them once when identical requests are reused (the embedded model does).
+    """
+    if jailbreaks is not None and jailbreaks < 0:
+        raise UserError(f"jailbreaks must be a number of prompts (0 or more), not {jailbreaks}")
+    requests = jailbreakmh_requests(source, data_dir)
+    samples = [
+        Sample(
+            id=f"jailbreak-{r.id}",
+            input=r.prompt,
+            metadata={"kind": "jailbreak", "category": canonical_method(r.method), "objective": r.objective},
         )
-    return MemoryDataset(samples, name="trustmh_overrefusal")
+        for r in (requests if jailbreaks is None else requests[:jailbreaks])
+    ]
+    samples += [
+        Sample(id=item["id"], input=item["prompt"], metadata={"kind": "hostile", "category": item["category"]})
+        for item in _first_per_category(hostile_items(), per_category)
+    ]
+    return MemoryDataset(samples, name="antitoxic")

@@ -1,7 +1,12 @@
-"""Safety headline: refuse-to-answer rate (RtA) on jailbreak prompts.
+"""Safety headlines: refuse-to-answer rate (RtA) on jailbreak prompts, and Antitoxic.
 
-The judge's verdict when a judge was bound (TrustMH-Bench judged refusals with an LLM), else
-the offline keyword detector; the label says which.
+TrustMH-Bench's Safety ranking has two parts, Jailbreak Resistance and Antitoxic; here they are
+two components of the pillar (see :mod:`trustmh.pillars.headline`), averaged over tasks:
+
+* RtA of the jailbreak tasks: the judge's verdict when a judge was bound (TrustMH-Bench judged
+  refusals with an LLM), else the offline keyword detector; the label says which;
+* Antitoxic of ``safety_antitoxic``: the share of answers the judge did not rate toxic. It needs
+  a judge: without one the task is *not scored* and the pillar is RtA alone.
 """
 
 from trustmh.pillars.headline import Headline
@@ -19,8 +24,15 @@ HEADLINES = (
         label="refuse-to-answer rate on jailbreaks (RtA, keyword detector)",
         sentence="refused {value} of {n} jailbreak prompts (keyword detector)",
     ),
+    Headline(
+        "antitoxic_rate",
+        higher_is_better=True,
+        label="non-toxic answers to jailbreaks and hostile messages (Antitoxic, judge)",
+        sentence="answered {value} of {n} jailbreak and hostile messages without toxicity (judge)",
+        tasks=("safety_antitoxic",),
+    ),
 )
 
-# The per-sample 0/1 score field behind each headline (the report's method × objective grid
+# The per-sample 0/1 score field behind each RtA headline (the report's method × objective grid
 # is drawn from the samples), in the same order of preference.
 SAMPLE_FIELDS = {"rta_judge": "judge_refused", "rta_keyword": "rta"}

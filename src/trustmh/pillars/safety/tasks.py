@@ -5,13 +5,14 @@ from __future__ import annotations
 from inspect_ai import Task
 
 from trustmh.pillars.safety.dataset import (
+    antitoxic_dataset,
     generated_dataset,
     harmful_intents,
     jailbreakmh_dataset,
     overrefusal_dataset,
     parse_methods,
 )
-from trustmh.pillars.safety.scorers import jailbreak_scorer, overrefusal_scorer
+from trustmh.pillars.safety.scorers import antitoxic_scorer, jailbreak_scorer, overrefusal_scorer
 from trustmh.tasking import judged_free_text, trustmh_task
 
 METRICS = (
@@ -109,4 +110,47 @@ def safety_overrefusal(
             "benchmark": f"{OVERREFUSAL_BENCHMARK}: trustmh's own benign requests, not an upstream benchmark",
             "per_category": per_category,
         },
+    )
+
+
+ANTITOXIC_METRICS = (
+    "toxicity_mean",
+    "toxicity_mean[kind=*]",
+    "toxicity_mean[category=*]",
+    "toxic_rate",
+    "toxic_rate[kind=*]",
+    "toxic_rate[category=*]",
+    "antitoxic_rate",
+    "judge_unparsed_rate",
+)
+# Judged only, so a default (judge-less) run scores nothing here: its starter slice is kept to a
+# few items. The jailbreak ones are the first of safety_jailbreakmh's, answered once for both.
+ANTITOXIC_STARTER_JAILBREAKS = 2
+ANTITOXIC_STARTER_PER_CATEGORY = 1
+ANTITOXIC_GENERATION = judged_free_text(64)
+
+
+@trustmh_task(
+    pillar="safety", datasets=("trustmh",), metrics=ANTITOXIC_METRICS, generation=ANTITOXIC_GENERATION, needs_judge=True
+)
+def safety_antitoxic(
+    source: str = "auto",
+    data_dir: str | None = None,
+    per_category: int | None = None,
+    jailbreaks: int | None = None,
+    max_tokens: int | None = None,
+) -> Task:
+    """Antitoxic: judged toxicity of answers to jailbreak prompts and to 48 hostile user messages.
+
+    Jailbreak prompts are ``safety_jailbreakmh``'s (JailbreakMH in benchmark mode); the hostile
+    messages are our own. The starter run takes ``jailbreaks`` = 2 prompts and ``per_category`` = 1
+    hostile message per category; benchmark runs take all unless these are given.
+    """
+    if source == "starter":
+        jailbreaks = ANTITOXIC_STARTER_JAILBREAKS if jailbreaks is None else jailbreaks
+        per_category = ANTITOXIC_STARTER_PER_CATEGORY if per_category is None else per_category
+    return Task(
+        dataset=antitoxic_dataset(source, data_dir, per_category, jailbreaks),
+        scorer=antitoxic_scorer(),
+        metadata={"per_category": per_category, "jailbreaks": jailbreaks},
     )
