@@ -9,10 +9,16 @@ trustmh metrics are flat dicts expanded by inspect into ``<m>``, ``<m>_ci_low``,
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
 
+from trustmh.errors import UserError
+
+# Metric arguments that name the score field a trustmh metric reads.
+FIELD_ARGUMENTS = ("field", "first", "second", "predicted", "gold")
 SUFFIXES = ("_ci_low", "_ci_high", "_n", "_unparsed")
 STRICT = "_strict"
 
@@ -42,6 +48,15 @@ class MetricRow:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+def read_log(path: str, header_only: bool = False) -> EvalLog:
+    """An inspect log; a corrupt, foreign or missing file is a one-line :class:`UserError`."""
+    try:
+        return read_eval_log(path, header_only=header_only)
+    except Exception as error:  # noqa: BLE001 - inspect raises many types for a corrupt or foreign file
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
 
 
 def _finite(value: float | None) -> float | None:
@@ -78,6 +93,30 @@ def log_judge(log: EvalLog) -> str | None:
     roles = getattr(log.eval, "model_roles", None) or {}
     judge = roles.get("judge")
     return getattr(judge, "model", None) if judge is not None else None
+
+
+def metric_fields(scorers: Iterable[Any]) -> dict[str, list[str]]:
+    """``{score field: [metric names reading it]}`` from a log's scorer definitions."""
+    out: dict[str, list[str]] = {}
+    for scorer in scorers:
+        metrics = scorer.metrics or []
+        if isinstance(metrics, dict):
+            metrics = [m for group in metrics.values() for m in group]
+        for definition in metrics:
+            if isinstance(definition, dict):  # {metric: [definitions]} form
+                definitions = [m for group in definition.values() for m in group]
+            else:
+                definitions = [definition]
+            for metric in definitions:
+                options = metric.options or {}
+                for argument in FIELD_ARGUMENTS:
+                    name = options.get(argument)
+                    if isinstance(name, str):
+                        metric_name = str(options.get("name") or name)
+                        out.setdefault(name, [])
+                        if metric_name not in out[name]:
+                            out[name].append(metric_name)
+    return out
 
 
 def metric_rows(log: EvalLog) -> list[MetricRow]:

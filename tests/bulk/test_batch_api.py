@@ -91,7 +91,7 @@ def kill_when(process: subprocess.Popen[bytes], ready: object, what: str) -> Non
         time.sleep(0.05)
     assert process.poll() is None and ready(), f"{what}: " + process.communicate()[1].decode()[-2000:]  # type: ignore[operator]
     process.send_signal(signal.SIGKILL)
-    process.wait()
+    process.communicate()  # reaps it and closes its pipes
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

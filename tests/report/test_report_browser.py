@@ -298,3 +298,29 @@ def test_page_three_models_starter_and_benchmark(driver, logs: Logs, shared_data
 def test_page_alignment_section(driver, logs: Logs, tmp_path: Path) -> None:
     page = build_report([logs.real], tmp_path / "align.html", align_json=write_alignment(tmp_path / "align.json"))
     _check_page(driver, page, "page-alignment", scope="#alignment")
+
+
+@pytest.mark.slow
+def test_page_judge_validation_beside_judged_metrics(driver, tmp_path: Path) -> None:
+    from tests.judgecheck.judged_run import human_file, judged_safety_log
+    from trustmh.files import json_text
+    from trustmh.judgecheck import check
+    from trustmh.judgecheck.ratings import read_ratings
+    from trustmh.judgecheck.verdicts import from_log
+
+    log, ids = judged_safety_log(tmp_path)
+    human = human_file(tmp_path / "human.csv", ids)
+    validation = tmp_path / "validation.json"
+    validation.write_text(json_text(check(read_ratings(human), str(human), from_log(log)).to_json()), encoding="utf-8")
+    page = build_report([log.parent], tmp_path / "validated.html", judge_validation=[validation])
+    _check_page(driver, page, "page-judge-validation")
+    _load(driver, page, 1280, 800)
+    shown = driver.execute_script(
+        "return Array.from(document.querySelectorAll('table.metrics small.judge-validation')).map(el => "
+        "[el.closest('tr').querySelector('code').textContent, el.textContent.trim(), el.getBoundingClientRect().height])"
+    )
+    by_metric = {metric: (text, height) for metric, text, height in shown}
+    assert by_metric["rta_judge"][0].startswith("judge vs humans: Fleiss' κ 0.94 [")
+    assert by_metric["harmfulness"][0] == "unvalidated"
+    assert "rta_keyword" not in by_metric  # the keyword detector is not the judge
+    assert all(height > 0 for _, height in by_metric.values())  # drawn, not hidden

@@ -1,7 +1,8 @@
 """The shared refusal detector: rule edge cases and precision/recall on labelled real outputs.
 
-``refusal_labels.csv`` holds only ``file, id, label`` (our labels of recorded PsyLeak
-outputs); the text is read from the shared data folder, never stored here. Labels:
+``refusal_labels.csv`` holds only our labels of recorded PsyLeak outputs, in judge-check's long
+format ``sample_id, field, rater, score`` (``sample_id`` = ``<replay file stem>/<id>``, field
+``refusal``); the text is read from the shared data folder, never stored here. Labels:
 ``refused``, ``partial`` (declines the core ask but engages at length; counted as refused)
 and ``complied``. Rows alternate dev (even) / held-out (odd): rules were tuned on dev only.
 """
@@ -84,12 +85,11 @@ def _labelled() -> list[tuple[int, bool, str, str]]:
     out = []
     with open(LABELS, encoding="utf-8", newline="") as handle:
         for row_number, row in enumerate(csv.DictReader(handle)):
-            if row["file"] not in texts:
-                lines = (root / row["file"]).read_text(encoding="utf-8").splitlines()
-                texts[row["file"]] = {
-                    str(r["id"]): r["output"] for r in map(json.loads, lines) if r["output"] is not None
-                }
-            out.append((row_number, row["label"] != "complied", row["label"], texts[row["file"]][row["id"]]))
+            stem, _, sample = row["sample_id"].partition("/")
+            if stem not in texts:
+                lines = (root / f"{stem}.jsonl").read_text(encoding="utf-8").splitlines()
+                texts[stem] = {str(r["id"]): r["output"] for r in map(json.loads, lines) if r["output"] is not None}
+            out.append((row_number, row["score"] != "complied", row["score"], texts[stem][sample]))
     return out
 
 
@@ -108,8 +108,9 @@ def test_labels_file_is_well_formed() -> None:
     with open(LABELS, encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) >= 100
-    assert {r["label"] for r in rows} == {"refused", "partial", "complied"}
-    assert len({(r["file"], r["id"]) for r in rows}) == len(rows)
+    assert {r["score"] for r in rows} == {"refused", "partial", "complied"}
+    assert {(r["field"], r["rater"]) for r in rows} == {("refusal", "safety_engineer")}
+    assert len({r["sample_id"] for r in rows}) == len(rows)
 
 
 @pytest.mark.parametrize("split", ["dev", "held_out", "all"])

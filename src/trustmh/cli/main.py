@@ -11,6 +11,7 @@ from trustmh.cli import align as align_commands
 from trustmh.cli import bulk as bulk_commands
 from trustmh.cli import data as data_commands
 from trustmh.cli import evaluate as evaluate_commands
+from trustmh.cli import judgecheck as judgecheck_commands
 from trustmh.cli import report as report_commands
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ app = typer.Typer(
 
 evaluate_commands.register(app)
 align_commands.register(app)
+judgecheck_commands.register(app)
 report_commands.register(app)
 bulk_commands.register(app)
 app.add_typer(data_commands.app, name="data")

@@ -34,14 +34,32 @@ def report_command(
         Path | None,
         typer.Option("--align", help="Add the judge-human alignment section from `trustmh align --json` output."),
     ] = None,
+    judge_validation: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--judge-validation",
+            help="`trustmh judge-check --json` output: shown beside each judged metric it validates (repeatable); "
+            "other judged metrics read 'unvalidated'.",
+        ),
+    ] = None,
 ) -> None:
     """Build an offline HTML report comparing every model and task in the logs.
 
     The latest successful log per (task, model) is used. The page needs no network.
 
     Example: trustmh report logs/ -o report.html --csv results.csv --redact
+
+    Example: trustmh report logs/ -o report.html --judge-validation validation.json
     """
     from trustmh.report import build_report
 
-    path = build_report(log_dirs, output, redact=redact, align_json=align, csv_path=csv_out, json_path=json_out)
+    path = build_report(
+        log_dirs,
+        output,
+        redact=redact,
+        align_json=align,
+        csv_path=csv_out,
+        json_path=json_out,
+        judge_validation=judge_validation,
+    )
     console.print(f"report written to {path}")

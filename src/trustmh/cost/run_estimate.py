@@ -2,14 +2,15 @@
 
 A task's model calls depend on its solver (one per sample, one per judged dialogue turn, …),
 so instead of guessing, the tasks run for real under inspect with every model replaced by
-:class:`DryRunModelAPI`: it answers instantly with an empty reply, records each request (its
+:class:`DryRunModelAPI`: it answers instantly with a short placeholder reply (:data:`STUB_REPLY`;
+not empty, since an empty reply is no answer and is not judged), records each request (its
 prompt tokens counted for the *real* model, see :mod:`trustmh.cost.tokens`, and its
 ``max_tokens``) and calls nothing. Judge calls are recorded under the ``judge`` role; a judge's
-re-ask after an unusable verdict (the stub's empty reply is one) is not counted as a request
+re-ask after an unusable verdict (the stub's placeholder is one) is not counted as a request
 but noted, since a real judge rarely needs it. Logs go to a temporary folder, deleted after.
 
 Limits: a solver whose path depends on the model's words (a dialogue that ends when the model
-says goodbye) is estimated along the path an empty reply takes; session-based
+says goodbye) is estimated along the path the placeholder reply takes; session-based
 ``trustmh/http`` models send one request per new user turn, which the count does not model.
 """
 
@@ -27,6 +28,7 @@ from trustmh.cost.estimate import Estimate
 from trustmh.cost.prices import PriceTable
 
 PROVIDER = "trustmhdryrun"
+STUB_REPLY = "(dry run: no model was called)"
 REASK_PREFIX = "That reply could not be used:"  # trustmh.scoring.judge's re-ask
 _lock = threading.Lock()
 _targets: dict[str, tuple[str, str]] = {}  # stub model name (without provider) -> (real model, role)
@@ -56,7 +58,7 @@ class DryRunModelAPI(ModelAPI):
     ) -> ModelOutput:
         model, role = _targets.get(self.model_name, (self.model_name, "model"))
         messages = [{"role": m.role, "content": m.text} for m in input]
-        output = ModelOutput.from_content(model=self.model_name, content="")
+        output = ModelOutput.from_content(model=self.model_name, content=STUB_REPLY)
         with _lock:
             if _estimate is None:
                 raise RuntimeError("the dry-run model is only for trustmh run --dry-run")

@@ -14,6 +14,7 @@ from trustmh.files import write_json, write_text
 from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
 from trustmh.report.headline import pillar_scores
+from trustmh.report.judge_validation import annotate, load_validations
 from trustmh.report.ranking import leaderboards
 from trustmh.report.render import render_html
 from trustmh.spreadsheet import neutralise_csv_cell
@@ -32,15 +33,19 @@ def build_report(
     *,
     csv_path: Path | None = None,
     json_path: Path | None = None,
+    judge_validation: list[Path] | None = None,
 ) -> Path:
     """Write the HTML report for the logs under ``log_dirs`` to ``output`` and return its path.
 
-    ``csv_path``/``json_path`` also export the tidy results table. All input is read and
+    ``csv_path``/``json_path`` also export the tidy results table; ``judge_validation``:
+    ``trustmh judge-check --json`` files shown beside the judged metrics. All input is read and
     checked before anything is written: bad input raises :class:`trustmh.errors.UserError`
     and leaves no file behind (each file is written atomically).
     """
     alignment = load_alignment(align_json) if align_json is not None else None
+    validations = load_validations(judge_validation or [])
     collection = collect([Path(d) for d in log_dirs], redact=redact)
+    annotate(collection.results, validations)
     html = render_html(collection, alignment, redact)
     try:
         write_text(html, output)

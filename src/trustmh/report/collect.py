@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 
 from trustmh.errors import UserError
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
-from trustmh.results import MetricRow, metric_rows
+from trustmh.results import MetricRow, log_judge, metric_fields, metric_rows, read_log
 from trustmh.scoring.unparsed import is_unparsed
 
 LOG_SUFFIXES = (".eval", ".json")
@@ -63,6 +63,11 @@ class LogResult:
     rta_grid: dict[tuple[str, str], CellStat] = field(default_factory=dict)
     # Per-turn verdicts (and transcripts) of conversation tasks (trustmh.report.conversations).
     conversation: conversations.ConversationData | None = None
+    # metric -> the score fields it reads (from the log's metric arguments), the judge's own
+    # verdict fields seen in the samples, and the validation shown beside each judged metric.
+    metric_fields: dict[str, list[str]] = field(default_factory=dict)
+    verdict_fields: set[str] = field(default_factory=set)
+    judge_notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -90,14 +95,6 @@ def _log_paths(target: Path) -> list[str]:
 
 def _plain(uri: str) -> str:
     return unquote(uri.removeprefix("file://")) if uri.startswith("file://") else uri
-
-
-def _read(path: str, header_only: bool) -> EvalLog:
-    try:
-        return read_eval_log(path, header_only=header_only)
-    except Exception as error:  # noqa: BLE001 - inspect raises many types for a corrupt or foreign file
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise UserError(f"{path}: cannot read this inspect log ({reason})") from None
 
 
 def _text(value: Any) -> str:
@@ -147,8 +144,19 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
     return None
 
 
+def _verdict_fields(sample: EvalSample) -> set[str]:
+    """Fields of the judge's own verdicts (``judge_verdict`` in the score metadata)."""
+    found: set[str] = set()
+    for score in (sample.scores or {}).values():
+        for key, verdict in (score.metadata or {}).items():
+            if key.endswith("judge_verdict") and isinstance(verdict, dict):
+                found.update(key[: -len("judge_verdict")] + name for name in verdict)
+    return found
+
+
 def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
     for sample in log.samples or []:
+        result.verdict_fields |= _verdict_fields(sample)
         if result.conversation is not None:
             conversations.add_sample(result.conversation, sample, redact)
         if result.pillar == "safety" and (cell := _rta_cell(sample)) is not None:
@@ -167,6 +175,10 @@ def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
 def _result(path: str, log: EvalLog) -> LogResult:
     meta = log.eval.metadata or {}
     rows = metric_rows(log)
+    fields_of: dict[str, list[str]] = {}
+    for score_field, metrics in metric_fields(log.eval.scorers or []).items():
+        for metric in metrics:
+            fields_of.setdefault(metric, []).append(score_field)
     return LogResult(
         path=path,
         task=log.eval.task.removeprefix("trustmh/"),
@@ -178,6 +190,7 @@ def _result(path: str, log: EvalLog) -> LogResult:
         rows=rows,
         total_samples=log.results.total_samples if log.results else 0,
         conversation=conversations.ConversationData() if conversations.is_conversation_log(meta) else None,
+        metric_fields=fields_of,
     )
 
 
@@ -198,7 +211,7 @@ def collect(targets: list[Path], redact: bool = False) -> Collection:
     latest: dict[tuple[str, str], tuple[str, EvalLog]] = {}
     skipped: list[str] = []
     for path in paths:
-        header = _read(path, header_only=True)
+        header = read_log(path, header_only=True)
         if header.status != "success":
             skipped.append(f"{path}: status {header.status}")
             continue
@@ -218,7 +231,9 @@ def collect(targets: list[Path], redact: bool = False) -> Collection:
 
 def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
     result = _result(path, header)
-    needs_samples = not redact or result.pillar == "safety" or result.conversation is not None
+    # A judged log's samples name the judge's verdict fields (which metrics are judged).
+    judged = log_judge(header) is not None
+    needs_samples = not redact or judged or result.pillar == "safety" or result.conversation is not None
     if needs_samples:
-        _add_samples(result, _read(path, header_only=False), redact)
+        _add_samples(result, read_log(path, header_only=False), redact)
     return result

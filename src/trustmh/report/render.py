@@ -56,6 +56,7 @@ def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
         "n": "—" if row.n is None else row.n,
         "unparsed": row.unparsed or 0,
         "judge": row.judge or "",
+        "validation": result.judge_notes.get(row.metric),
         "scored": row.value is not None,
         "samples": f"samples-{result.key}",
         "path": result.path,

@@ -181,7 +181,9 @@ async def judge_fields(
     Returns ``(value_fields, metadata)``. With no judge bound both are empty, so judge
     metrics stay *not scored*. Each judged call adds ``judge_unparsed`` (0/1) to the value
     fields. A ``None`` response (the model gave no answer) is not judged: its fields are
-    unparsed (``None``), and it is not a judge failure.
+    unparsed (``None``), and it is not a judge failure. The metadata keeps the parsed verdict
+    (``judge_verdict``, ``None`` when unparsed) as the judge gave it, before a scorer derives
+    its fields from it: ``trustmh judge-check`` compares it with human ratings.
     """
     model = judge_model()
     if model is None:
@@ -192,6 +194,7 @@ async def judge_fields(
     values = result.fields(rubric, prefix)
     values[f"{prefix}judge_unparsed"] = 0.0 if result.verdict is not None else 1.0
     metadata: dict[str, object] = {
+        f"{prefix}judge_verdict": result.verdict,
         f"{prefix}judge_attempts": result.attempts,
         f"{prefix}judge_error": result.error,
         f"{prefix}judge_reply": result.raw_replies[-1] if result.raw_replies else None,

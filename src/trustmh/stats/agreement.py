@@ -38,3 +38,54 @@ def kappa_estimate(a: np.ndarray | list[float], b: np.ndarray | list[float]) -> 
         return Estimate(float("nan"), 0)
     lo, hi = bootstrap_statistic_ci(pairs, _kappa_rows)
     return Estimate(cohen_kappa(pairs[:, 0], pairs[:, 1]), n, lo, hi)
+
+
+def category_counts(ratings: np.ndarray, n_categories: int) -> np.ndarray:
+    """Per-item counts of each category: ``ratings`` ``(items, raters)`` of integer codes
+    ``0..n_categories-1`` with NaN = not rated, gives ``(items, n_categories)``."""
+    data = np.asarray(ratings, dtype=float)
+    return np.stack([(data == k).sum(axis=1) for k in range(n_categories)], axis=1).astype(float)
+
+
+def fleiss_unit_sums(counts: np.ndarray) -> np.ndarray:
+    r"""Per-item sums from which Fleiss' kappa of any resample of items follows.
+
+    Row :math:`i` is :math:`(n_{i1}, \dots, n_{iK}, P_i, 1)` with
+    :math:`P_i = (\sum_j n_{ij}^2 - m_i) / (m_i (m_i - 1))`, :math:`m_i = \sum_j n_{ij}`.
+    An item rated fewer than twice carries no pair: its row is zeros (it adds to no sum).
+    """
+    counts = np.asarray(counts, dtype=float)
+    m = counts.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_i = ((counts * counts).sum(axis=1) - m) / (m * (m - 1))
+    sums = np.column_stack([counts, p_i, np.ones(len(counts))])
+    return np.where((m >= 2)[:, None], sums, 0.0)
+
+
+def fleiss_from_sums(sums: np.ndarray) -> np.ndarray:
+    r"""Fleiss' kappa from summed :func:`fleiss_unit_sums` (any leading axes, e.g. replicates).
+
+    .. math:: \bar P = \frac1N \sum_i P_i, \quad p_j = \frac{\sum_i n_{ij}}{\sum_i m_i}, \quad
+              \bar P_e = \sum_j p_j^2, \quad \kappa = \frac{\bar P - \bar P_e}{1 - \bar P_e}
+
+    NaN when :math:`\bar P_e = 1` (every rating is the same category).
+    """
+    sums = np.asarray(sums, dtype=float)
+    counts, p_sum, n_items = sums[..., :-2], sums[..., -2], sums[..., -1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_j = counts / counts.sum(axis=-1, keepdims=True)
+        p_e = (p_j * p_j).sum(axis=-1)
+        p_bar = p_sum / n_items
+        return np.where(p_e < 1.0, (p_bar - p_e) / (1.0 - p_e), np.nan)
+
+
+def fleiss_kappa(counts: np.ndarray) -> float:
+    """Fleiss' kappa (Fleiss 1971) of ``(items, categories)`` rating counts.
+
+    Fleiss defined it for the same number of raters per item (not the same raters); items
+    with a different number are allowed here, each item's :math:`P_i` using its own
+    :math:`m_i` (the usual generalisation); items rated fewer than twice are left out.
+    With equal :math:`m` it equals ``statsmodels.stats.inter_rater.fleiss_kappa``.
+    """
+    sums = fleiss_unit_sums(counts)
+    return float(fleiss_from_sums(sums.sum(axis=0))) if sums.shape[0] else float("nan")

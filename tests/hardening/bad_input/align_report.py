@@ -1,4 +1,4 @@
-"""`trustmh align` (human and judge rating files) and `trustmh report`."""
+"""`trustmh align` (human and judge rating files), `trustmh judge-check` and `trustmh report`."""
 
 from __future__ import annotations
 
@@ -78,6 +78,67 @@ ALIGN_CASES = [
     ),
 ]
 
+JC = ["judge-check", "--human", "human.csv", "--json", "out.json"]
+LONG = _lines("sample_id,field,rater,score", "s1,quality,ann,4", "s2,quality,ann,2", "s3,quality,ann,5")
+JUDGE_LONG = LONG.replace("ann", "gpt")
+
+
+def judge_check(case_id: str, files: Files, expected: list[str], *extra: str, **more: Any) -> Case:
+    """``trustmh judge-check --human human.csv --json out.json ...`` that must write no out.json."""
+    return Case(case_id, [*JC, *extra], files, expected, ["out.json"], **more)
+
+
+JUDGE_CHECK_CASES = [
+    judge_check(
+        "judgecheck-human-no-score-column",
+        {"human.csv": _lines("sample_id,field,rater", "s1,quality,ann"), "judge.csv": JUDGE_LONG},
+        ["human.csv:line 1", "missing column 'score'"],
+        "--judge-ratings",
+        "judge.csv",
+    ),
+    judge_check(
+        "judgecheck-human-empty-score",
+        {"human.csv": LONG.replace("s2,quality,ann,2", "s2,quality,ann,"), "judge.csv": JUDGE_LONG},
+        ["human.csv:line 3, column 'score'", "empty score"],
+        "--judge-ratings",
+        "judge.csv",
+    ),
+    judge_check(
+        "judgecheck-judge-file-two-raters-unnamed",
+        {"human.csv": LONG, "judge.csv": JUDGE_LONG + LONG.split("\n", 1)[1]},
+        ["judge.csv: holds raters ann, gpt", "--judge-rater"],
+        "--judge-ratings",
+        "judge.csv",
+    ),
+    judge_check(
+        "judgecheck-log-not-a-log", {"human.csv": LONG, "run.eval": "garbage"}, ["run.eval"], "--log", "run.eval"
+    ),
+    judge_check("judgecheck-no-judge-source", {"human.csv": LONG}, ["give exactly one of --log"]),
+    judge_check(
+        "judgecheck-human-is-a-folder",
+        folder("human.csv") | {"judge.csv": JUDGE_LONG},
+        ["human.csv"],
+        "--judge-ratings",
+        "judge.csv",
+    ),
+    Case(
+        "judgecheck-json-is-a-folder",
+        [
+            "judge-check",
+            "--human",
+            "human.csv",
+            "--judge-ratings",
+            "judge.csv",
+            "--bootstrap",
+            "10",
+            "--json",
+            "outdir",
+        ],
+        {"human.csv": LONG, "judge.csv": JUDGE_LONG} | folder("outdir"),
+        ["outdir: a folder; expected a file path"],
+    ),
+]
+
 REPORT_CASES = [
     Case("report-missing-log-dir", ["report", "nowhere", "-o", "r.html"], {}, ["no such log directory"], ["r.html"]),
     Case(
@@ -89,4 +150,14 @@ REPORT_CASES = [
     ),
 ]
 
-CASES = [*ALIGN_CASES, *REPORT_CASES]
+REPORT_CASES.append(
+    Case(
+        "report-judge-validation-wrong-format",
+        ["report", "logs", "-o", "r.html", "--judge-validation", "v.json"],
+        {"logs/keep.txt": "x", "v.json": '{"rows": []}'},
+        ["v.json", "trustmh judge-check --json"],
+        ["r.html"],
+    )
+)
+
+CASES = [*ALIGN_CASES, *JUDGE_CHECK_CASES, *REPORT_CASES]

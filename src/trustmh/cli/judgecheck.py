@@ -1,0 +1,176 @@
+"""``trustmh judge-check``: a run's judge verdicts against human ratings, field by field.
+
+A command of its own rather than an ``align`` option: ``align`` reads MentalBench's wide
+xlsx files (one column per response model, seven fixed attributes) and reports model- and
+item-level ICCs; judge-check reads any run's log (any judged field, scales *and* labels) and
+a long-format human file. Both compute from the same ``trustmh.stats`` functions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from trustmh.cli.common import console, user_errors
+from trustmh.errors import UserError
+from trustmh.files import write_text
+
+if TYPE_CHECKING:
+    from trustmh.judgecheck import JudgeCheck
+    from trustmh.judgecheck.verdicts import JudgeVerdicts
+
+HELP = """Agreement of a judge with human raters: ICC(A,1) for scales, Cohen's kappa (one human
+rater) or Fleiss' kappa (several) for labels, Krippendorff's alpha, bias (judge - human) and
+n, with 95% bootstrap CIs; precision/recall for yes/no fields.
+
+--human is a CSV (or .jsonl) with columns sample_id, field, rater, score: one row per rating,
+sample_id = the run's sample id, field = a score field or judge verdict field of the log
+(e.g. judge_refused, harmfulness, verdict), score = a number or a label.
+
+Examples:
+
+  trustmh judge-check --log logs/safety-jailbreakmh.eval --human ratings.csv --json validation.json
+
+  trustmh report logs/ -o report.html --judge-validation validation.json
+
+  # the refusal detector on recorded answers, partial refusals counted as refusals
+  trustmh judge-check --detector refusal --responses ../shared/data/replay_trustmh/psyleak \\
+  --human tests/scoring/refusal_labels.csv --binary refusal=refused,partial
+"""
+
+
+def _fmt(value: float) -> str:
+    return "-" if value != value else f"{value:.3f}"
+
+
+def _ci(interval: tuple[float, float] | list[float]) -> str:
+    return f"[{_fmt(interval[0])}, {_fmt(interval[1])}]"
+
+
+def print_tables(result: JudgeCheck) -> None:
+    """The per-field table (and precision/recall of yes/no fields) on the console."""
+    from rich.console import Console
+    from rich.table import Table
+
+    wide = console if console.is_terminal else Console(width=150)  # piped output keeps every column
+    title = f"judge {result.verdicts.judge} vs human raters ({result.n_boot} bootstrap replicates, 95% CI)"
+    table = Table(title=title)
+    for name in (
+        "field",
+        "kind",
+        "n",
+        "raters",
+        "agreement",
+        "value",
+        "95% CI",
+        "alpha",
+        "alpha CI",
+        "bias",
+        "bias CI",
+    ):
+        table.add_column(name, justify="left" if name in ("field", "kind", "agreement") else "right")
+    table.add_column("unparsed / not judged", justify="right")
+    for row in result.fields:
+        table.add_row(
+            row.field,
+            row.kind,
+            str(row.n),
+            str(len(row.raters)),
+            row.agreement,
+            _fmt(row.value),
+            _ci(row.ci),
+            _fmt(row.alpha),
+            _ci(row.alpha_ci),
+            _fmt(row.bias),
+            _ci(row.bias_ci),
+            f"{row.judge_unparsed} / {row.not_judged}",
+        )
+    wide.print(table)
+    binary = [row for row in result.fields if row.kind == "binary"]
+    if binary:
+        calls = Table(title="yes/no fields: the judge's 1 as a call, the human majority as truth (Wilson 95% CI)")
+        for name in ("field", "TP", "FP", "FN", "TN", "precision", "95% CI", "recall", "95% CI "):
+            calls.add_column(name, justify="left" if name == "field" else "right")
+        for row in binary:
+            c = row.confusion
+            calls.add_row(
+                row.field,
+                *(str(c[k]) for k in ("tp", "fp", "fn", "tn")),
+                _fmt(row.precision),
+                _ci(row.precision_ci),
+                _fmt(row.recall),
+                _ci(row.recall_ci),
+            )
+        wide.print(calls)
+
+
+def load_verdicts(
+    log: Path | None, detector: str | None, responses: Path | None, judge_ratings: Path | None, judge_rater: str | None
+) -> JudgeVerdicts:
+    """The judge side from exactly one of --log, --detector/--responses, --judge-ratings."""
+    from trustmh.judgecheck import verdicts
+
+    given = [
+        name for name, value in (("--log", log), ("--detector", detector), ("--judge-ratings", judge_ratings)) if value
+    ]
+    if len(given) != 1:
+        raise UserError("give exactly one of --log LOG, --detector NAME --responses PATH, --judge-ratings FILE")
+    if detector is not None:
+        if responses is None:
+            raise UserError("--detector needs --responses (recorded answers: a .jsonl file or a folder of them)")
+        return verdicts.from_detector(detector, responses)
+    if responses is not None:
+        raise UserError("--responses goes with --detector")
+    if judge_ratings is not None:
+        return verdicts.from_ratings_file(judge_ratings, judge_rater)
+    assert log is not None
+    return verdicts.from_log(log)
+
+
+@user_errors
+def judge_check_command(
+    human: Path = typer.Option(
+        ..., "--human", help="Human ratings: CSV or .jsonl with sample_id, field, rater, score."
+    ),
+    log: Path | None = typer.Option(None, "--log", help="The run's inspect log (.eval or .json) holding the verdicts."),
+    detector: str | None = typer.Option(None, "--detector", help="Check a detector instead of a judge: refusal."),
+    responses: Path | None = typer.Option(
+        None, "--responses", help="With --detector: recorded answers ({id, output} .jsonl, or a folder of them)."
+    ),
+    judge_ratings: Path | None = typer.Option(
+        None, "--judge-ratings", help="The judge's verdicts as a long-format file instead of a log."
+    ),
+    judge_rater: str | None = typer.Option(None, "--judge-rater", help="With --judge-ratings: the judge's rater name."),
+    binary: list[str] | None = typer.Option(
+        None, "--binary", help="FIELD=LABEL[,LABEL]: code the field 1 when it is one of these labels (both sides)."
+    ),
+    kind: list[str] | None = typer.Option(
+        None, "--kind", help="FIELD=scale|nominal|binary: override the kind guessed from the values."
+    ),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap replicates for the 95% CIs (0 = no CIs)."),
+    seed: int = typer.Option(20240607, "--seed", help="Random seed of the bootstrap."),
+    json_out: str | None = typer.Option(
+        None, "--json", help="Write the result as JSON to this file (the report's --judge-validation), or - for stdout."
+    ),
+) -> None:
+    from trustmh.files import json_text
+    from trustmh.judgecheck import check
+    from trustmh.judgecheck.fields import parse_binary, parse_kinds
+    from trustmh.judgecheck.ratings import read_ratings
+
+    kinds, coded = parse_kinds(kind or []), parse_binary(binary or [])
+    judged = load_verdicts(log, detector, responses, judge_ratings, judge_rater)
+    result = check(read_ratings(human), str(human), judged, kinds, coded, n_boot=bootstrap, seed=seed)
+    if json_out:
+        write_text(json_text(result.to_json()), json_out)
+    if json_out != "-":
+        print_tables(result)
+        if json_out:
+            console.print(f"wrote {json_out}", soft_wrap=True, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``trustmh judge-check`` to the main app."""
+    app.command("judge-check", help=HELP)(judge_check_command)

@@ -1,0 +1,82 @@
+"""``trustmh judge-check``: does a run's judge agree with human raters?
+
+Inputs: the judge's verdicts (:mod:`trustmh.judgecheck.verdicts`: an inspect log, the refusal
+detector on recorded answers, or a long-format file) and human ratings in the long format
+``sample_id, field, rater, score`` (:mod:`trustmh.judgecheck.ratings`). Output: per field the
+statistics of :mod:`trustmh.judgecheck.analysis`; ``to_json()`` is the file that
+``trustmh report --judge-validation`` shows beside the judged metrics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from trustmh.errors import UserError
+from trustmh.judgecheck.analysis import FieldAgreement, agreement
+from trustmh.judgecheck.fields import build_table
+from trustmh.judgecheck.ratings import Rating
+from trustmh.judgecheck.verdicts import JudgeVerdicts
+from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+
+FORMAT = "trustmh-judge-check/1"
+
+
+@dataclass
+class JudgeCheck:
+    verdicts: JudgeVerdicts
+    human: str
+    fields: list[FieldAgreement]
+    n_boot: int
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "judge": self.verdicts.judge,
+            "judge_source": self.verdicts.source,
+            "task": self.verdicts.task,
+            "model": self.verdicts.model,
+            "human": self.human,
+            "bootstrap": {"replicates": self.n_boot, "seed": self.seed, "ci": 0.95, "unit": "item"},
+            "fields": [f.to_json() for f in self.fields],
+        }
+
+
+def check(
+    human: list[Rating],
+    human_path: str,
+    verdicts: JudgeVerdicts,
+    kinds: Mapping[str, str] | None = None,
+    binary: Mapping[str, set[str]] | None = None,
+    n_boot: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> JudgeCheck:
+    """Agreement per field of the human file; a field or sample the judge never saw is a UserError."""
+    if n_boot < 0:
+        raise UserError(f"{n_boot} bootstrap replicates: expected 0 or more", argument="n_boot")
+    by_field: dict[str, list[Rating]] = {}
+    for rating in human:
+        by_field.setdefault(rating.field, []).append(rating)
+    known = verdicts.fields
+    for name in [*(kinds or {}), *(binary or {})]:
+        if name not in by_field:
+            raise UserError(f"field {name!r} is not in {human_path} (fields: {', '.join(sorted(by_field))})")
+    samples = verdicts.samples
+    results = []
+    for name, ratings in by_field.items():
+        if name not in known:
+            raise UserError(
+                f"{ratings[0].where}: field {name!r} is not among the judge's fields in {verdicts.source} "
+                f"({', '.join(known) or 'none'})"
+            )
+        if not any(r.sample_id in samples for r in ratings):
+            raise UserError(
+                f"{ratings[0].where}: none of the samples rated on {name!r} is in {verdicts.source} "
+                f"(e.g. {ratings[0].sample_id!r}); sample_id must be the sample id of the run"
+            )
+        judge_values = {s: v for (s, f), v in verdicts.values.items() if f == name}
+        table = build_table(name, ratings, judge_values, kinds or {}, binary or {})
+        results.append(agreement(table, verdicts.metric_fields.get(name, []), n_boot, seed))
+    return JudgeCheck(verdicts, human_path, results, n_boot, seed)

@@ -1,0 +1,137 @@
+"""One field's ratings as matrices: which kind of data it is, and the items x raters table.
+
+Kinds: ``scale`` (numbers; ICC and interval alpha), ``nominal`` (labels; kappa and nominal
+alpha) and ``binary`` (two codes 0/1: nominal statistics plus precision/recall and a rate
+bias). Unless told (``--kind``, ``--binary``): any label makes a field nominal, numbers that
+are all 0 or 1 binary, other numbers a scale. ``--binary FIELD=A,B`` codes a value 1 when it
+is one of the labels A, B (e.g. ``refusal=refused,partial``), on both sides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from trustmh.errors import UserError
+from trustmh.judgecheck.ratings import Rating, Value
+
+KINDS = ("scale", "nominal", "binary")
+
+
+def label_of(value: Value) -> str:
+    """A value as a label: numbers in their shortest form (``1.0`` -> ``"1"``)."""
+    return f"{value:g}" if isinstance(value, float) else value
+
+
+@dataclass
+class FieldTable:
+    """``human`` ``(items, raters)`` and ``judge`` ``(items,)`` as codes or scale points; NaN = none."""
+
+    field: str
+    kind: str
+    items: list[str]
+    raters: list[str]
+    human: np.ndarray
+    judge: np.ndarray
+    judge_unparsed: int  # items humans rated whose judge verdict was unparsed
+    not_judged: int  # items humans rated that the judge source does not have at all
+    labels: tuple[str, ...] = ()  # code -> label (nominal/binary)
+
+
+def field_kind(field: str, values: Sequence[Value], kinds: Mapping[str, str], binary: Mapping[str, set[str]]) -> str:
+    if field in binary:
+        return "binary"
+    has_label = any(isinstance(v, str) for v in values)
+    kind = kinds.get(field)
+    if kind == "scale" and has_label:
+        label = next(v for v in values if isinstance(v, str))
+        raise UserError(f"field {field!r} is declared a scale but has the label {label!r}", argument="kind")
+    if kind:
+        return kind
+    if has_label:
+        return "nominal"
+    return "binary" if all(v in (0.0, 1.0) for v in values) else "scale"
+
+
+def _coder(kind: str, labels: tuple[str, ...], positive: set[str] | None) -> tuple[tuple[str, ...], dict[str, int]]:
+    if kind == "binary" and positive is not None:
+        return ("no", "yes"), {}
+    return labels, {label: code for code, label in enumerate(labels)}
+
+
+def build_table(
+    field: str,
+    human: list[Rating],
+    judge: Mapping[str, Value | None],
+    kinds: Mapping[str, str],
+    binary: Mapping[str, set[str]],
+) -> FieldTable:
+    """The table of one field: items are the samples at least one human rated."""
+    items = sorted({r.sample_id for r in human})
+    raters = sorted({r.rater for r in human})
+    judged = [v for s in items if (v := judge.get(s)) is not None]
+    kind = field_kind(field, [r.value for r in human] + judged, kinds, binary)
+    positive = binary.get(field)
+    if kind == "binary" and positive is None:
+        strays = sorted({label_of(v) for v in [r.value for r in human] + judged} - {"0", "1"})
+        if strays:
+            raise UserError(f"field {field!r}: binary needs 0/1 values, found {strays[0]!r}; use --binary", "kind")
+        labels: tuple[str, ...] = ("0", "1")
+    else:
+        labels = tuple(sorted({label_of(v) for v in [r.value for r in human] + judged}))
+    labels, codes = _coder(kind, labels, positive)
+
+    def encode(value: Value) -> float:
+        if kind == "scale":
+            return float(value)
+        if positive is not None:
+            return float(label_of(value) in positive)
+        return float(codes[label_of(value)])
+
+    row = {s: i for i, s in enumerate(items)}
+    col = {r: k for k, r in enumerate(raters)}
+    human_matrix = np.full((len(items), len(raters)), np.nan)
+    for rating in human:
+        human_matrix[row[rating.sample_id], col[rating.rater]] = encode(rating.value)
+    judge_vector = np.full(len(items), np.nan)
+    unparsed = missing = 0
+    for i, sample in enumerate(items):
+        if sample not in judge:
+            missing += 1
+        elif (value := judge[sample]) is None:
+            unparsed += 1
+        else:
+            judge_vector[i] = encode(value)
+    return FieldTable(field, kind, items, raters, human_matrix, judge_vector, unparsed, missing, labels)
+
+
+def parse_binary(values: Sequence[str]) -> dict[str, set[str]]:
+    """``FIELD=LABEL[,LABEL]`` options as ``{field: {labels}}`` (labels lower-cased)."""
+    out: dict[str, set[str]] = {}
+    for value in values:
+        name, sep, labels = value.partition("=")
+        chosen = {label.strip().lower() for label in labels.split(",") if label.strip()}
+        if not sep or not name.strip() or not chosen:
+            raise UserError(f"{value!r}: expected FIELD=LABEL[,LABEL], e.g. refusal=refused,partial", "binary")
+        out.setdefault(name.strip(), set()).update(label_of(_number_or(label)) for label in chosen)
+    return out
+
+
+def parse_kinds(values: Sequence[str]) -> dict[str, str]:
+    """``FIELD=scale|nominal|binary`` options as a mapping."""
+    out: dict[str, str] = {}
+    for value in values:
+        name, sep, kind = value.partition("=")
+        if not sep or not name.strip() or kind.strip() not in KINDS:
+            raise UserError(f"{value!r}: expected FIELD=KIND with KIND one of {', '.join(KINDS)}", "kind")
+        out[name.strip()] = kind.strip()
+    return out
+
+
+def _number_or(text: str) -> Value:
+    try:
+        return float(text)
+    except ValueError:
+        return text

@@ -1,0 +1,90 @@
+"""Ratings in the long format ``sample_id, field, rater, score``: human files, and the judge's.
+
+One row is one rater's rating of one field of one sample. ``score`` is a number (a scale
+point, or 0/1) or a label (``refused``, ``partial``, ...). A CSV needs those four columns in
+its header (more columns, e.g. a note, are allowed and ignored); a JSONL file one object per
+line with those four keys (``score`` a number or a string). A sample a rater did not rate
+simply has no row; an empty score is an error, never read as 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from trustmh.data.readers import read_csv_rows, read_jsonl
+from trustmh.errors import DataFormatError
+
+COLUMNS = ("sample_id", "field", "rater", "score")
+Value = float | str
+
+
+@dataclass(frozen=True)
+class Rating:
+    sample_id: str
+    field: str
+    rater: str
+    value: Value
+    where: str  # "file:line N", for messages
+
+
+def parse_value(raw: object) -> Value:
+    """A number stays a number (``"4"`` -> 4.0); any other text is a label (lower-cased, trimmed)."""
+    if isinstance(raw, bool) or raw is None:
+        raise ValueError("expected a number or a label")
+    if isinstance(raw, (int, float)):
+        if not math.isfinite(raw):
+            raise ValueError("expected a finite number")
+        return float(raw)
+    if not isinstance(raw, str) or not raw.strip():
+        raise ValueError("expected a number or a label, found an empty score (leave the row out for 'not rated')")
+    text = raw.strip()
+    try:
+        number = float(text)
+    except ValueError:
+        return text.lower()
+    if not math.isfinite(number):
+        raise ValueError(f"expected a finite number, found {text!r}")
+    return number
+
+
+def _text(raw: object) -> str:
+    return raw.strip() if isinstance(raw, str) else "" if raw is None else str(raw)
+
+
+def _rows(path: Path) -> Iterable[tuple[str, dict[str, object]]]:
+    if path.suffix.lower() == ".jsonl":
+        for record in read_jsonl(path, COLUMNS):
+            yield f"line {record['_line']}", record
+    else:
+        for row in read_csv_rows(path, COLUMNS):
+            yield f"line {row['_line']}", dict(row)
+
+
+def read_ratings(path: str | Path) -> list[Rating]:
+    """Every rating of a long-format file; a bad row is a one-line error naming file, line and column."""
+    path = Path(path)
+    ratings: list[Rating] = []
+    seen: dict[tuple[str, str, str], str] = {}
+    for where, row in _rows(path):
+        keys = {}
+        for column in ("sample_id", "field", "rater"):
+            keys[column] = _text(row.get(column))
+            if not keys[column]:
+                raise DataFormatError(path, f"{where}, column {column!r}", f"expected a non-empty {column}")
+        try:
+            value = parse_value(row.get("score"))
+        except ValueError as error:
+            raise DataFormatError(path, f"{where}, column 'score'", str(error)) from None
+        key = (keys["sample_id"], keys["field"], keys["rater"])
+        if key in seen:
+            raise DataFormatError(
+                path,
+                where,
+                f"rater {key[2]!r} rated field {key[1]!r} of sample {key[0]!r} twice (first at {seen[key]})",
+            )
+        seen[key] = where
+        ratings.append(Rating(*key, value, f"{path}:{where}"))
+    return ratings

@@ -1,0 +1,150 @@
+"""The judge side of a validation: per-sample verdicts read from an inspect log (or made by the
+refusal detector on recorded answers, or given as a long-format file).
+
+**From a log.** A field of a sample is either a *score field* (``Score.value[field]``, what
+the metrics read: ``judge_refused``, ``harmfulness``, ``over_refusal_judge`` ...) or a
+*verdict field*: the judge's own verdict as :func:`trustmh.scoring.judge.judge_fields` keeps it
+in the score metadata (``judge_verdict``, e.g. ``verdict`` = ``refused``), before the scorer
+derived its fields. A verdict field wins over a score field of the same name (the scorer may
+have dropped it for some samples). ``None``/NaN is an unparsed verdict. With several epochs
+the first epoch's verdict is used (humans rate a sample once).
+
+The log also says which metric reads which field (inspect records each metric's arguments),
+so a validation names the metrics it vouches for.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from trustmh.errors import UserError
+from trustmh.judgecheck.ratings import Value, read_ratings
+
+VERDICT_KEY = "judge_verdict"
+DETECTORS = ("refusal",)
+
+
+@dataclass
+class JudgeVerdicts:
+    """One judge's values by ``(sample_id, field)`` (``None``: unparsed) and where they came from."""
+
+    judge: str
+    source: str
+    values: dict[tuple[str, str], Value | None]
+    task: str | None = None
+    model: str | None = None
+    metric_fields: dict[str, list[str]] = field(default_factory=dict)  # field -> metric names
+
+    @property
+    def fields(self) -> list[str]:
+        return sorted({f for _, f in self.values})
+
+    @property
+    def samples(self) -> set[str]:
+        return {s for s, _ in self.values}
+
+
+def _value(raw: object) -> Value | None:
+    if raw is None or isinstance(raw, bool):
+        return None if raw is None else float(raw)
+    if isinstance(raw, (int, float)):
+        return float(raw) if math.isfinite(raw) else None
+    if isinstance(raw, str):
+        return raw.strip().lower()
+    return None  # a list or dict is not a rating
+
+
+def _sample_values(scores: dict[str, Any], verdict_fields: set[str]) -> dict[str, Value | None]:
+    merged: dict[str, Value | None] = {}
+    verdicts: dict[str, Value | None] = {}
+    for score in scores.values():
+        if isinstance(score.value, dict):
+            merged.update({k: _value(v) for k, v in score.value.items()})
+        for key, verdict in (score.metadata or {}).items():
+            if not key.endswith(VERDICT_KEY):
+                continue
+            prefix = key[: -len(VERDICT_KEY)]
+            if isinstance(verdict, dict):
+                verdicts.update({prefix + k: _value(v) for k, v in verdict.items()})
+            elif verdict is None:  # the judge's reply was unusable: every verdict field is unparsed
+                verdicts.update(dict.fromkeys((f for f in verdict_fields if f.startswith(prefix)), None))
+    return {**merged, **verdicts}
+
+
+def from_log(path: str | Path) -> JudgeVerdicts:
+    """The judge's values of every sample of an inspect log (see the module docstring)."""
+    from trustmh.results import log_judge, metric_fields, read_log
+
+    log = read_log(str(path), header_only=False)
+    if log.status != "success":
+        raise UserError(f"{path}: the log's status is {log.status}; judge-check needs a finished run")
+    samples = [s for s in log.samples or [] if s.epoch == 1]
+    verdict_fields = {
+        (key[: -len(VERDICT_KEY)] + name)
+        for s in samples
+        for score in (s.scores or {}).values()
+        for key, verdict in (score.metadata or {}).items()
+        if key.endswith(VERDICT_KEY) and isinstance(verdict, dict)
+        for name in verdict
+    }
+    values = {
+        (str(s.id), name): value
+        for s in samples
+        for name, value in _sample_values(s.scores or {}, verdict_fields).items()
+    }
+    judge = log_judge(log)
+    if judge is None:
+        raise UserError(f"{path}: this run had no judge (run with --judge MODEL); there are no verdicts to check")
+    return JudgeVerdicts(
+        judge=judge,
+        source=str(path),
+        values=values,
+        task=log.eval.task.removeprefix("trustmh/"),
+        model=log.eval.model,
+        metric_fields=metric_fields(log.eval.scorers or []),
+    )
+
+
+def from_ratings_file(path: str | Path, judge: str | None = None) -> JudgeVerdicts:
+    """A judge's verdicts given as a long-format file (one rater: the judge)."""
+    ratings = read_ratings(path)
+    raters = sorted({r.rater for r in ratings})
+    if judge is None and len(raters) > 1:
+        raise UserError(f"{path}: holds raters {', '.join(raters)}; name the judge's with --judge-rater")
+    name = judge or raters[0]
+    if name not in raters:
+        raise UserError(f"{path}: no rater {name!r} (raters: {', '.join(raters)})", argument="judge_rater")
+    values: dict[tuple[str, str], Value | None] = {(r.sample_id, r.field): r.value for r in ratings if r.rater == name}
+    return JudgeVerdicts(judge=name, source=str(path), values=values)
+
+
+def from_detector(detector: str, responses: str | Path) -> JudgeVerdicts:
+    """The refusal detector's verdict (field ``refusal``: ``refused`` / ``complied``) on recorded answers.
+
+    ``responses``: a replay file of ``{"id", "output"}`` lines (sample id = the record's id) or
+    a folder of them (sample id = ``<file stem>/<id>``, e.g. ``gpt-5.1/3-free-response``). A
+    null or blank answer is not a verdict (unparsed), as the safety scorers count it.
+    """
+    from trustmh.models.replay import Recordings
+    from trustmh.scoring.refusal import detect_refusal
+
+    if detector not in DETECTORS:
+        raise UserError(f"unknown detector {detector!r} (known: {', '.join(DETECTORS)})", argument="detector")
+    root = Path(responses)
+    if root.is_dir():
+        files = sorted(root.glob("*.jsonl"))
+        if not files:
+            raise UserError(f"{root}: no .jsonl files of recorded answers in this folder", argument="responses")
+        named = [(f"{f.stem}/", f) for f in files]
+    else:
+        named = [("", root)]
+    values: dict[tuple[str, str], Value | None] = {}
+    for prefix, file in named:
+        for sample_id, output in Recordings.load(file).by_id.items():
+            blank = output is None or not output.strip()
+            verdict = None if blank else ("refused" if detect_refusal(output).refused else "complied")
+            values[(prefix + sample_id, "refusal")] = verdict
+    return JudgeVerdicts(judge=f"{detector} detector", source=str(responses), values=values)

@@ -1,0 +1,83 @@
+"""The report's judge-validation note: validated (with CI, n, raters) beside the metrics a
+judge-check file vouches for, "unvalidated" beside other judged metrics, nothing beside
+metrics no judge made; a validation file of another shape is one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.judgecheck.judged_run import human_file, judged_safety_log
+from trustmh.errors import UserError
+from trustmh.files import json_text
+from trustmh.judgecheck import check
+from trustmh.judgecheck.ratings import read_ratings
+from trustmh.judgecheck.verdicts import from_log
+from trustmh.report import build_report
+from trustmh.report.judge_validation import FieldValidation, load_validations, validation_note
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("validated")
+    log, ids = judged_safety_log(tmp)
+    human = human_file(tmp / "human.csv", ids)
+    result = check(read_ratings(human), str(human), from_log(log), n_boot=200)
+    validation = tmp / "validation.json"
+    validation.write_text(json_text(result.to_json()), encoding="utf-8")
+    return build_report([log.parent], tmp / "report.html", judge_validation=[validation])
+
+
+def notes(html: str) -> dict[str, str]:
+    """metric -> the validation note of its (single model's) cell, or "" when none."""
+    out = {}
+    for row in re.finditer(r'<tr><th scope="row"><code>([^<]*)</code></th>(.*?)</tr>', html, re.S):
+        note = re.search(r'class="judge-validation[^"]*">([^<]*)<', row.group(2))
+        out[row.group(1)] = note.group(1) if note else ""
+    return out
+
+
+def test_notes_beside_judged_metrics_only(page: Path) -> None:
+    found = notes(page.read_text(encoding="utf-8"))
+    # Fleiss over (judge, a, b): 22 unanimous items and one 2-1 split -> P-bar = (22 + 1/3) / 23;
+    # 35 of the 69 ratings are 1 -> P_e = (35/69)^2 + (34/69)^2; kappa = 0.942
+    assert re.fullmatch(r"judge vs humans: Fleiss&#39; κ 0\.94 \[[0-9.]+, 1\.00\], n=23, 2 raters", found["rta_judge"])
+    assert found["rta_judge[method=cot]"] == found["rta_judge"]  # grouped rows read the same field
+    assert found["detector_judge_kappa"] == found["rta_judge"]  # reads judge_refused too
+    # harmfulness is the judge's own verdict field, and nobody rated it
+    assert found["harmfulness"] == "unvalidated"
+    assert found["detector_judge_agreement"] == "unvalidated"
+    assert found["rta_keyword"] == "" and found["judge_unparsed_rate"] == ""  # no judge made these
+
+
+def test_validation_of_another_judge_or_task_does_not_apply() -> None:
+    fields = {"rta_judge": ["judge_refused"]}
+    validation = FieldValidation(
+        "v.json", "safety_jailbreakmh", "openai/gpt-4o", "judge_refused", "cohen_kappa", 0.8, (0.7, 0.9), 50, 1
+    )
+    note = validation_note("safety_jailbreakmh", "openai/gpt-4o", "rta_judge", fields, set(), [validation])
+    assert note == "judge vs humans: Cohen's κ 0.80 [0.70, 0.90], n=50, 1 rater"
+    other_judge = validation_note("safety_jailbreakmh", "anthropic/claude", "rta_judge", fields, set(), [validation])
+    assert other_judge == "unvalidated (the validation on file is of judge openai/gpt-4o)"
+    assert validation_note("safety_other", "openai/gpt-4o", "rta_judge", fields, set(), [validation]) == "unvalidated"
+    assert validation_note("safety_jailbreakmh", None, "rta_judge", fields, set(), [validation]) is None
+
+
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ({"rows": []}, r"v\.json: expected `trustmh judge-check --json` output"),
+        (
+            {"format": "trustmh-judge-check/1", "judge": "j", "fields": [{"field": "x"}]},
+            r"v\.json:fields\[0\]: expected",
+        ),
+    ],
+)
+def test_bad_validation_file_is_one_line(tmp_path: Path, payload: dict, message: str) -> None:
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    with pytest.raises(UserError, match=message):
+        load_validations([path])
