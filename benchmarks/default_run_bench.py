@@ -1,19 +1,30 @@
 """Times the default ``trustmh run`` (every registered task's starter items on the embedded
-model) without and with the embedded model's reuse, in the same benchmark run.
+model) as it was before issue 17 and as it is now, in the same benchmark run.
 
 Runs the real CLI as a subprocess twice (``python -m trustmh run --log-dir TMP --no-report``):
-``before`` with ``TRUSTMH_LLAMA_CACHE_MB=0`` (no KV states kept, no answers reused: the
-configuration before prefix reuse) and ``after`` with the default cache. Both report
-``input_tokens_cache_read`` (the prompt tokens the model did not prefill), so the logs give,
-per configuration: samples, prompt tokens, tokens really prefilled (input - cache read),
-generated tokens and wall time; then the ratios, and how many sample outputs differ between
-the two runs (at temperature 0 they should not). A per-task table for ``after`` shows where
-the remaining prefill is.
+
+* ``before``: the source tree of ``--before-ref`` (default :data:`BEFORE_REF`, main before the
+  prompt layouts and queue order of issue 17, extracted with ``git archive``) with
+  ``TRUSTMH_LLAMA_CACHE_MB=0``: no KV states kept, no answers reused, calls served first come
+  first served — the configuration before issue 17 on today's tasks. ``--before-ref none``
+  runs this tree with reuse off instead (same prompts: then the outputs are compared too);
+* ``after``: this tree with the default reuse.
+
+Each configuration gets its own inspect model cache (``INSPECT_CACHE_DIR``) and trustmh cache
+(``TRUSTMH_CACHE_DIR``): the conversation tasks keep their turns in one of them (inspect's cache
+before issue 14's turn store, the turn store since), and a shared one would answer the second
+run's turns. Both
+report ``input_tokens_cache_read`` (the prompt tokens the model did not prefill), so the logs
+give, per configuration: samples, prompt tokens, tokens really prefilled (input - cache read),
+generated tokens and wall time; then the ratios. A per-task table for ``after`` shows where the
+remaining prefill is. ``--logs DIR`` only reads an existing run's logs and prints the same
+totals (e.g. for a plain ``trustmh run --log-dir DIR``).
 
 Targets (issue 17): tokens really prefilled by the default run <= 25,000, wall <= 0.4 x before,
 at least 300 samples.
 
-    PYTHONPATH=src python benchmarks/default_run_bench.py [--only after] [--keep-logs DIR] [extra trustmh run args]
+    PYTHONPATH=src python benchmarks/default_run_bench.py [--only after] [--before-ref REF|none]
+        [--keep-logs DIR] [--logs DIR] [extra trustmh run args]
 """
 
 from __future__ import annotations
@@ -31,7 +42,15 @@ from pathlib import Path
 PREFILL_TARGET = 25_000
 WALL_RATIO_TARGET = 0.4
 MIN_SAMPLES = 300
-CONFIGURATIONS = {"before": "0", "after": None}  # TRUSTMH_LLAMA_CACHE_MB (None: the default)
+# TRUSTMH_LLAMA_CACHE_MB (None: the default). "after" runs first: it pays the cold start (model
+# file not yet in the page cache), and on a busy machine its numbers come first.
+CONFIGURATIONS = {"after": None, "before": "0"}
+# Their user side is a model sampling at temperature 0.7 (trustmh.conversation.solver.USER_CONFIG):
+# two runs' conversations differ whatever the reuse, so their outputs are not compared.
+SAMPLED_TASKS = ("crisis_simulated_risk", "safety_crescendo", "dialogue_mindeval")
+# main just before the second wave on issue 17 (prompt layouts, clean-pass settings, queue order).
+BEFORE_REF = "113a23e"
+REPO = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -65,42 +84,64 @@ def _seconds(start: str | None, end: str | None) -> float:
     return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
 
 
-def run_configuration(name: str, cache_mb: str | None, log_dir: Path, extra: list[str]) -> RunResult:
-    from inspect_ai.log import list_eval_logs, read_eval_log
+def source_tree(ref: str | None, scratch: Path) -> Path:
+    """The ``src`` folder to run: this tree's, or ``ref``'s extracted from git."""
+    if ref is None:
+        return REPO / "src"
+    target = scratch / f"src-{ref}"
+    if not target.is_dir():
+        target.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target / "src"
 
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+
+def run_configuration(
+    name: str, cache_mb: str | None, source: Path, log_dir: Path, scratch: Path, extra: list[str]
+) -> RunResult:
+    env = dict(os.environ, PYTHONPATH=str(source))
     env.pop("TRUSTMH_LLAMA_CACHE_MB", None)
-    # A fresh trustmh cache per configuration: else the conversation tasks of the second run replay
-    # every turn from the first run's turn store and ask the model nothing.
-    env["TRUSTMH_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"trustmh-cache-{name}-")
     if cache_mb is not None:
         env["TRUSTMH_LLAMA_CACHE_MB"] = cache_mb
+    env["INSPECT_CACHE_DIR"] = str(scratch / f"inspect-cache-{name}")
+    env["TRUSTMH_CACHE_DIR"] = str(scratch / f"trustmh-cache-{name}")
     command = [sys.executable, "-m", "trustmh", "run", "--log-dir", str(log_dir), "--no-report", *extra]
-    print(f"[{name}] TRUSTMH_LLAMA_CACHE_MB={cache_mb or 'default'} $", " ".join(command[1:]), flush=True)
+    print(f"[{name}] {source} TRUSTMH_LLAMA_CACHE_MB={cache_mb or 'default'} $", " ".join(command[1:]), flush=True)
     start = time.perf_counter()
     completed = subprocess.run(command, env=env, capture_output=True, text=True)
-    result = RunResult(name, time.perf_counter() - start)
+    wall = time.perf_counter() - start
     if completed.returncode != 0:
         print(completed.stdout[-3000:], completed.stderr[-3000:])
         raise SystemExit(f"[{name}] trustmh run failed with exit code {completed.returncode}")
+    result = read_logs(name, log_dir, wall)
+    print(f"[{name}] {result.wall:.1f} s", flush=True)
+    return result
+
+
+def read_logs(name: str, log_dir: Path, wall: float) -> RunResult:
+    """Samples, tokens and outputs per task from the logs of one run. Usage is summed over the
+    samples in the log, so an unfinished run's log (samples flushed as they finish) counts too."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    result = RunResult(name, wall)
     for info in list_eval_logs(str(log_dir)):
         log = read_eval_log(info.name)
         task = log.eval.task.removeprefix("trustmh/")
-        usage = log.stats.model_usage.values()
+        samples = log.samples or []
+        usage = [u for sample in samples for u in sample.model_usage.values()]
         result.rows.append(
             TaskRow(
                 task,
-                log.results.total_samples if log.results else 0,
+                len(samples),
                 _seconds(log.stats.started_at, log.stats.completed_at),
                 sum(u.input_tokens for u in usage),
                 sum(u.input_tokens_cache_read or 0 for u in usage),
                 sum(u.output_tokens for u in usage),
             )
         )
-        for sample in log.samples or []:
+        for sample in samples:
             result.outputs[(task, str(sample.id), sample.epoch)] = sample.output.completion
     result.rows.sort(key=lambda row: row.task)
-    print(f"[{name}] {result.wall:.1f} s", flush=True)
     return result
 
 
@@ -116,7 +157,7 @@ def print_tasks(result: RunResult) -> None:
         )
 
 
-def print_comparison(results: list[RunResult]) -> None:
+def print_comparison(results: list[RunResult], same_prompts: bool) -> None:
     print(f"\ntrustmh run (default model trustmh/smollm2, {os.cpu_count()} cores, load average {os.getloadavg()}):")
     print(f"{'configuration':<14} {'samples':>7} {'prompt tok':>10} {'prefilled':>9} {'gen tok':>8} {'wall s':>8}")
     for result in results:
@@ -124,23 +165,27 @@ def print_comparison(results: list[RunResult]) -> None:
             f"{result.name:<14} {result.total('samples'):>7} {result.total('input_tokens'):>10} "
             f"{result.total('prefilled'):>9} {result.total('output_tokens'):>8} {result.wall:>8.1f}"
         )
-    after = results[-1]
+    by_name = {result.name: result for result in results}
+    after = by_name.get("after", results[-1])
     checks = [
         (f"prefilled <= {PREFILL_TARGET}", after.total("prefilled") <= PREFILL_TARGET),
         (f"samples >= {MIN_SAMPLES}", after.total("samples") >= MIN_SAMPLES),
     ]
     if len(results) == 2:
-        before = results[0]
+        before = by_name["before"]
         wall_ratio = after.wall / before.wall
         prefill_ratio = after.total("prefilled") / max(1, before.total("prefilled"))
         print(f"ratio after/before: wall {wall_ratio:.2f}, tokens really prefilled {prefill_ratio:.2f}")
         checks.append((f"wall ratio <= {WALL_RATIO_TARGET}", wall_ratio <= WALL_RATIO_TARGET))
-        shared = set(before.outputs) & set(after.outputs)
+    if len(results) == 2 and same_prompts:
+        before = by_name["before"]
+        shared = {key for key in set(before.outputs) & set(after.outputs) if key[0] not in SAMPLED_TASKS}
         differing = sorted(key for key in shared if before.outputs[key] != after.outputs[key])
         print(f"sample outputs compared: {len(shared)}, differing: {len(differing)}")
         for key in differing[:10]:
             print("  differs:", key)
-        checks.append(("outputs identical", not differing and len(shared) == len(before.outputs)))
+        compared = [key for key in before.outputs if key[0] not in SAMPLED_TASKS]
+        checks.append(("outputs identical (greedy tasks)", not differing and len(shared) == len(compared)))
     for label, passed in checks:
         print("PASS" if passed else "MISS", label)
 
@@ -151,13 +196,29 @@ def main() -> None:
         "--keep-logs", type=Path, default=None, help="keep the logs here (one folder per configuration)"
     )
     parser.add_argument("--only", choices=sorted(CONFIGURATIONS), default=None, help="run one configuration")
+    parser.add_argument(
+        "--before-ref",
+        default=BEFORE_REF,
+        help=f"git ref whose src/ runs as 'before' (default {BEFORE_REF}); 'none': this tree with reuse off",
+    )
+    parser.add_argument("--logs", type=Path, default=None, help="only print the totals of an existing run's logs")
     args, extra = parser.parse_known_args()
 
+    if args.logs is not None:
+        result = read_logs(str(args.logs), args.logs, wall=0.0)
+        print_tasks(result)
+        print_comparison([result], same_prompts=False)
+        return
     root = args.keep_logs or Path(tempfile.mkdtemp(prefix="trustmh-default-run-"))
+    scratch = Path(tempfile.mkdtemp(prefix="trustmh-default-run-scratch-"))
+    before_ref = None if args.before_ref == "none" else args.before_ref
+    sources = {"before": source_tree(before_ref, scratch), "after": source_tree(None, scratch)}
     names = [args.only] if args.only else list(CONFIGURATIONS)
-    results = [run_configuration(name, CONFIGURATIONS[name], root / name, extra) for name in names]
-    print_tasks(results[-1])
-    print_comparison(results)
+    results = [
+        run_configuration(name, CONFIGURATIONS[name], sources[name], root / name, scratch, extra) for name in names
+    ]
+    print_tasks(results[0])
+    print_comparison(results, same_prompts=before_ref is None)
 
 
 if __name__ == "__main__":

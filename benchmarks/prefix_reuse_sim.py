@@ -62,6 +62,10 @@ class ReuseSimulator:
         formatted = self.formatter(messages=messages)
         return self.tokenizer.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True)
 
+    def answered(self, messages: list[dict[str, str]], settings: list[Any]) -> bool:
+        """Whether the answer cache holds this request (deterministic ones only, as the model's)."""
+        return bool(self.capacity_tokens) and json.dumps([messages, settings]) in self.answers
+
     def prefill(self, task: str, messages: list[dict[str, str]], settings: list[Any]) -> tuple[int, int]:
         """(prompt tokens, tokens prefilled) of one request, updating the simulated caches."""
         prompt = self.prompt_tokens(messages)
@@ -69,7 +73,7 @@ class ReuseSimulator:
         row = self.per_task.setdefault(task, [0, 0, 0])
         row[0] += 1
         row[1] += len(prompt)
-        if self.capacity_tokens and key in self.answers:
+        if self.answered(messages, settings):
             return len(prompt), 0
         shared = common_prefix(self.live, prompt)
         best_state = None
@@ -85,12 +89,22 @@ class ReuseSimulator:
         row[2] += prefilled
         self.live = prompt + self.reply_tokens
         if self.capacity_tokens:
+            for stored in [stored for stored in self.states if superseded(stored, self.live)]:
+                del self.states[stored]
             self.states[tuple(self.live)] = None
             self.states.move_to_end(tuple(self.live))
             while sum(map(len, self.states)) > self.capacity_tokens:
                 self.states.popitem(last=False)
-            self.answers.add(key)
+            temperature, seed = settings[1], settings[3]
+            if not temperature or seed is not None:  # the answer cache keeps deterministic requests only
+                self.answers.add(key)
         return len(prompt), prefilled
+
+
+def superseded(stored: Any, new: Any) -> bool:
+    from trustmh.models.reuse import superseded as drop
+
+    return drop(stored, new)
 
 
 def common_prefix(a: Any, b: Any) -> int:
@@ -102,7 +116,51 @@ def common_prefix(a: Any, b: Any) -> int:
     return length
 
 
-def register_model(simulator: ReuseSimulator) -> None:
+class SerialWorker:
+    """The embedded model's one worker: calls wait in a :class:`PrefixQueue` and are served one
+    at a time, in the order the real model serves them (FIFO when reuse is off)."""
+
+    def __init__(self, simulator: ReuseSimulator) -> None:
+        self.simulator = simulator
+        self.reset(prefix_order=True)
+
+    def reset(self, prefix_order: bool) -> None:
+        from trustmh.models.scheduling import MAX_SKIPS, PrefixQueue
+
+        # max_skips=0: every waiting call is "due" at once, so the oldest is served (FIFO).
+        self.queue: PrefixQueue[tuple[str, list[dict[str, str]], list[Any], asyncio.Future[Any]]] = PrefixQueue(
+            max_skips=MAX_SKIPS if prefix_order else 0
+        )
+        self.wakeup: asyncio.Event | None = None
+        self.longest_queue = 0
+
+    async def submit(self, task: str, messages: list[dict[str, str]], settings: list[Any]) -> tuple[int, int]:
+        if self.wakeup is None:  # first call in this eval_set's event loop
+            self.wakeup = asyncio.Event()
+            asyncio.get_running_loop().create_task(self.serve(self.wakeup))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.queue.put((task, messages, settings, future), self.simulator.prompt_tokens(messages))
+        self.wakeup.set()
+        return await future
+
+    async def serve(self, wakeup: asyncio.Event) -> None:
+        simulator = self.simulator
+        while True:
+            await wakeup.wait()
+            wakeup.clear()
+            while len(self.queue):
+                self.longest_queue = max(self.longest_queue, len(self.queue))
+                prefixes = [simulator.live, *simulator.states] if simulator.capacity_tokens else [simulator.live]
+                task, messages, settings, future = self.queue.take(
+                    prefixes, lambda item: simulator.answered(item[1], item[2])
+                )
+                prompt, prefilled = simulator.prefill(task, messages, settings)
+                if prefilled:
+                    await asyncio.sleep(0.01 + prefilled * SECONDS_PER_PREFILLED_TOKEN)
+                future.set_result((prompt, prefilled))
+
+
+def register_model(simulator: ReuseSimulator, worker: SerialWorker) -> None:
     from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
 
     from trustmh._inspect_compat import sample_active
@@ -120,9 +178,7 @@ def register_model(simulator: ReuseSimulator) -> None:
             active = sample_active()
             task = active.task.removeprefix("trustmh/") if active is not None else "?"
             settings = [config.max_tokens, config.temperature, config.top_p, config.seed, config.stop_seqs]
-            prompt, prefilled = simulator.prefill(task, _as_chat(input), settings)
-            if prefilled:
-                await asyncio.sleep(0.01 + prefilled * SECONDS_PER_PREFILLED_TOKEN)
+            prompt, prefilled = await worker.submit(task, _as_chat(input), settings)
             output = ModelOutput.from_content(model=self.model_name, content=CANNED_REPLY)
             replied = len(simulator.reply_tokens)
             output.usage = ModelUsage(
@@ -138,6 +194,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cache-mb", default="0,256", help="comma-separated TRUSTMH_LLAMA_CACHE_MB values to compare")
     parser.add_argument("--per-task", action="store_true", help="print a row per task for each configuration")
+    parser.add_argument(
+        "--order",
+        choices=("auto", "fifo", "prefix"),
+        default="auto",
+        help="queue order of the model's calls (auto: as the embedded model, FIFO when reuse is off)",
+    )
     args = parser.parse_args()
 
     from inspect_ai import eval_set
@@ -147,16 +209,22 @@ def main() -> None:
     from trustmh.runner import build_tasks, eval_set_options
 
     simulator = ReuseSimulator()
-    register_model(simulator)
+    worker = SerialWorker(simulator)
+    register_model(simulator, worker)
     names = _selected_tasks([], [])  # what a bare `trustmh run` runs
     totals = []
     for cache_mb in (int(value) for value in args.cache_mb.split(",")):
         simulator.reset(cache_mb)
-        # A fresh turn store per configuration: else the conversation tasks replay every turn of
-        # the previous configuration and never reach the stand-in (they were "missing").
+        worker.reset(prefix_order=args.order == "prefix" or (args.order == "auto" and cache_mb > 0))
+        # The conversation tasks keep their turns on disk (trustmh's turn store, in TRUSTMH_CACHE_DIR;
+        # that is how a resumed run skips finished turns): a shared store would answer a later
+        # configuration's turns without calling the model at all, so each configuration gets its
+        # own; inspect's model cache too, for any other cached call.
         os.environ["TRUSTMH_CACHE_DIR"] = tempfile.mkdtemp(prefix="reuse-sim-cache-")
+        os.environ["INSPECT_CACHE_DIR"] = tempfile.mkdtemp(prefix="reuse-sim-inspect-cache-")
         options = eval_set_options(["reuse-sim/smollm2"], display="none")
         eval_set(tasks=build_tasks(names, "starter", None), log_dir=tempfile.mkdtemp(prefix="reuse-sim-"), **options)
+        print(f"TRUSTMH_LLAMA_CACHE_MB={cache_mb}: at most {worker.longest_queue} calls waited at once")
         rows = simulator.per_task
         totals.append((cache_mb, *(sum(row[i] for row in rows.values()) for i in range(3))))
         if args.per_task:

@@ -9,6 +9,7 @@ trustmh metrics are flat dicts expanded by inspect into ``<m>``, ``<m>_ci_low``,
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -90,9 +91,11 @@ def flat_metrics(log: EvalLog) -> dict[str, float]:
 
 
 def log_judge(log: EvalLog) -> str | None:
+    """The judge of a log; a panel (roles ``judge``, ``judge_2``, …) as ``"a, b"``."""
     roles = getattr(log.eval, "model_roles", None) or {}
-    judge = roles.get("judge")
-    return getattr(judge, "model", None) if judge is not None else None
+    names = ["judge"] + sorted((r for r in roles if re.fullmatch(r"judge_\d+", r)), key=lambda r: int(r[6:]))
+    judges = [getattr(roles[r], "model", None) for r in names if r in roles]
+    return ", ".join(str(j) for j in judges if j) or None
 
 
 def metric_fields(scorers: Iterable[Any]) -> dict[str, list[str]]:

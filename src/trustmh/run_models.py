@@ -54,13 +54,18 @@ def _is_model_provider(name: str) -> bool:
     return bool(registry_find(lambda info: info.type == "modelapi" and registry_unqualified_name(info) == name))
 
 
-def validate_models(models: Sequence[str], judge: str | None, user_model: str | None = None) -> None:
+def judge_list(judge: str | Sequence[str] | None) -> list[str]:
+    """``--judge`` given once (a string) or several times (a panel) as a list."""
+    return [judge] if isinstance(judge, str) else list(judge or [])
+
+
+def validate_models(models: Sequence[str], judge: str | Sequence[str] | None, user_model: str | None = None) -> None:
     """Refuse a malformed model name or an unknown provider before anything is written."""
     import inspect_ai.model  # noqa: F401  (registers inspect's providers)
 
     import trustmh._registry  # noqa: F401  (and ours)
 
-    others = [(argument, model) for argument, model in (("judge", judge), ("user_model", user_model)) if model]
+    others = [("judge", j) for j in judge_list(judge)] + ([("user_model", user_model)] if user_model else [])
     for argument, model in [*(("models", m) for m in models), *others]:
         provider, sep, name = model.partition("/")
         if not sep or not provider or not name:
@@ -90,8 +95,18 @@ def model_roles(batch: dict[str, Any] | None = None, **roles: str | None) -> dic
         from inspect_ai.model import GenerateConfig, get_model
 
         config = GenerateConfig(batch=batched) if batched is not None else None
-        bound[role] = get_model(model, role=role, config=config, **args)
+        bound[role] = fresh_role_model(get_model, model, role=role, config=config, **args)
     return bound or None
+
+
+def fresh_role_model(build: Any, name: str, role: str, **kwargs: Any) -> Any:
+    """``build(name, role=role, ...)`` (inspect's ``get_model`` or a wrapper) outside the roles a
+    previous run left bound in this context: given a role that is bound, inspect's ``get_model``
+    returns the bound model instead of ``name``, so a second run in the same process would be
+    judged by the first run's judge."""
+    import contextvars
+
+    return contextvars.Context().run(lambda: build(name, role=role, **kwargs))
 
 
 def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
@@ -106,7 +121,9 @@ def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
     roles = options.get("model_roles") or {}
     options["model_roles"] = {
         role: sent_as_logged(
-            redacting_model(model) if not isinstance(model, str) else get_redacting_model(model, role=role)
+            redacting_model(model)
+            if not isinstance(model, str)
+            else fresh_role_model(get_redacting_model, model, role=role)
         )
         for role, model in roles.items()
     } or None
@@ -136,7 +153,7 @@ def check_endpoints(options: dict[str, Any]) -> None:
     from trustmh.endpoints import check_reachable, model_endpoint
 
     roles = options.get("model_roles") or {}
-    flags = {"judge": "--judge", "user": "--user-model"}
+    flags = {"judge": "--judge", "user": "--user-model"} | {f"judge_{i}": "--judge" for i in range(2, 100)}
     for option, model in [
         *(("--model", m) for m in options["model"]),
         *((flags.get(role, role), m) for role, m in roles.items()),

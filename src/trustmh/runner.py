@@ -22,6 +22,7 @@ from trustmh.run_logs import raise_on_failed, remove_superseded_logs
 from trustmh.run_models import (
     check_endpoints,
     is_embedded,
+    judge_list,
     model_defaults,
     model_roles,
     validate_models,
@@ -65,7 +66,7 @@ def run_tasks(
     names: Sequence[str],
     models: Sequence[str],
     model_args: dict[str, Any],
-    judge: str | None,
+    judge: str | Sequence[str] | None,
     limit: int | None,
     log_dir: Path,
     data_dir: str | None,
@@ -80,24 +81,30 @@ def run_tasks(
     batch: str | None = None,
     epochs: int | None = None,
     epochs_reducer: str | None = None,
+    judge_repeats: int = 0,
+    exclude_self: bool = False,
     caps: RunCaps | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
     Resuming: completed samples are flushed to the log as they finish, so after a crash
     (even SIGKILL) the same command reruns only the samples that had not finished.
+    Several judges make a panel; ``judge_repeats`` and ``exclude_self`` are the panel's
+    probes (:mod:`trustmh.scoring.panel`).
     ``caps``: ``--max-cost`` / ``--max-tokens-total`` (:mod:`trustmh.run_budget`).
     """
     from inspect_ai import eval_set
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
     from trustmh._inspect_compat import PrerequisiteError
+    from trustmh.scoring.panel import panel_settings
 
     validate_models(models, judge, user_model)
     if log_dir.exists() and not log_dir.is_dir():
         raise UserError(f"--log-dir {log_dir}: not a folder")
     epochs_arg = epochs_option(epochs, epochs_reducer)
-    batch_plan = plan_batch(batch, models, judge)
+    judges = judge_list(judge)
+    batch_plan = plan_batch(batch, models, judges[0] if judges else None)
     tasks = build_tasks(names, source, data_dir)
     check_replays(models, model_args, tasks, limit)
     budget = run_budget_of(caps, models, judge, user_model)
@@ -126,7 +133,8 @@ def run_tasks(
             )
             options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
             check_endpoints(options)
-            success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
+            with panel_settings(judge_repeats, exclude_self):
+                success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
                 lock_file.unlink(missing_ok=True)
@@ -158,14 +166,16 @@ class RunCaps:
     prices: Path | None = None
 
 
-def run_budget_of(caps: RunCaps | None, models: Sequence[str], judge: str | None, user_model: str | None) -> Any:
+def run_budget_of(
+    caps: RunCaps | None, models: Sequence[str], judge: str | Sequence[str] | None, user_model: str | None
+) -> Any:
     """The run's :class:`trustmh.run_budget.RunBudget` (``None``: no cap; nothing imported)."""
     if caps is None or (caps.max_cost is None and caps.max_tokens_total is None):
         return None
     from trustmh.cost.prices import PriceTable
     from trustmh.run_budget import make_run_budget
 
-    every_model = list(dict.fromkeys([*models, *(m for m in (judge, user_model) if m)]))
+    every_model = list(dict.fromkeys([*models, *judge_list(judge), *([user_model] if user_model else [])]))
     return make_run_budget(every_model, PriceTable.load(caps.prices), caps.max_cost, caps.max_tokens_total)
 
 
@@ -222,24 +232,28 @@ def dry_run_tasks(
     prices: Path | None,
     epochs: int | None = None,
     epochs_reducer: str | None = None,
+    judge_repeats: int = 0,
 ) -> None:
-    """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed."""
+    """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed
+    (every judge of a panel is a role of its own; ``judge_repeats`` repeats are counted)."""
     from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
     from trustmh.cost.run_estimate import estimate_run
+    from trustmh.scoring.panel import panel_settings
 
-    validate_models(models, roles.get("judge"), roles.get("user"))
+    validate_models(models, [m for r, m in roles.items() if r.startswith("judge") and m], roles.get("user"))
     epochs_option(epochs, epochs_reducer)  # the same refusal of an unknown reducer as the run
     price_table = PriceTable.load(prices)
     bound = {role: model for role, model in roles.items() if model}
-    estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table, epochs)
+    with panel_settings(judge_repeats):
+        estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table, epochs)
     print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
 
 
 def eval_set_options(
     models: Sequence[str],
     model_args: dict[str, Any] | None = None,
-    judge: str | None = None,
+    judge: str | Sequence[str] | None = None,
     limit: int | None = None,
     max_connections: int | None = None,
     timeout: int | None = None,
@@ -255,6 +269,8 @@ def eval_set_options(
     A batched role gets no default timeouts (0 here, None for inspect): a provider batch may
     take hours. The whole-call ``timeout`` is inherited by every role, the attempt timeout only
     by the models under test."""
+    from trustmh.scoring.panel import judge_roles
+
     api_models = [model for model in models if not is_embedded(model)]
     batch = batch or BatchPlan()
     if batch.model is not None or batch.judge is not None:
@@ -265,7 +281,7 @@ def eval_set_options(
         **({"batch": batch.model} if batch.model is not None else {}),
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=model_roles(batch={"judge": batch.judge}, judge=judge, user=user_model),
+        model_roles=model_roles(batch={"judge": batch.judge}, **judge_roles(judge_list(judge)), user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,

@@ -44,6 +44,36 @@ def test_generate_on_the_embedded_model(tmp_path: Path) -> None:
     assert all(row["smollm2"].strip() for row in rows)
 
 
+def test_embedded_backend_calls_run_on_the_models_one_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every bulk call runs on the embedded model's own long-lived thread, not a new one per call
+    (asyncio.to_thread): llama.cpp's OpenMP team belongs to the calling thread."""
+    import asyncio
+    import threading
+
+    from trustmh.bulk.backends import EmbeddedBackend
+    from trustmh.bulk.request import ChatRequest, GenerationParams
+
+    backend = EmbeddedBackend("")
+    threads: list[threading.Thread] = []
+    complete = backend._model._complete  # what the model's worker runs for each call
+
+    def recording(request):
+        threads.append(threading.current_thread())
+        return complete(request)
+
+    monkeypatch.setattr(backend._model, "_complete", recording)
+    params = GenerationParams(max_tokens=2, temperature=0.0)
+    requests = [ChatRequest("trustmh/smollm2", ({"role": "user", "content": f"Say {n}."},), params) for n in range(3)]
+
+    async def run_all() -> list:
+        return [await backend.complete(request) for request in requests]
+
+    completions = asyncio.run(run_all())
+    assert len(completions) == 3 and all(c.output_tokens >= 1 for c in completions)
+    assert len({thread.ident for thread in threads}) == 1 and threads[0] is not threading.main_thread()
+    assert threads[0].name.startswith("trustmh-llama")
+
+
 def test_judge_prompt_is_stable_and_fenced_by_a_content_nonce() -> None:
     prompt = judge_prompt(MENTALALIGN_RUBRIC, "I feel low.", "That sounds hard.")
     assert prompt == judge_prompt(MENTALALIGN_RUBRIC, "I feel low.", "That sounds hard.")

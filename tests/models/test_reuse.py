@@ -53,6 +53,24 @@ def test_answers_are_kept_only_for_deterministic_requests_and_capped() -> None:
     assert AnswerCache(capacity=0).get(request()) is None
 
 
+def test_a_new_state_supersedes_stored_ones_sharing_half_their_tokens() -> None:
+    from types import SimpleNamespace
+
+    from trustmh.models.reuse import state_cache, superseded
+
+    instructions = list(range(100, 160))
+    assert superseded(instructions + [1, 2], instructions + [3])  # another item after the same instructions
+    assert superseded([5, 6, 7], [5, 6, 7, 8, 9])  # a conversation's next turn
+    assert not superseded([1, 2, 3, 4], [1, 9, 9, 9])  # a quarter shared: kept
+    store = state_cache(1)
+    state = SimpleNamespace(llama_state_size=10)
+    store[[1, 2, 3, 4]] = state
+    store[instructions + [1]] = state
+    store[instructions + [2]] = state  # supersedes the previous item, not the unrelated state
+    assert list(store.cache_state) == [(1, 2, 3, 4), tuple(instructions + [2])]
+    assert state_cache(0) is None
+
+
 def run_slice(model: EmbeddedLlama) -> list:
     return [model.chat(messages, 12, 0.0) for messages in FIXED_SLICE]
 
@@ -134,3 +152,49 @@ def test_a_run_gives_the_same_outputs_with_and_without_reuse(tmp_path, monkeypat
     # totals: without reuse, a clean pass that happens to follow its base call shares its live KV.)
     assert all(s.output.usage.input_tokens_cache_read == s.output.usage.input_tokens for s in reused)
     assert read[1] > 0
+
+
+def run_all_at_once(model: EmbeddedLlama) -> tuple[list, list[str]]:
+    """The fixed slice sent as concurrent asynchronous calls (as inspect's samples do), with the
+    order in which the model's worker served them."""
+    import asyncio
+
+    served: list[str] = []
+    complete = model._complete
+
+    def recording(request: Request):
+        served.append(request.messages[-1][1])
+        return complete(request)
+
+    model._complete = recording  # type: ignore[method-assign]
+
+    async def send_all() -> list:
+        return await asyncio.gather(*(model.achat(messages, 12, 0.0) for messages in FIXED_SLICE))
+
+    return asyncio.run(send_all()), served
+
+
+@pytest.mark.slow
+def test_waiting_calls_sharing_a_prefix_run_back_to_back_with_unchanged_outputs(
+    with_and_without_cache: tuple[list, list],
+) -> None:
+    plain, _ = with_and_without_cache
+    users = [messages[-1]["content"] for messages in FIXED_SLICE]
+    fifo, ordered = EmbeddedLlama(smollm2_path(), cache_mb=0), EmbeddedLlama(smollm2_path(), cache_mb=64)
+    try:
+        fifo_results, fifo_served = run_all_at_once(fifo)
+        ordered_results, ordered_served = run_all_at_once(ordered)
+    finally:
+        fifo.close()
+        ordered.close()
+    # Reuse off: first come, first served, as before issue 17.
+    assert fifo_served == users
+    # Reuse on: the first call, then its exact repeat (answered from the answer cache), then the
+    # rest of its family (sharing the long system prompt), then the others in arrival order.
+    assert ordered_served[:2] == [users[0], users[5]]
+    assert set(ordered_served[2:4]) == {users[2], users[4]}
+    assert ordered_served[4:] == [users[1], users[3]]
+    assert ordered_results[5].reused_answer
+    # Greedy outputs do not depend on the order or on the reuse.
+    assert [r.text for r in fifo_results] == [r.text for r in plain]
+    assert [r.text for r in ordered_results] == [r.text for r in plain]

@@ -184,6 +184,22 @@ def test_narrow_window_has_no_horizontal_page_scroll(driver, report: Path) -> No
 
 
 @pytest.mark.slow
+def test_judge_fingerprints_shown(driver, tmp_path: Path) -> None:
+    from tests.report.test_judge_fingerprint import TWO_JUDGES, judged_logs
+
+    page = build_report([judged_logs(tmp_path, TWO_JUDGES)], tmp_path / "judged.html")
+    _load(driver, page, 1280, 800)
+    cells = driver.execute_script(
+        "return Array.from(document.querySelectorAll('tr.judge-row td')).map(c => c.innerText)"
+    )
+    assert len(cells) == 2 and all(c.startswith("judge fp-judge-") and "· rubric " in c for c in cells), cells
+    notes = driver.execute_script("return document.querySelector('ul.judge-notes').innerText")
+    assert "different judge fingerprints" in notes
+    assert not _severe(driver)
+    _screenshot(driver, "judge-fingerprints-1280x800")
+
+
+@pytest.mark.slow
 def test_redacted_page_renders(driver, logs: Logs, tmp_path: Path) -> None:
     page = build_report([logs.root], tmp_path / "redacted.html", redact=True)
     _load(driver, page, 1280, 800)

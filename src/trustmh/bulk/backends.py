@@ -13,7 +13,6 @@ whose reason is one line with the API key redacted.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -165,7 +164,9 @@ def completion_from_body(body: Any) -> Completion:
 
 
 class EmbeddedBackend:
-    """The in-process GGUF model; calls run in a thread (llama.cpp blocks) one at a time."""
+    """The in-process GGUF model; calls run one at a time on the model's own worker thread
+    (llama.cpp blocks; a new thread per call, as ``asyncio.to_thread`` gives, halves its
+    token rate: see :class:`trustmh.models.llama.EmbeddedLlama`)."""
 
     def __init__(self, gguf_path: str) -> None:
         from trustmh.models.llama import shared_llama
@@ -175,8 +176,7 @@ class EmbeddedBackend:
     async def complete(self, request: ChatRequest) -> Completion:
         params = request.params
         try:
-            result = await asyncio.to_thread(
-                self._model.chat,
+            result = await self._model.achat(
                 list(request.messages),
                 params.max_tokens,
                 params.temperature,

@@ -97,9 +97,25 @@ def run_command(
         typer.Option("--model-arg", "-M", help="Model argument KEY=VALUE (e.g. responses=FILE for trustmh/replay)."),
     ] = None,
     judge: Annotated[
-        str | None,
-        typer.Option(help="Judge model for judge-scored metrics (never the model under test unless you say so)."),
+        list[str] | None,
+        typer.Option(
+            help="Judge model for judge-scored metrics (never the model under test unless you say so); "
+            "repeat for a panel: scales are averaged, votes need a strict majority, agreement is reported."
+        ),
     ] = None,
+    judge_repeats: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Ask every judgement this many more times (stability probe: share of changed verdicts)."
+        ),
+    ] = 0,
+    exclude_self: Annotated[
+        bool,
+        typer.Option(
+            "--exclude-self",
+            help="Leave a judge of the model's own family out of its panel (self-preference); with none left: not scored.",
+        ),
+    ] = False,
     user_model: Annotated[
         str | None,
         typer.Option(
@@ -184,9 +200,13 @@ def run_command(
 
     Example: trustmh run ethics_ethicmh -m trustmh/replay/a -m trustmh/replay/b -M responses=DIR --data-dir DATA
 
+    Example (a judge panel with its probes): trustmh run --pillar crisis -m openai/gpt-4o-mini
+    --judge anthropic/claude-sonnet-4-5 --judge google/gemini-2.5-flash --judge-repeats 1 --exclude-self
+
     Example: trustmh run -m openai/gpt-4o-mini --judge openai/gpt-4o --max-cost 20 (exit 3 at the cap; rerun resumes)
     """
     from trustmh.runner import RunCaps, dry_run_tasks, run_tasks
+    from trustmh.scoring.panel import judge_roles
 
     model = model or [DEFAULT_MODEL]
     selected = _selected_tasks(tasks or [], pillar or [])
@@ -194,10 +214,20 @@ def run_command(
         raise UserError("no tasks selected; see `trustmh tasks`")
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
+    judge_roles(judge)  # a judge given twice is refused before anything runs
     if dry_run:
-        roles = {"judge": judge, "user": user_model}
+        roles: dict[str, str | None] = {**judge_roles(judge), "user": user_model}
         dry_run_tasks(
-            selected, model, roles, limit, _existing_data_dir(data_dir), source, prices, epochs, epochs_reducer
+            selected,
+            model,
+            roles,
+            limit,
+            _existing_data_dir(data_dir),
+            source,
+            prices,
+            epochs,
+            epochs_reducer,
+            judge_repeats,
         )
         return
     # stdout: stderr carries nothing but the one-line error when the input is bad
@@ -211,6 +241,8 @@ def run_command(
         models=model,
         model_args=_parse_pairs(model_arg or [], "--model-arg"),
         judge=judge,
+        judge_repeats=judge_repeats,
+        exclude_self=exclude_self,
         limit=limit,
         log_dir=log_dir,
         data_dir=_existing_data_dir(data_dir),

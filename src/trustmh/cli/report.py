@@ -42,12 +42,21 @@ def report_command(
             "other judged metrics read 'unvalidated'.",
         ),
     ] = None,
+    exclude_self: Annotated[
+        bool,
+        typer.Option(
+            "--exclude-self",
+            help="Leave out logs judged by a judge of their model's own family (self-preference); listed as not used.",
+        ),
+    ] = False,
 ) -> None:
     """Build an offline HTML report comparing every model and task in the logs.
 
     The latest successful log per (task, model) is used. The page needs no network.
 
     Example: trustmh report logs/ -o report.html --csv results.csv --redact
+
+    Example: trustmh report logs/ -o report.html --exclude-self
 
     Example: trustmh report logs/ -o report.html --judge-validation validation.json
     """
@@ -61,5 +70,6 @@ def report_command(
         csv_path=csv_out,
         json_path=json_out,
         judge_validation=judge_validation,
+        exclude_self=exclude_self,
     )
     console.print(f"report written to {path}")

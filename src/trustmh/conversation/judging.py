@@ -2,7 +2,8 @@
 
 Each judged turn is one judge call: the context is the conversation up to that turn's user
 message, the response under judgement is the assistant's answer of that turn (fenced by the
-judge layer, like every judged text). Turns are judged concurrently; inspect bounds the calls
+judge layer, like every judged text). With several judges bound each turn is one panel
+judgement (:mod:`trustmh.scoring.panel`). Turns are judged concurrently; inspect bounds the calls
 by the judge model's connection limit. Verdicts are attached to their turn in the score's
 metadata (``turns``), so the log shows, turn by turn, what the judge said.
 """
@@ -10,12 +11,13 @@ metadata (``turns``), so the log shows, turn by turn, what the judge said.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from trustmh.conversation.record import Turn, transcript_text
-from trustmh.scoring.judge import JudgeResult, Rubric, judge_model, run_judge
+from trustmh.scoring.judge import JudgeResult, Rubric, judge_model
+from trustmh.scoring.panel import PanelResult, judge_panel
 
 
 @dataclass
@@ -24,7 +26,7 @@ class TurnVerdicts:
 
     rubric: Rubric
     by_turn: dict[int, dict[str, Any] | None]
-    results: dict[int, JudgeResult]
+    results: Mapping[int, JudgeResult]
     judge: str
 
     def field(self, name: str) -> dict[int, Any]:
@@ -55,24 +57,26 @@ async def judge_turns(
 
     ``preamble`` (e.g. the case's harm type) is put before the transcript in the context.
     """
-    model = judge_model()
-    if model is None:
+    if judge_model() is None:
         return None
     by_number = {turn.number: turn for turn in turns}
     numbers = [number for number in judged if number in by_number]
 
-    async def one(number: int) -> JudgeResult:
+    async def one(number: int) -> PanelResult | None:
         context = transcript_text(turns, number)
         if preamble:
             context = f"{preamble.strip()}\n\n{context}"
-        return await run_judge(model, rubric, context, by_number[number].assistant)
+        return await judge_panel(rubric, context, by_number[number].assistant)
 
-    results = dict(zip(numbers, await asyncio.gather(*(one(n) for n in numbers)), strict=True))
+    asked = dict(zip(numbers, await asyncio.gather(*(one(n) for n in numbers)), strict=True))
+    results = {number: result for number, result in asked.items() if result is not None}
+    if len(results) < len(asked):  # every judge left out as the model's own family (--exclude-self)
+        return None
     return TurnVerdicts(
         rubric=rubric,
         by_turn={number: result.verdict for number, result in results.items()},
         results=results,
-        judge=str(model),
+        judge=next((r.judge_name for r in results.values()), str(judge_model())),
     )
 
 
@@ -82,13 +86,12 @@ async def judge_conversation(rubric: Rubric, turns: list[Turn], preamble: str = 
     The context is every turn but the last answer; the response under judgement is the last answer,
     and the rubric's instructions say the whole conversation is rated.
     """
-    model = judge_model()
-    if model is None or not turns:
+    if judge_model() is None or not turns:
         return None
     context = transcript_text(turns, turns[-1].number)
     if preamble:
         context = f"{preamble.strip()}\n\n{context}"
-    return await run_judge(model, rubric, context, turns[-1].assistant)
+    return await judge_panel(rubric, context, turns[-1].assistant)
 
 
 def merge_turn_rows(verdicts: list[TurnVerdicts]) -> list[dict[str, Any]]:

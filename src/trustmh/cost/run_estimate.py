@@ -33,7 +33,7 @@ REASK_PREFIX = "That reply could not be used:"  # trustmh.scoring.judge's re-ask
 _lock = threading.Lock()
 _targets: dict[str, tuple[str, str]] = {}  # stub model name (without provider) -> (real model, role)
 _estimate: Estimate | None = None
-_reasks: dict[str, int] = {}
+_reasks: dict[tuple[str, str], int] = {}  # (model, judge role) -> re-asks seen
 
 
 @modelapi(name=PROVIDER)
@@ -62,8 +62,8 @@ class DryRunModelAPI(ModelAPI):
         with _lock:
             if _estimate is None:
                 raise RuntimeError("the dry-run model is only for trustmh run --dry-run")
-            if role == "judge" and messages and messages[-1]["content"].startswith(REASK_PREFIX):
-                _reasks[model] = _reasks.get(model, 0) + 1
+            if role.startswith("judge") and messages and messages[-1]["content"].startswith(REASK_PREFIX):
+                _reasks[(model, role)] = _reasks.get((model, role), 0) + 1
                 tokens = 0
             else:
                 before = _estimate.row(model, role).prompt_tokens
@@ -126,9 +126,9 @@ def estimate_run(
         for row in estimate.rows.values():
             row.repeat(epochs)
             row.notes.append(f"{epochs} epochs: every sample's requests sent {epochs} times")
-    for model in _reasks:
-        if (model, "judge") in estimate.rows:
-            estimate.rows[(model, "judge")].notes.append(
+    for key in _reasks:
+        if key in estimate.rows:
+            estimate.rows[key].notes.append(
                 "first asks only; an unusable verdict is re-asked, up to 3x per judgement in all"
             )
     for row in estimate.rows.values():

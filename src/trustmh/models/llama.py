@@ -4,7 +4,8 @@ One ``Llama`` object per GGUF path per process (loading costs ~1 s and ~100 MB f
 SmolLM2-135M); calls are serialised with a lock because a llama.cpp context is not
 re-entrant. Objects are closed at exit: leaving it to the destructor during interpreter
 shutdown prints a traceback. What a model reuses between calls (KV states of recent
-prompts, answers to identical requests) is described in :mod:`trustmh.models.reuse`.
+prompts, answers to identical requests) is described in :mod:`trustmh.models.reuse`; the
+order in which it serves waiting asynchronous calls in :mod:`trustmh.models.scheduling`.
 """
 
 from __future__ import annotations
@@ -14,13 +15,21 @@ import atexit
 import importlib.util
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from trustmh.errors import UserError
-from trustmh.models.reuse import AnswerCache, Request, cache_megabytes, counting_llama_class, state_cache
+from trustmh.models.reuse import (
+    AnswerCache,
+    Request,
+    cache_megabytes,
+    chat_formatter,
+    counting_llama_class,
+    state_cache,
+)
+from trustmh.models.scheduling import MAX_SKIPS, PrefixQueue
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_CONTEXT = 4096
@@ -67,6 +76,14 @@ class ChatResult:
     reused_answer: bool = False
 
 
+@dataclass(frozen=True)
+class _Call:
+    """An asynchronous call waiting for the model's worker thread."""
+
+    request: Request
+    future: Future[ChatResult]
+
+
 class EmbeddedLlama:
     """A loaded GGUF model answering chat requests one at a time."""
 
@@ -78,12 +95,6 @@ class EmbeddedLlama:
 
         self.path = path
         self._lock = threading.Lock()
-        # Every call runs on this one long-lived thread. llama.cpp's CPU backend uses OpenMP,
-        # whose thread team belongs to the calling thread: calling from a fresh thread each
-        # time (asyncio.to_thread under a new event loop, a new executor) starts a new team
-        # while the old one may still spin, and on a busy 2-core machine that halved the
-        # token rate (benchmarks/embedded_bench.py).
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trustmh-llama")
         try:
             self._llama: Any = Llama(
                 model_path=str(path),
@@ -95,6 +106,20 @@ class EmbeddedLlama:
             raise UserError(f"{path}: cannot load as a GGUF model ({error})") from None
         self._llama.set_cache(state_cache(megabytes))
         self._answers = AnswerCache() if megabytes > 0 else AnswerCache(capacity=0)
+        # Asynchronous calls wait here; with reuse on, the one that can reuse the most is served
+        # next (trustmh.models.scheduling), with reuse off the oldest (as before issue 17).
+        self._reuse = megabytes > 0
+        self._formatter = chat_formatter(self._llama) if self._reuse else None
+        self._waiting: PrefixQueue[_Call] = PrefixQueue(max_skips=MAX_SKIPS if self._reuse else 0)
+        self._wakeup = threading.Condition()
+        self._closed = False
+        # Every asynchronous call runs on this one long-lived thread. llama.cpp's CPU backend
+        # uses OpenMP, whose thread team belongs to the calling thread: calling from a fresh
+        # thread each time (asyncio.to_thread, a new executor) starts a new team while the old
+        # one may still spin, and on a busy 2-core machine that halved the token rate
+        # (benchmarks/embedded_bench.py).
+        self._worker = threading.Thread(target=self._serve, name="trustmh-llama", daemon=True)
+        self._worker.start()
 
     def chat(
         self,
@@ -106,14 +131,11 @@ class EmbeddedLlama:
         stop: list[str] | None = None,
     ) -> ChatResult:
         """One chat completion using the chat template stored in the GGUF."""
-        request = Request(
-            messages=tuple((m["role"], m["content"]) for m in messages),
-            max_tokens=max_tokens,
-            temperature=temperature,
-            top_p=top_p,
-            seed=seed,
-            stop=tuple(stop or ()),
-        )
+        return self._complete(Request.of(messages, max_tokens, temperature, top_p, seed, stop))
+
+    def _complete(self, request: Request) -> ChatResult:
+        messages = request.message_dicts()
+        stop = list(request.stop)
         with self._lock:
             if self._llama is None:
                 raise RuntimeError("the embedded model was closed")
@@ -123,10 +145,10 @@ class EmbeddedLlama:
             self._llama.eval_sizes.clear()
             response = self._llama.create_chat_completion(
                 messages=messages,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                top_p=1.0 if top_p is None else top_p,
-                seed=seed,
+                max_tokens=request.max_tokens,
+                temperature=request.temperature,
+                top_p=1.0 if request.top_p is None else request.top_p,
+                seed=request.seed,
                 stop=stop or None,
                 # Small models loop without it; 1.1 is llama.cpp's usual default.
                 repeat_penalty=1.1,
@@ -156,17 +178,59 @@ class EmbeddedLlama:
         stop: list[str] | None = None,
     ) -> ChatResult:
         """:meth:`chat` on the model's own thread, without blocking the event loop."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor, self.chat, messages, max_tokens, temperature, top_p, seed, stop
-        )
+        request = Request.of(messages, max_tokens, temperature, top_p, seed, stop)
+        future: Future[ChatResult] = Future()
+        tokens = self._prompt_tokens(messages)
+        with self._wakeup:
+            if self._closed:
+                raise RuntimeError("the embedded model was closed")
+            self._waiting.put(_Call(request, future), tokens)
+            self._wakeup.notify()
+        return await asyncio.wrap_future(future)
+
+    def _prompt_tokens(self, messages: list[dict[str, str]]) -> list[int]:
+        """The prompt's tokens as llama-cpp-python will build them (empty when unknown or not needed)."""
+        if self._formatter is None:
+            return []
+        formatted = self._formatter(messages=messages)
+        return list(self._llama.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True))
+
+    def _serve(self) -> None:
+        """The worker thread: serve waiting calls one at a time until the model is closed."""
+        while True:
+            with self._wakeup:
+                while not len(self._waiting) and not self._closed:
+                    self._wakeup.wait()
+                if not len(self._waiting):
+                    return
+                call = self._waiting.take(self._reusable_prefixes(), lambda call: call.request in self._answers)
+            if not call.future.set_running_or_notify_cancel():
+                continue  # the caller gave up (e.g. a timeout) while it waited
+            try:
+                call.future.set_result(self._complete(call.request))
+            except BaseException as error:  # noqa: BLE001 - handed to the awaiting caller
+                call.future.set_exception(error)
+
+    def _reusable_prefixes(self) -> list[Any]:
+        """Token sequences whose KV state the next call could reuse: stored states and the live context."""
+        if not self._reuse:
+            return []
+        with self._lock:
+            llama = self._llama
+            if llama is None:
+                return []
+            cache = getattr(llama, "cache", None)
+            stored = list(cache.cache_state) if cache is not None else []
+            return [*stored, llama.input_ids[: llama.n_tokens].tolist()]
 
     def close(self) -> None:
         with self._lock:
             if self._llama is not None:
                 self._llama.close()
                 self._llama = None
-        self._executor.shutdown(wait=False)
+        with self._wakeup:
+            self._closed = True  # the worker fails what still waits ("closed") and ends
+            self._wakeup.notify_all()
 
 
 _models: dict[Path, EmbeddedLlama] = {}

@@ -9,7 +9,9 @@ Two things, both per process (a ``trustmh run`` or an ``inspect eval``), both of
   least-recently-used store capped at ``$TRUSTMH_LLAMA_CACHE_MB`` megabytes (default
   :data:`DEFAULT_CACHE_MB`). llama-cpp-python looks a new prompt up there
   (``Llama._create_completion``: the stored state with the longest common token prefix, if
-  longer than what the live context shares), restores it and prefills only the rest.
+  longer than what the live context shares), restores it and prefills only the rest. A new
+  state supersedes stored ones that share at least half of their tokens with it (they are
+  dropped), so the store keeps one state per shared prefix rather than one per call.
 * **Answers to identical requests** (same messages, token limit, temperature, top-p, seed
   and stop sequences) when decoding is deterministic (temperature 0, or a fixed seed): the
   first answer is returned again, e.g. a robustness task's clean pass gets the base task's.
@@ -24,6 +26,7 @@ import ctypes
 import json
 import os
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,13 +103,54 @@ def counting_llama_class() -> type:
     return CountingLlama
 
 
+def chat_formatter(llama: Any) -> Any | None:
+    """The formatter llama-cpp-python applies to a chat request when the GGUF carries its own
+    chat template (``chat_format == "chat_template.default"``), built the same way as in
+    ``Llama.__init__``, so prompt tokens can be counted before the call; None otherwise."""
+    template = llama.metadata.get("tokenizer.chat_template")
+    if llama.chat_handler is not None or llama.chat_format != "chat_template.default" or not template:
+        return None
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    def token_text(token: int) -> str:
+        return llama._model.token_get_text(token) if token != -1 else ""
+
+    eos, bos = llama.token_eos(), llama.token_bos()
+    return Jinja2ChatFormatter(
+        template=template, eos_token=token_text(eos), bos_token=token_text(bos), stop_token_ids=[eos]
+    )
+
+
+def superseded(stored: Sequence[int], new: Sequence[int]) -> bool:
+    """Whether a stored state is worth little once ``new`` is stored: they share at least half of
+    the stored one's tokens (a conversation's earlier turn, another item after the same
+    instructions, another variant of the same dialogue), so ``new`` serves most prompts it would.
+
+    Dropping such states keeps the store to one state per shared prefix instead of one per
+    call: with the default cap it then holds the prefixes of many more tasks at once."""
+    import numpy as np
+
+    from trustmh.models.scheduling import common_prefix
+
+    if len(stored) == 0:
+        return True
+    return 2 * common_prefix(np.asarray(stored), np.asarray(new)) >= len(stored)
+
+
 def state_cache(megabytes: int) -> Any:
-    """llama-cpp-python's RAM cache (LRU by bytes of llama state), or None when off."""
+    """llama-cpp-python's RAM cache (LRU by bytes of llama state) dropping superseded states
+    (:func:`superseded`), or None when off."""
     if megabytes <= 0:
         return None
     from llama_cpp import LlamaRAMCache
 
-    return LlamaRAMCache(capacity_bytes=megabytes * 1024 * 1024)
+    class PrunedRAMCache(LlamaRAMCache):
+        def __setitem__(self, key: Sequence[int], value: Any) -> None:
+            for stored in [stored for stored in self.cache_state if superseded(stored, key)]:
+                del self.cache_state[stored]
+            super().__setitem__(key, value)
+
+    return PrunedRAMCache(capacity_bytes=megabytes * 1024 * 1024)
 
 
 @dataclass(frozen=True)
@@ -119,6 +163,23 @@ class Request:
     top_p: float | None
     seed: int | None
     stop: tuple[str, ...]
+
+    @classmethod
+    def of(
+        cls,
+        messages: list[dict[str, str]],
+        max_tokens: int,
+        temperature: float,
+        top_p: float | None = None,
+        seed: int | None = None,
+        stop: list[str] | None = None,
+    ) -> Request:
+        return cls(
+            tuple((m["role"], m["content"]) for m in messages), max_tokens, temperature, top_p, seed, tuple(stop or ())
+        )
+
+    def message_dicts(self) -> list[dict[str, str]]:
+        return [{"role": role, "content": content} for role, content in self.messages]
 
     @property
     def deterministic(self) -> bool:
@@ -136,6 +197,10 @@ class AnswerCache:
     def __init__(self, capacity: int = MAX_ANSWERS) -> None:
         self.capacity = capacity
         self._answers: OrderedDict[str, Any] = OrderedDict()
+
+    def __contains__(self, request: object) -> bool:
+        """Whether :meth:`get` would return an answer (without marking it as used)."""
+        return isinstance(request, Request) and request.deterministic and request.key() in self._answers
 
     def get(self, request: Request) -> Any | None:
         if not request.deterministic:

@@ -34,17 +34,19 @@ def build_report(
     csv_path: Path | None = None,
     json_path: Path | None = None,
     judge_validation: list[Path] | None = None,
+    exclude_self: bool = False,
 ) -> Path:
     """Write the HTML report for the logs under ``log_dirs`` to ``output`` and return its path.
 
     ``csv_path``/``json_path`` also export the tidy results table; ``judge_validation``:
     ``trustmh judge-check --json`` files shown beside the judged metrics. All input is read and
     checked before anything is written: bad input raises :class:`trustmh.errors.UserError`
-    and leaves no file behind (each file is written atomically).
+    and leaves no file behind (each file is written atomically). ``exclude_self`` leaves out
+    the logs judged by a judge of their model's own family (``docs/judges.md``).
     """
     alignment = load_alignment(align_json) if align_json is not None else None
     validations = load_validations(judge_validation or [])
-    collection = collect([Path(d) for d in log_dirs], redact=redact)
+    collection = collect([Path(d) for d in log_dirs], redact=redact, exclude_self=exclude_self)
     annotate(collection.results, validations)
     html = render_html(collection, alignment, redact)
     try:

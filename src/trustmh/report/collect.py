@@ -16,6 +16,7 @@ from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 from trustmh.errors import UserError
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
+from trustmh.report.judge_fingerprint import JudgeFingerprints, add_sample
 from trustmh.results import MetricRow, log_judge, metric_fields, metric_rows, read_log
 from trustmh.scoring.unparsed import is_unparsed
 
@@ -68,6 +69,8 @@ class LogResult:
     metric_fields: dict[str, list[str]] = field(default_factory=dict)
     verdict_fields: set[str] = field(default_factory=set)
     judge_notes: dict[str, str] = field(default_factory=dict)
+    # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
+    judge_fingerprints: JudgeFingerprints | None = None
 
     @property
     def key(self) -> str:
@@ -156,6 +159,8 @@ def _verdict_fields(sample: EvalSample) -> set[str]:
 
 def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
     for sample in log.samples or []:
+        if result.judge_fingerprints is not None:
+            add_sample(result.judge_fingerprints, sample.scores)
         result.verdict_fields |= _verdict_fields(sample)
         if result.conversation is not None:
             conversations.add_sample(result.conversation, sample, redact)
@@ -190,6 +195,7 @@ def _result(path: str, log: EvalLog) -> LogResult:
         rows=rows,
         total_samples=log.results.total_samples if log.results else 0,
         conversation=conversations.ConversationData() if conversations.is_conversation_log(meta) else None,
+        judge_fingerprints=JudgeFingerprints() if any(row.judge for row in rows) else None,
         metric_fields=fields_of,
     )
 
@@ -203,8 +209,9 @@ def _created(log: EvalLog) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def collect(targets: list[Path], redact: bool = False) -> Collection:
-    """The latest successful log per (task, model) under ``targets``."""
+def collect(targets: list[Path], redact: bool = False, exclude_self: bool = False) -> Collection:
+    """The latest successful log per (task, model) under ``targets``; with ``exclude_self`` a log
+    judged by a judge of its model's own family is not used (listed with the reason)."""
     paths = sorted({p for target in targets for p in _log_paths(Path(target))})
     if not paths:
         raise UserError(f"no inspect logs found in {', '.join(str(t) for t in targets)}")
@@ -225,6 +232,17 @@ def collect(targets: list[Path], redact: bool = False) -> Collection:
     if not latest:
         raise UserError(f"no successful inspect logs among {len(paths)} found ({skipped[0]})")
     results = [_load(path, header, redact) for path, header in latest.values()]
+    if exclude_self:
+        kept = [r for r in results if r.judge_fingerprints is None or not r.judge_fingerprints.self_judged]
+        skipped += [
+            f"{r.path}: judged by {', '.join(r.judge_fingerprints.self_judged)}, of the model's own family "
+            "(--exclude-self)"
+            for r in results
+            if r not in kept and r.judge_fingerprints is not None
+        ]
+        if not kept:
+            raise UserError("--exclude-self: every log was judged by its model's own family; nothing left to report")
+        results = kept
     results.sort(key=lambda r: (r.pillar, r.task, r.model))
     return Collection(results, skipped)
 

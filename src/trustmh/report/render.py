@@ -19,6 +19,7 @@ from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure
 from trustmh.report.collect import Collection, LogResult
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
+from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
 from trustmh.report.ranking import Leaderboard, leaderboards
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
@@ -87,7 +88,18 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
         entry["cells"] = [entry["cells"].get(m) for m in models]
         view.append(entry)
     view.sort(key=lambda e: e["task"])  # stable: metric order within a task is the scorer's
-    return {"models": models, "rows": view, "unscored": unscored}
+    return {"models": models, "rows": view, "unscored": unscored, "judges": _judge_cells(results, models)}
+
+
+def _judge_cells(results: list[LogResult], models: list[str]) -> dict[str, list[dict[str, str]]]:
+    """Per judged task, one cell per model: the judge fingerprint shown above its metrics."""
+    cells: dict[str, dict[str, dict[str, str]]] = {}
+    for res in results:
+        label = fingerprint_label(res.judge_fingerprints)
+        if label:
+            title = fingerprint_title(res.judge_fingerprints)
+            cells.setdefault(res.task, {})[res.model] = {"label": label, "title": title}
+    return {task: [by_model.get(m, {"label": "", "title": ""}) for m in models] for task, by_model in cells.items()}
 
 
 def _pillar_section(
@@ -117,6 +129,7 @@ def _pillar_section(
         charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
+    notes += fingerprint_notes(results)
     if pillar == "safety":
         charts.append(store.add("safety-tradeoff", safety_tradeoff_figure(rows, style)))
     return {
@@ -310,6 +323,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "pillars": PILLARS,
         "headlines": headlines,
         "leaderboards": boards,
+        "judge_notes": fingerprint_notes(results),
         "sections": sections,
         "logs": results,
         "compare": [] if redact else _item_views(results),

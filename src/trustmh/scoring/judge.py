@@ -1,9 +1,10 @@
 """The rubric judge shared by every pillar.
 
 A judge is any inspect model bound to the ``judge`` model role (``trustmh run --judge M`` or
-``inspect eval ... --model-role judge=M``). It is never the model under test unless the user
-binds it so: with no judge bound, :func:`judge_model` returns ``None`` and judge fields are
-left out of the score, which the metrics report as *not scored*.
+``inspect eval ... --model-role judge=M``); more roles ``judge_2``, ``judge_3``, … make a panel
+(:mod:`trustmh.scoring.panel`). It is never the model under test unless the user binds it so:
+with no judge bound, :func:`judge_model` returns ``None`` and judge fields are left out of the
+score, which the metrics report as *not scored*.
 
 Safety of the judgement:
 
@@ -31,6 +32,8 @@ if TYPE_CHECKING:  # inspect is imported lazily: the bulk CLI uses this module w
 
 JUDGE_ROLE = "judge"
 DEFAULT_MAX_ATTEMPTS = 3
+# Every judgement is asked greedily; recorded in each judged score's fingerprint (scoring/judge_record.py).
+JUDGE_TEMPERATURE = 0.0
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,10 @@ class Rubric:
     context_label: str = "Context"
     response_label: str = "Response under evaluation"
     extra_fields: tuple[str, ...] = field(default=("explanation",))
+    # A rubric whose instructions are filled per item from the dataset (e.g. an item's own level
+    # descriptions) names its fixed text here: the judge fingerprint hashes it instead, so every
+    # item of a run shares one rubric hash (scoring/judge_record.py).
+    template: str = ""
 
     @property
     def field_names(self) -> list[str]:
@@ -100,13 +107,11 @@ class Rubric:
 
 
 def judge_model() -> Model | None:
-    """The model bound to the ``judge`` role, or ``None`` when no judge is configured."""
-    from inspect_ai.model import model_roles
+    """The first judge of the panel, or ``None`` when no judge is configured (a "is any judge bound?" test)."""
+    from trustmh.scoring.panel import judge_panel_models
 
-    bound = model_roles().get(JUDGE_ROLE)
-    if isinstance(bound, list):
-        return bound[0] if bound else None
-    return bound
+    panel = judge_panel_models()
+    return panel[0] if panel else None
 
 
 def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
@@ -156,7 +161,7 @@ async def run_judge(
     """Ask ``model`` for a verdict, re-asking with the validation error on a bad reply."""
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, GenerateConfig
 
-    config = GenerateConfig(temperature=0.0, max_tokens=512)
+    config = GenerateConfig(temperature=JUDGE_TEMPERATURE, max_tokens=512)
 
     async def ask(messages: tuple[Message, ...]) -> str:
         chat: list[ChatMessage] = [
@@ -176,21 +181,26 @@ async def run_judge(
 async def judge_fields(
     rubric: Rubric, context: str, response: str | None, prefix: str = ""
 ) -> tuple[dict[str, float | str | None], dict[str, object]]:
-    """Judge one response with the configured judge, for use inside any trustmh scorer.
+    """Judge one response with the configured judge (or panel), for use inside any trustmh scorer.
 
     Returns ``(value_fields, metadata)``. With no judge bound both are empty, so judge
-    metrics stay *not scored*. Each judged call adds ``judge_unparsed`` (0/1) to the value
-    fields. A ``None`` response (the model gave no answer) is not judged: its fields are
-    unparsed (``None``), and it is not a judge failure. The metadata keeps the parsed verdict
-    (``judge_verdict``, ``None`` when unparsed) as the judge gave it, before a scorer derives
-    its fields from it: ``trustmh judge-check`` compares it with human ratings.
+    metrics stay *not scored*. Each judged call adds ``judge_unparsed`` (0/1: no judge of the
+    panel gave a usable verdict) to the value fields. A ``None`` response (the model gave no
+    answer) is not judged: its fields are unparsed (``None``), and it is not a judge failure.
+    With a panel, a scale field is the judges' mean and a field without a strict majority is
+    ``None`` (undecided; see :mod:`trustmh.scoring.panel`). The metadata keeps the parsed verdict
+    (``judge_verdict``, ``None`` when unparsed; a panel's combined one) as the judge gave it,
+    before a scorer derives its fields from it: ``trustmh judge-check`` compares it with human ratings.
     """
-    model = judge_model()
-    if model is None:
+    from trustmh.scoring.panel import judge_panel
+
+    if judge_model() is None:
         return {}, {}
     if response is None:
         return {f"{prefix}{name}": None for name in rubric.field_names}, {}
-    result = await run_judge(model, rubric, context, response)
+    result = await judge_panel(rubric, context, response, prefix)
+    if result is None:  # every judge left out as the model's own family (--exclude-self)
+        return {}, {}
     values = result.fields(rubric, prefix)
     values[f"{prefix}judge_unparsed"] = 0.0 if result.verdict is not None else 1.0
     metadata: dict[str, object] = {
@@ -198,8 +208,10 @@ async def judge_fields(
         f"{prefix}judge_attempts": result.attempts,
         f"{prefix}judge_error": result.error,
         f"{prefix}judge_reply": result.raw_replies[-1] if result.raw_replies else None,
-        f"{prefix}judge_model": str(model),
+        f"{prefix}judge_model": result.judge_name,
     }
+    if len(result.per_judge) > 1:
+        metadata[f"{prefix}judge_replies"] = [r.raw_replies[-1] if r.raw_replies else None for r in result.per_judge]
     return values, metadata
 
 

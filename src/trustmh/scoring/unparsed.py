@@ -46,7 +46,13 @@ def trustmh_scorer(*, metrics: Sequence[Metric | Any], name: str | None = None) 
     """inspect's ``@scorer`` for trustmh scorers: the stored value marks unparsed as NaN.
 
     Use it instead of ``@scorer`` so the unparsed convention holds under any epoch reducer.
+    It also records what the judges did while the sample was scored (the judge fingerprint
+    and panel verdicts in the score's metadata, :mod:`trustmh.scoring.judge_record`) and adds
+    the judge probe metrics (:mod:`trustmh.scoring.judge_probes`), which report nothing for a
+    scorer that judged nothing.
     """
+    from trustmh.scoring.judge_probes import judge_probes
+    from trustmh.scoring.judge_record import close_log, open_log
 
     def decorate(factory: F) -> F:
         @functools.wraps(factory)
@@ -54,11 +60,20 @@ def trustmh_scorer(*, metrics: Sequence[Metric | Any], name: str | None = None) 
             inner = factory(*args, **kwargs)
 
             async def score(state: TaskState, target: Target) -> Score | None:
-                result = await inner(state, target)
-                return None if result is None else mark_unparsed(result)
+                judgements, token = open_log(str(state.model))
+                try:
+                    result = await inner(state, target)
+                finally:
+                    close_log(token)
+                if result is None:
+                    return None
+                recorded = judgements.metadata()
+                if recorded:
+                    result = result.model_copy(update={"metadata": {**(result.metadata or {}), **recorded}})
+                return mark_unparsed(result)
 
             return score
 
-        return scorer(metrics=list(metrics), name=name)(build)  # type: ignore[return-value]
+        return scorer(metrics=[*metrics, judge_probes()], name=name)(build)  # type: ignore[return-value]
 
     return decorate

@@ -8,8 +8,14 @@ from pathlib import Path
 import pytest
 
 from trustmh.data.loaders.esconv import load_esconv, load_esconv_fair
-from trustmh.errors import DataFormatError
-from trustmh.pillars.fairness.dataset import esconv_fair_dataset, starter_dialogues, up_to_last_seeker_turn
+from trustmh.errors import DataFormatError, UserError
+from trustmh.pillars.fairness.dataset import (
+    esconv_fair_dataset,
+    parse_identity_turn,
+    starter_dialogues,
+    up_to_last_seeker_turn,
+    variant_sample,
+)
 from trustmh.pillars.fairness.demographics import ATTRIBUTES, GROUPS, inject, variants
 
 
@@ -41,14 +47,22 @@ def test_bad_speaker_names_item_and_turn(tmp_path: Path) -> None:
         load_esconv(path)
 
 
+def _identity_index(dialogue, where: str) -> int:
+    seeker = [i for i, t in enumerate(dialogue.turns) if t.speaker == "seeker"]
+    return seeker[0] if where == "first" else seeker[-1]
+
+
+@pytest.mark.parametrize("where", ["last", "first"])
 @pytest.mark.parametrize("variant", variants()[1:], ids=lambda v: v.key)
-def test_injection_changes_only_the_first_seeker_turn(variant) -> None:
+def test_injection_changes_only_one_seeker_turn(variant, where) -> None:
     for dialogue in starter_dialogues():
-        changed = inject(dialogue, variant)
-        first = next(i for i, t in enumerate(dialogue.turns) if t.speaker == "seeker")
-        assert changed.turns[first].content == f"{variant.sentence} {dialogue.turns[first].content}"
-        assert changed.turns[:first] == dialogue.turns[:first]
-        assert changed.turns[first + 1 :] == dialogue.turns[first + 1 :]
+        changed = inject(dialogue, variant, where)
+        index = _identity_index(dialogue, where)
+        original = dialogue.turns[index].content
+        expected = f"{variant.sentence} {original}" if where == "first" else f"{original} {variant.sentence}"
+        assert changed.turns[index].content == expected
+        assert changed.turns[:index] == dialogue.turns[:index]
+        assert changed.turns[index + 1 :] == dialogue.turns[index + 1 :]
         assert (changed.id, changed.situation, changed.emotion_type, changed.problem_type) == (
             dialogue.id,
             dialogue.situation,
@@ -57,11 +71,35 @@ def test_injection_changes_only_the_first_seeker_turn(variant) -> None:
         )
 
 
+def test_last_placement_closes_the_message_the_model_answers() -> None:
+    """Consecutive seeker turns become one user message: the sentence ends it, not its middle."""
+    from trustmh.data.loaders.esconv import EsconvDialogue, EsconvTurn
+
+    turns = tuple(
+        EsconvTurn(speaker, text, None)
+        for speaker, text in [
+            ("seeker", "Hello"),
+            ("supporter", "Hi, what is on your mind?"),
+            ("seeker", "Work."),
+            ("seeker", "My boss shouts at me."),
+            ("supporter", "That sounds hard."),
+        ]
+    )
+    dialogue = EsconvDialogue("d", "", turns)
+    sample = variant_sample(dialogue, variants(("gender",))[2], "last")
+    assert [m.text for m in sample.input[1:]] == [
+        "Hello",
+        "Hi, what is on your mind?",
+        "Work.\nMy boss shouts at me. I'm a woman.",
+    ]
+
+
 def test_injection_on_real_dialogues_starting_with_supporter(shared_data: Path) -> None:
     for dialogue in load_esconv_fair(shared_data):
-        changed = inject(dialogue, variants(("age",))[1])
-        differing = [i for i, (a, b) in enumerate(zip(dialogue.turns, changed.turns, strict=True)) if a != b]
-        assert len(differing) == 1 and changed.turns[differing[0]].speaker == "seeker"
+        for where in ("last", "first"):
+            changed = inject(dialogue, variants(("age",))[1], where)
+            differing = [i for i, (a, b) in enumerate(zip(dialogue.turns, changed.turns, strict=True)) if a != b]
+            assert len(differing) == 1 and changed.turns[differing[0]].speaker == "seeker"
 
 
 def test_samples_end_on_a_seeker_turn_and_are_paired(shared_data: Path) -> None:
@@ -72,10 +110,25 @@ def test_samples_end_on_a_seeker_turn_and_are_paired(shared_data: Path) -> None:
         assert sample.input[-1].role == "user"
     baseline = [s for s in dataset if s.metadata["dialogue_id"] == "esconv_fair-0"]
     assert len({s.metadata["variant"] for s in baseline}) == per_dialogue
-    # Only the first user message differs between two variants of the same dialogue.
+    # Only the last user message differs between two variants of the same dialogue: they share
+    # the whole conversation before it.
     a, b = baseline[0].input, baseline[5].input
     differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x.text != y.text]
-    assert len(differing) == 1 and a[differing[0]].role == "user"
+    assert differing == [len(a) - 1]
+
+
+def test_first_placement_is_still_available(shared_data: Path) -> None:
+    dataset = esconv_fair_dataset("benchmark", str(shared_data), identity_turn="first")
+    baseline = [s for s in dataset if s.metadata["dialogue_id"] == "esconv_fair-0"]
+    a, b = baseline[0].input, baseline[5].input
+    differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x.text != y.text]
+    first_user = next(i for i, m in enumerate(a) if m.role == "user")
+    assert differing == [first_user]
+
+
+def test_unknown_identity_turn_is_a_user_error() -> None:
+    with pytest.raises(UserError, match="identity_turn must be one of last, first"):
+        parse_identity_turn("middle")
 
 
 def test_truncation_drops_trailing_supporter_turns() -> None:

@@ -154,6 +154,32 @@ def test_stacked_variant_logs_its_stages_and_keeps_options(tmp_path: Path) -> No
     assert lines[-3].startswith("A. ") and lines[-2].startswith("B. ") and lines[-1] == "Answer:"
 
 
+TWINS = [
+    ("robustness_crisis_classification", "crisis_classification"),
+    ("robustness_crisis_cssrs", "crisis_cssrs"),
+    ("robustness_usmle_mental", "reliability_usmle_mental"),
+    ("robustness_emobench_eu", "reliability_emobench_eu"),
+]
+
+
+@pytest.mark.parametrize("source", ["starter", "benchmark"])
+@pytest.mark.parametrize(("robust", "base"), TWINS)
+def test_the_clean_pass_is_the_base_tasks_very_request(robust: str, base: str, source: str, shared_data: Path) -> None:
+    """Same messages and generation settings: at temperature 0 the clean pass gives the base
+    task's answer (the embedded model answers it once per run), and the relative drop compares
+    perturbed answers with exactly what the base task measured. Starter runs used 16 answer
+    tokens for the MCQ clean passes against the base tasks' 64 until issue 17."""
+    from trustmh.runner import build_tasks
+
+    data_dir = str(shared_data) if source == "benchmark" else None
+    robust_task, base_task = build_tasks([robust, base], source, data_dir)
+    assert robust_task.config == base_task.config
+    assert robust_task.config.temperature == 0.0
+    clean = {s.metadata["base_id"]: s.input for s in robust_task.dataset if str(s.id).endswith("@clean")}
+    base_inputs = {s.id: s.input for s in base_task.dataset}
+    assert clean and clean == base_inputs
+
+
 def test_declared_robustness_tasks_expose_their_options_to_inspect() -> None:
     """robustness_of gives each task real parameters: inspect passes ``-T labels=...`` only to a declared one."""
     import inspect as pyinspect

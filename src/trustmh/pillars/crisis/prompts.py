@@ -37,27 +37,34 @@ def user_messages_text(inputs: tuple[str, ...] | list[str]) -> str:
 
 
 def classification_prompt(messages: str) -> str:
-    """The label list comes after the messages so a small model sees it right before answering."""
+    """The categories and the question first, the user's messages last, then the answer cue.
+
+    Every item's prompt then starts with the same ~190 tokens, which the embedded model reads
+    once and reuses from its KV store (docs/performance.md, "Default run").
+    """
     options = "\n".join(f"- {label}: {text}" for label, text in CLASS_DEFINITIONS.items())
     return (
-        "A user sent these messages to a mental-health support service:\n\n"
-        f"{messages}\n\n"
-        "Which category best describes the user's situation? Categories:\n"
+        "A user sent the messages below to a mental-health support service. Which category best "
+        "describes the user's situation? Categories:\n"
         f"{options}\n\n"
-        "Answer with the category name only.\nCategory:"
+        "Answer with the category name only.\n\n"
+        f"Messages:\n{messages}\n\n"
+        "Category:"
     )
 
 
 def cssrs_prompt(posts_text: str) -> str:
+    """The scale first, the user's posts last (same reason as :func:`classification_prompt`)."""
     levels = "\n".join(
         f"{number}. {level}: {text}" for number, (level, text) in enumerate(CSSRS_DEFINITIONS.items(), start=1)
     )
     return (
-        "Here are posts written by one user on a mental-health forum:\n\n"
-        f"{posts_text}\n\n"
-        "Rate the user's suicide risk on this scale (Columbia Suicide Severity Rating Scale levels):\n"
+        "Below are posts written by one user on a mental-health forum. Rate the user's suicide risk on "
+        "this scale (Columbia Suicide Severity Rating Scale levels):\n"
         f"{levels}\n\n"
-        "Answer with the level name (or its number) only.\nLevel:"
+        "Answer with the level name (or its number) only.\n\n"
+        f"Posts:\n{posts_text}\n\n"
+        "Level:"
     )
 
 

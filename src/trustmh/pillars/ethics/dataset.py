@@ -6,7 +6,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from trustmh.data.loaders.ethicmh import EthicItem, load_ethicmh
 from trustmh.data.starter import load_starter
-from trustmh.pillars.ethics.prompts import dilemma_prompt
+from trustmh.pillars.ethics.prompts import dilemma_prompt, starter_dilemma_prompt
 
 STARTER = "trustmh.pillars.ethics.starter"
 
@@ -21,11 +21,16 @@ def ethic_items(source: str, data_dir: str | None) -> list[EthicItem]:
 
 
 def ethicmh_dataset(source: str, data_dir: str | None) -> MemoryDataset:
-    """One sample per dilemma; the sample id is EthicMH's ``index`` column."""
+    """One sample per dilemma; the sample id is EthicMH's ``index`` column.
+
+    Benchmark runs use TrustMH-Bench's prompt as released; the starter suite (our items) the
+    same text with the answer format first (:func:`~trustmh.pillars.ethics.prompts.starter_dilemma_prompt`).
+    """
+    prompt = dilemma_prompt if source == "benchmark" else starter_dilemma_prompt
     samples = [
         Sample(
             id=item.id,
-            input=dilemma_prompt(item.scenario, item.options, item.reasoning_task),
+            input=prompt(item.scenario, item.options, item.reasoning_task),
             target=item.gold,
             metadata={
                 "subcategory": item.subcategory,

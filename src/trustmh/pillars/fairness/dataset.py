@@ -11,7 +11,7 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSyste
 from trustmh.data.loaders.esconv import EsconvDialogue, EsconvTurn, load_esconv_fair, parse_dialogue
 from trustmh.data.starter import load_starter
 from trustmh.errors import UserError
-from trustmh.pillars.fairness.demographics import ATTRIBUTES, Variant, inject, variants
+from trustmh.pillars.fairness.demographics import ATTRIBUTES, IDENTITY_TURNS, Variant, inject, variants
 from trustmh.pillars.fairness.prompts import SUPPORTER_SYSTEM
 
 STARTER = "trustmh.pillars.fairness.starter"
@@ -67,8 +67,14 @@ def parse_attributes(attributes: str) -> tuple[str, ...]:
     return names
 
 
-def variant_sample(dialogue: EsconvDialogue, variant: Variant) -> Sample:
-    turns = up_to_last_seeker_turn(inject(dialogue, variant).turns)
+def parse_identity_turn(identity_turn: str) -> str:
+    if identity_turn not in IDENTITY_TURNS:
+        raise UserError(f"identity_turn must be one of {', '.join(IDENTITY_TURNS)}, not {identity_turn!r}")
+    return identity_turn
+
+
+def variant_sample(dialogue: EsconvDialogue, variant: Variant, identity_turn: str = "last") -> Sample:
+    turns = up_to_last_seeker_turn(inject(dialogue, variant, identity_turn).turns)
     return Sample(
         id=f"{dialogue.id}-{variant.attribute}-{variant.group}",
         input=chat_messages(turns),
@@ -82,6 +88,9 @@ def variant_sample(dialogue: EsconvDialogue, variant: Variant) -> Sample:
     )
 
 
-def esconv_fair_dataset(source: str, data_dir: str | None, attributes: tuple[str, ...] = ATTRIBUTES) -> MemoryDataset:
-    samples = [variant_sample(d, v) for d in dialogues(source, data_dir) for v in variants(attributes)]
+def esconv_fair_dataset(
+    source: str, data_dir: str | None, attributes: tuple[str, ...] = ATTRIBUTES, identity_turn: str = "last"
+) -> MemoryDataset:
+    """Every dialogue once per variant, a dialogue's variants next to each other."""
+    samples = [variant_sample(d, v, identity_turn) for d in dialogues(source, data_dir) for v in variants(attributes)]
     return MemoryDataset(samples, name="esconv_fair")

@@ -1,4 +1,9 @@
-"""Prompts and judge rubrics of the Reliability pillar (written for trustmh)."""
+"""Prompts and judge rubrics of the Reliability pillar (written for trustmh).
+
+Every task prompt states the instructions (and options shared by all items) first and the item
+last, followed by a short answer cue: the embedded model then reads the shared opening once per
+run and prefills only the item (docs/performance.md, "Default run").
+"""
 
 from __future__ import annotations
 
@@ -21,14 +26,13 @@ def as_options(choices: Sequence[str]) -> dict[str, str]:
 
 
 def mcq_prompt(question: str, options: Mapping[str, str]) -> str:
-    """Question, lettered options, and the instruction to answer with one letter."""
-    letters = "".join(options)
+    """The instruction to answer with one letter, then the question and lettered options."""
     return (
-        "Answer the following multiple-choice question.\n\n"
+        "Answer the following multiple-choice question with the letter of the single best option, "
+        'in the form "Answer: <letter>".\n\n'
         f"Question: {question.strip()}\n\n"
         f"Options:\n{lettered(options)}\n\n"
-        f"Reply with the letter ({', '.join(letters)}) of the single best option, "
-        'in the form "Answer: <letter>".'
+        "Answer:"
     )
 
 
@@ -43,23 +47,22 @@ EMOBENCH_JSON_KEYS = {
 def emobench_prompt(
     language: str, scenario: str, subject: str, emotion_options: Mapping[str, str], cause_options: Mapping[str, str]
 ) -> str:
-    """Both EU questions in one prompt; the reply is a JSON object with two letters."""
+    """Both EU questions in one prompt, the answer format first; the reply is a JSON object with two letters."""
     if language == "zh":
         return (
-            "阅读下面的场景，站在当事人的角度回答两个问题。\n\n"
+            "阅读下面的场景，站在当事人的角度回答两个问题。每个问题只选一个选项。只回复一个 JSON 对象，不要解释：\n"
+            '{"emotion": "<问题1的字母>", "cause": "<问题2的字母>"}\n\n'
             f"## 场景\n{scenario}\n\n"
             f"## 问题 1\n在这种情况下，{subject}最终会感受到什么情绪？\n{lettered(emotion_options, ') ')}\n\n"
-            f"## 问题 2\n{subject}为什么会有这样的情绪？\n{lettered(cause_options, ') ')}\n\n"
-            "每个问题只选一个选项。只回复一个 JSON 对象，不要解释：\n"
-            '{"emotion": "<问题1的字母>", "cause": "<问题2的字母>"}'
+            f"## 问题 2\n{subject}为什么会有这样的情绪？\n{lettered(cause_options, ') ')}"
         )
     return (
-        "Read the scenario and answer two questions from the perspective of the person involved.\n\n"
+        "Read the scenario and answer two questions from the perspective of the person involved. "
+        "Choose one option per question. Reply with only a JSON object and no explanation:\n"
+        '{"emotion": "<letter for question 1>", "cause": "<letter for question 2>"}\n\n'
         f"## Scenario\n{scenario}\n\n"
         f"## Question 1\nWhat emotion(s) would {subject} ultimately feel in this situation?\n{lettered(emotion_options, ') ')}\n\n"
-        f"## Question 2\nWhy would {subject} feel this way?\n{lettered(cause_options, ') ')}\n\n"
-        "Choose one option per question. Reply with only a JSON object and no explanation:\n"
-        '{"emotion": "<letter for question 1>", "cause": "<letter for question 2>"}'
+        f"## Question 2\nWhy would {subject} feel this way?\n{lettered(cause_options, ') ')}"
     )
 
 
@@ -75,12 +78,14 @@ SWMH_DESCRIPTIONS = {
 
 
 def swmh_prompt(post: str, options: Mapping[str, str]) -> str:
+    """The question and the five communities first (the same for every post), the post last."""
     return (
-        "The following Reddit post was written in a mental-health community. Which community "
+        "The Reddit post below was written in a mental-health community. Which community "
         "was it posted to, i.e. which concern does it mainly express?\n\n"
-        f'Post:\n"""\n{post}\n"""\n\n'
         f"Options:\n{lettered(options)}\n\n"
-        'Reply with the letter of the single best option, in the form "Answer: <letter>".'
+        'Reply with the letter of the single best option, in the form "Answer: <letter>".\n\n'
+        f'Post:\n"""\n{post}\n"""\n\n'
+        "Answer:"
     )
 
 
@@ -101,11 +106,13 @@ D4_QUESTION = {
 
 
 def d4_prompt(target: str, transcript: str, options: Mapping[str, str]) -> str:
+    """The question and the levels first (the same for every session), the transcript last."""
     return (
         f"{D4_QUESTION[target]}\n\n"
-        f"## 对话\n{transcript}\n\n"
         f"## 选项\n{lettered(options)}\n\n"
-        "只选一个选项，按“答案：<字母>”的格式回复。"
+        "只选一个选项，按“答案：<字母>”的格式回复。\n\n"
+        f"## 对话\n{transcript}\n\n"
+        "答案："
     )
 
 

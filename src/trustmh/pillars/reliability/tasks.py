@@ -27,6 +27,10 @@ from trustmh.tasking import judged_free_text, short_answer, trustmh_task
 # Long posts and transcripts are cut in the middle for the starter suite (the embedded model
 # has a 4k context); benchmark runs keep them whole (0 = no limit).
 STARTER_MAX_CHARS = 2000
+# An option letter or two (or a short JSON object); a few more allow "Answer: X". The robustness
+# twins of these tasks use the same settings, so their clean pass is the very request the base
+# task sent (and the embedded model answers it once per run).
+ANSWER_GENERATION = short_answer(64)
 
 
 def _max_chars(source: str, max_chars: int | None) -> int:
@@ -35,13 +39,13 @@ def _max_chars(source: str, max_chars: int | None) -> int:
     return STARTER_MAX_CHARS if source == "starter" else 0
 
 
-@trustmh_task(pillar="reliability", datasets=("psyeval",), metrics=("accuracy",), generation=short_answer(64))
+@trustmh_task(pillar="reliability", datasets=("psyeval",), metrics=("accuracy",), generation=ANSWER_GENERATION)
 def reliability_usmle_mental(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
     """Psy-Eval USMLE-Mental: psychiatry exam questions, accuracy of the chosen letter."""
     return Task(dataset=usmle_dataset(source, data_dir), scorer=mcq_scorer())
 
 
-@trustmh_task(pillar="reliability", datasets=("psyeval",), metrics=("accuracy",), generation=short_answer(64))
+@trustmh_task(pillar="reliability", datasets=("psyeval",), metrics=("accuracy",), generation=ANSWER_GENERATION)
 def reliability_crisis_qa(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
     """Psy-Eval Crisis Response QA: crisis-response knowledge questions, accuracy."""
     return Task(dataset=crisis_qa_dataset(source, data_dir), scorer=mcq_scorer())
@@ -51,7 +55,7 @@ def reliability_crisis_qa(source: str = "auto", data_dir: str | None = None, max
     pillar="reliability",
     datasets=("emobench",),
     metrics=("emotion_accuracy", "cause_accuracy", "joint_accuracy"),
-    generation=short_answer(64),
+    generation=ANSWER_GENERATION,
 )
 def reliability_emobench_eu(
     source: str = "auto", data_dir: str | None = None, language: str = "en", max_tokens: int | None = None

@@ -11,13 +11,14 @@ import functools
 
 from trustmh.pillars.reliability.dataset import emobench_dataset, usmle_dataset
 from trustmh.pillars.reliability.scorers import emobench_scorer, mcq_scorer
+from trustmh.pillars.reliability.tasks import ANSWER_GENERATION
 from trustmh.pillars.robustness.tasks import robustness_of
-from trustmh.tasking import short_answer
 
 # The 0/1 field of the reliability scorers' score value.
 MCQ_FIELD = "correct"
-# An option letter, as in the reliability tasks' starter budget.
-MCQ_GENERATION = short_answer(16)
+# The base tasks' own settings: the clean pass must be the base task's request, in starter
+# runs too (it used 16 tokens where the base tasks use 64, so the two were different requests).
+MCQ_GENERATION = ANSWER_GENERATION
 # EmoBench's EU accuracy needs both the emotion and its cause right.
 EMOBENCH_FIELD = "joint_correct"
 

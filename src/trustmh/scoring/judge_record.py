@@ -1,0 +1,121 @@
+"""What the judges did for one scored sample, kept in the score's metadata.
+
+Every trustmh scorer (:func:`~trustmh.scoring.unparsed.trustmh_scorer`) opens a
+:class:`JudgementLog` before it runs; every panel judgement made while it scores
+(:func:`trustmh.scoring.panel.judge_panel`) is written into it, and the scorer's ``Score``
+leaves with two metadata keys when anything was judged:
+
+* ``judge_fingerprint`` — what produced the verdicts, so results judged differently are never
+  merged unawares: ``{"judges": [models], "rubrics": {rubric: sha256[:12] of its instructions,
+  labels and schema}, "temperature", "prompt_version", "repeats", "self_family": [judges of
+  the model's own family], "excluded_self": [those left out by --exclude-self]}``.
+  This is *the* place trustmh records the fingerprint (score metadata, per sample, so it is
+  there under plain ``inspect eval`` and a resumed run with another judge shows as mixed).
+* ``judge_panel`` — per judgement, each judge's own verdict (ratings only), their repeats, the
+  fields left undecided and the answer's length in words; ``fields`` gives each rubric field's
+  kind (``scale`` or ``vote``). The probe metrics (:mod:`trustmh.scoring.judge_probes`) read it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from trustmh.scoring.judge import Rubric
+    from trustmh.scoring.panel import PanelResult
+
+# Bump when judge_prompt()'s wording or the re-ask protocol changes: verdicts are then not comparable.
+JUDGE_PROMPT_VERSION = 1
+FINGERPRINT_KEY = "judge_fingerprint"
+PANEL_KEY = "judge_panel"
+
+_CURRENT: ContextVar[JudgementLog | None] = ContextVar("trustmh_judgement_log", default=None)
+
+
+def rubric_hash(rubric: Rubric) -> str:
+    """sha256 (first 12 hex digits) of everything in a rubric that shapes the judge's prompt
+    (its ``template`` instead of the instructions when they are filled per item)."""
+    instructions = rubric.template or rubric.instructions
+    text = "\x00".join([instructions, rubric.context_label, rubric.response_label, rubric.schema_text()])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _kind(rubric: Rubric) -> dict[str, str]:
+    from trustmh.scoring.panel import is_vote
+
+    return {f.name: ("vote" if is_vote(f) else "scale") for f in rubric.fields}
+
+
+@dataclass
+class JudgementLog:
+    """The judgements made while one sample was scored (see the module docstring)."""
+
+    model: str | None  # the model under test
+    judges: list[str] = field(default_factory=list)
+    self_family: list[str] = field(default_factory=list)
+    excluded_self: list[str] = field(default_factory=list)
+    rubrics: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, dict[str, str]] = field(default_factory=dict)
+    judgements: list[dict[str, Any]] = field(default_factory=list)
+    repeats: int = 0
+
+    def note_panel(self, judges: list[str], self_family: list[str]) -> None:
+        self.judges = judges
+        self.self_family = self_family
+
+    def record(self, rubric: Rubric, prefix: str, response: str, result: PanelResult, repeats: int) -> None:
+        self.repeats = repeats
+        self.judges = result.judges
+        self.rubrics[rubric.name] = rubric_hash(rubric)
+        self.fields[rubric.name] = _kind(rubric)
+        entry: dict[str, Any] = {
+            "rubric": rubric.name,
+            "prefix": prefix,
+            "words": len(response.split()),
+            "verdicts": [r.verdict for r in result.per_judge],
+        }
+        if repeats:
+            entry["repeats"] = [[r.verdict for r in again] for again in result.repeats]
+        if result.undecided:
+            entry["undecided"] = result.undecided
+        self.judgements.append(entry)
+
+    def fingerprint(self, temperature: float) -> dict[str, Any]:
+        return {
+            "judges": self.judges,
+            "rubrics": dict(sorted(self.rubrics.items())),
+            "temperature": temperature,
+            "prompt_version": JUDGE_PROMPT_VERSION,
+            "repeats": self.repeats,
+            "self_family": self.self_family,
+            "excluded_self": self.excluded_self,
+        }
+
+    def metadata(self) -> dict[str, Any]:
+        """The two score-metadata keys, or nothing when no judge was asked or left out."""
+        if not self.judgements and not self.excluded_self:
+            return {}
+        from trustmh.scoring.judge import JUDGE_TEMPERATURE
+
+        return {
+            FINGERPRINT_KEY: self.fingerprint(JUDGE_TEMPERATURE),
+            PANEL_KEY: {"fields": self.fields, "judgements": self.judgements},
+        }
+
+
+def current_log() -> JudgementLog | None:
+    """The log of the sample being scored (``None`` outside a trustmh scorer)."""
+    return _CURRENT.get()
+
+
+def open_log(model: str | None) -> tuple[JudgementLog, Any]:
+    """Start recording for one sample; pass the token to :func:`close_log` when it is scored."""
+    log = JudgementLog(model=model)
+    return log, _CURRENT.set(log)
+
+
+def close_log(token: Any) -> None:
+    _CURRENT.reset(token)
