@@ -108,6 +108,9 @@ def _write_synthetic(template: EvalLog, synth: Path) -> None:
             metrics=safety,
             samples=_safety_samples(model),
         )
+        # Benign requests beside the jailbreaks: the two-axis safety chart (RtA vs answer rate).
+        benign = estimate("answer_rate_keyword", 0.9 - 3 * s, half_width=0.05)
+        synthetic_log(template, synth, task="safety_overrefusal", pillar="safety", model=model, metrics=benign)
         fairness: dict[str, float] = {}
         for attribute in ATTRIBUTES:
             fairness |= estimate(f"refusal_rate_range[attribute={attribute}]", 0.15 - s / 2)

@@ -151,6 +151,8 @@ def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> No
     empty = [c for c in charts if c[1] == 0 or c[2] < 200]
     assert not empty, f"charts without drawn content: {empty}"
     assert driver.execute_script("return document.getElementById(arguments[0]) !== null", "overview")
+    tradeoff = [c for c in charts if c[0].startswith("fig-safety-tradeoff")]
+    assert len(tradeoff) == 1 and tradeoff[0][1] > 0, f"two-axis safety chart missing or empty: {tradeoff}"
     assert not _severe(driver)
     assert not _remote_requests(driver)
     assert _screenshot(driver, "desktop-1280x800").stat().st_size > 10_000
