@@ -13,8 +13,10 @@ separate process (its CPU is not counted). Measured in the same run:
   judge) under the same options, with the per-turn cache on (the default: what makes resume skip
   completed turns) and off.
 
-Each configuration runs ``--reps`` times, interleaved; the best run is reported. The goal: our
-conversation machinery adds < 10% over the plain loop.
+Each configuration runs ``--reps`` times, interleaved; the best wall time and the least CPU time
+are reported (each the best of its reps). The goal: our conversation machinery adds < 10% CPU
+per turn over the plain loop (CPU, not wall: on a shared machine wall time mostly measures the
+other processes).
 
     PYTHONPATH=src python benchmarks/conversation_bench.py [--conversations 100] [--turns 12] [--reps 2]
 """
@@ -28,6 +30,11 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass
+
+# `trustmh run`'s default display. inspect creates one display per process, so every configuration
+# shares it; "none" would be inspect's rich display, which lays out each task's metrics table
+# (~45 metrics for the psychosis scorer) at the end, a cost `trustmh run` does not pay.
+DISPLAY = "log"
 
 
 @dataclass
@@ -131,7 +138,7 @@ def run(kind: str, items: list[tuple[str, list[str]]], log_dir: str) -> Measure:
             model_args={"responses_api": False, "max_retries": 0},
             max_connections=connections,
             log_dir=log_dir,
-            display="none",
+            display=DISPLAY,
         )
         name = "plain inspect loop (inspect defaults)"
     else:
@@ -139,7 +146,7 @@ def run(kind: str, items: list[tuple[str, list[str]]], log_dir: str) -> Measure:
         _, logs = eval_set(
             tasks=[task],
             log_dir=log_dir,
-            **eval_set_options(["openai/test-model"], max_connections=connections, display="none"),
+            **eval_set_options(["openai/test-model"], max_connections=connections, display=DISPLAY),
         )
         name = {
             "plain-options": "plain loop, trustmh run options",
@@ -158,7 +165,8 @@ def main() -> None:
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="trustmh-conv-bench-")
-    os.environ["XDG_CACHE_HOME"] = os.path.join(scratch, "cache")  # the turn cache starts empty
+    os.environ["XDG_CACHE_HOME"] = os.path.join(scratch, "cache")  # inspect's cache starts empty
+    os.environ["TRUSTMH_CACHE_DIR"] = os.path.join(scratch, "trustmh-cache")  # so does the turn store
     from trustmh.testing.openai_double import OpenAIDouble
 
     kinds = ("plain", "plain-options", "ours", "ours-nocache")
@@ -183,6 +191,7 @@ def main() -> None:
 
     ideal = args.turns * args.latency
     best = {kind: min(ms, key=lambda m: m.wall) for kind, ms in results.items()}
+    least_cpu = {kind: min(m.cpu for m in ms) for kind, ms in results.items()}
     print(
         f"\n{args.conversations} conversations x {args.turns} turns, {args.latency * 1000:.0f} ms latency, "
         f"{args.conversations} connections, double in a separate process; {served} requests served"
@@ -193,7 +202,7 @@ def main() -> None:
     for kind in kinds:
         m = best[kind]
         print(
-            f"{m.name:<50} {m.wall:>8.2f} {m.wall / ideal:>8.2f} {1000 * m.cpu / turns:>12.2f}"
+            f"{m.name:<50} {m.wall:>8.2f} {m.wall / ideal:>8.2f} {1000 * least_cpu[kind] / turns:>12.2f}"
             + (f"  ({m.errors} errors)" if m.errors else "")
         )
     base = best["plain-options"]
@@ -201,7 +210,7 @@ def main() -> None:
         m = best[kind]
         print(
             f"{m.name} over the plain loop (same options): wall {(m.wall / base.wall - 1) * 100:+.1f}%  "
-            f"CPU {(m.cpu / base.cpu - 1) * 100:+.1f}%   (goal: < +10%)"
+            f"CPU {(least_cpu[kind] / least_cpu['plain-options'] - 1) * 100:+.1f}%   (goal: CPU < +10%)"
         )
     plain = best["plain"]
     print(f"trustmh conversation over plain inspect defaults: wall {(best['ours'].wall / plain.wall - 1) * 100:+.1f}%")

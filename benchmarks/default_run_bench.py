@@ -10,8 +10,10 @@ Runs the real CLI as a subprocess twice (``python -m trustmh run --log-dir TMP -
   runs this tree with reuse off instead (same prompts: then the outputs are compared too);
 * ``after``: this tree with the default reuse.
 
-Each configuration gets its own inspect model cache (``INSPECT_CACHE_DIR``): the conversation
-tasks cache their turns there, and a shared cache would answer the second run's turns. Both
+Each configuration gets its own inspect model cache (``INSPECT_CACHE_DIR``) and trustmh cache
+(``TRUSTMH_CACHE_DIR``): the conversation tasks keep their turns in one of them (inspect's cache
+before issue 14's turn store, the turn store since), and a shared one would answer the second
+run's turns. Both
 report ``input_tokens_cache_read`` (the prompt tokens the model did not prefill), so the logs
 give, per configuration: samples, prompt tokens, tokens really prefilled (input - cache read),
 generated tokens and wall time; then the ratios. A per-task table for ``after`` shows where the
@@ -102,6 +104,7 @@ def run_configuration(
     if cache_mb is not None:
         env["TRUSTMH_LLAMA_CACHE_MB"] = cache_mb
     env["INSPECT_CACHE_DIR"] = str(scratch / f"inspect-cache-{name}")
+    env["TRUSTMH_CACHE_DIR"] = str(scratch / f"trustmh-cache-{name}")
     command = [sys.executable, "-m", "trustmh", "run", "--log-dir", str(log_dir), "--no-report", *extra]
     print(f"[{name}] {source} TRUSTMH_LLAMA_CACHE_MB={cache_mb or 'default'} $", " ".join(command[1:]), flush=True)
     start = time.perf_counter()

@@ -219,10 +219,12 @@ def main() -> None:
     for cache_mb in (int(value) for value in args.cache_mb.split(",")):
         simulator.reset(cache_mb)
         worker.reset(prefix_order=args.order == "prefix" or (args.order == "auto" and cache_mb > 0))
-        # The conversation tasks keep their turns in inspect's on-disk model cache (that is how a
-        # resumed run skips finished turns): a shared cache would answer a later configuration's
-        # turns without calling the model at all, so each configuration gets its own.
-        os.environ["INSPECT_CACHE_DIR"] = tempfile.mkdtemp(prefix="reuse-sim-cache-")
+        # The conversation tasks keep their turns on disk (trustmh's turn store, in TRUSTMH_CACHE_DIR;
+        # that is how a resumed run skips finished turns): a shared store would answer a later
+        # configuration's turns without calling the model at all, so each configuration gets its
+        # own; inspect's model cache too, for any other cached call.
+        os.environ["TRUSTMH_CACHE_DIR"] = tempfile.mkdtemp(prefix="reuse-sim-cache-")
+        os.environ["INSPECT_CACHE_DIR"] = tempfile.mkdtemp(prefix="reuse-sim-inspect-cache-")
         options = eval_set_options(["reuse-sim/smollm2"], display="none")
         eval_set(tasks=build_tasks(names, "starter", None), log_dir=tempfile.mkdtemp(prefix="reuse-sim-"), **options)
         print(f"TRUSTMH_LLAMA_CACHE_MB={cache_mb}: at most {worker.longest_queue} calls waited at once")

@@ -58,3 +58,28 @@ def test_fits_100_columns_and_not_scored_is_one_note_with_the_fix() -> None:
     assert note is not None and "1 task not scored (sycophancy_oeq)" in note and "--judge MODEL" in note
     assert "could not be read" in not_scored_note(nothing, partly, judged=True)
     assert not_scored_note([], [], judged=False) is None
+
+
+def test_strict_variants_folded_into_a_row_are_shown_with_their_ci() -> None:
+    """results.py folds ``<m>_strict`` into the row of ``<m>``: the line shows it, headline or not."""
+    from dataclasses import replace
+
+    folded = [
+        replace(_row("ethics_ethicmh", "ethics", "accuracy", 0.9), strict=0.6, strict_ci_low=0.5, strict_ci_high=0.7),
+        replace(
+            _row("privacy_psyleak", "privacy", "control_error", 0.1, unparsed=4),
+            strict=0.3,
+            strict_ci_low=0.2,
+            strict_ci_high=0.4,
+            strict_n=44,
+        ),
+    ]
+    lines, _, _ = summarise(folded)
+    by_task = {line.task: line for line in lines}
+    assert (by_task["ethics_ethicmh"].metric, by_task["ethics_ethicmh"].value) == ("accuracy_strict", 0.6)
+    control = by_task["privacy_psyleak"]  # no headline among its rows: the first metric, strict
+    assert (control.metric, control.value, control.ci, control.n) == ("control_error_strict", 0.3, (0.2, 0.4), 44)
+    console = Console(width=WIDTH, record=True)
+    for table in results_tables(lines):
+        console.print(table)
+    assert "0.300 [0.200, 0.400]" in console.export_text()

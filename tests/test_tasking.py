@@ -145,3 +145,15 @@ def test_tasking_imports_no_task() -> None:
     code = "import sys, trustmh.tasking; print([m for m in sys.modules if m.startswith(('trustmh.pillars', 'trustmh._registry'))])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_default_run_is_the_pillars_and_every_conversation_task() -> None:
+    from trustmh import PILLARS
+    from trustmh.cli.evaluate import _selected_tasks
+
+    default = _selected_tasks([], [])
+    conversation_tasks = ["crisis_psychosis_bench", "crisis_simulated_risk", "safety_crescendo", "dialogue_mindeval"]
+    assert set(conversation_tasks) <= set(default)
+    assert "dialogue_mentalbench" not in default  # the rest of the dialogue group: `--pillar dialogue`
+    assert {info.name for info in all_tasks() if info.pillar in PILLARS} <= set(default)
+    assert _selected_tasks([], ["dialogue"]) == ["dialogue_mentalbench", "dialogue_mindeval"]

@@ -9,6 +9,10 @@ else in trustmh imports inspect's public API only.
 
 from __future__ import annotations
 
+from inspect_ai.event import Event
+from inspect_ai.log import Transcript, transcript
+from inspect_ai.model import GenerateConfig, Model
+
 
 def _missing(api: str, purpose: str, error: ImportError) -> ImportError:
     from importlib.metadata import version
@@ -101,14 +105,43 @@ def keep_openai_sampling_settings(api: object) -> None:
     api.is_latest = lambda: False  # type: ignore[method-assign]
 
 
+try:
+    from inspect_ai.model._cache import _cache_key_config as cache_key_config
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.model._cache._cache_key_config",
+        "key a conversation's stored turns on the generate settings that can change an answer, as inspect's cache does",
+        error,
+    ) from error
+
+if not hasattr(Model, "_resolve_config") or not hasattr(Transcript, "_event"):
+    raise ImportError(
+        "inspect_ai no longer provides Model._resolve_config / Transcript._event, which trustmh uses to "
+        "replay a conversation's stored turns; install the inspect_ai version pinned in pyproject.toml"
+    )
+
+
+def resolved_generate_config(model: Model, config: GenerateConfig) -> GenerateConfig:
+    """The settings ``model.generate(config=config)`` calls with (the model's own, the task's, ``config``)."""
+    return model._resolve_config(config)
+
+
+def record_event(event: Event) -> None:
+    """Add ``event`` to the running sample's transcript (what inspect does for its own model calls)."""
+    transcript()._event(event)
+
+
 __all__ = [
     "PrerequisiteError",
     "RetryDecision",
+    "cache_key_config",
     "cancel_task",
-    "get_eval_states",
     "cleanup_sample_buffers_for_log",
+    "get_eval_states",
     "keep_openai_sampling_settings",
+    "record_event",
     "registry_find",
     "registry_unqualified_name",
+    "resolved_generate_config",
     "sample_active",
 ]

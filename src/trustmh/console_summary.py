@@ -15,7 +15,7 @@ from rich import box
 from rich.table import Table
 
 from trustmh.pillars.headline import pillar_headlines
-from trustmh.report.headline import GROUPED, fmt, task_headlines
+from trustmh.report.headline import GROUPED, fmt, folded_strict, task_headlines
 from trustmh.results import MetricRow
 
 WIDTH = 100
@@ -56,12 +56,15 @@ def _headline_line(rows: list[MetricRow]) -> TaskLine | None:
 
 
 def _fallback_line(rows: list[MetricRow]) -> TaskLine | None:
-    """The first scored metric; else the first whose answers were all unparsed (a line with
-    no value but its unparsed count: that is a result, not a missing judge)."""
+    """The first scored metric (its strict variant ``<metric>_strict`` when the scorer reports
+    one, as for a headline); else the first whose answers were all unparsed (a line with no
+    value but its unparsed count: that is a result, not a missing judge)."""
     ungrouped = [r for r in rows if not GROUPED.match(r.metric)]
     scored = [r for r in ungrouped if r.value is not None]
     unreadable = [r for r in ungrouped if r.value is None and r.unparsed]
-    for row in (scored or unreadable)[:1]:
+    for first in (scored or unreadable)[:1]:
+        strict = folded_strict(first)
+        row = strict if strict is not None and strict.value is not None else first
         return TaskLine(
             row.model,
             row.task,

@@ -29,6 +29,7 @@ from trustmh.run_models import (
     with_redacting_models,
 )
 from trustmh.run_summary import console, first_line, print_results
+from trustmh.scoring.judge import halt_with_judges, raise_if_a_judge_stopped
 
 
 def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_args: Any) -> list[Any]:
@@ -133,6 +134,8 @@ def run_tasks(
             )
             options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
             check_endpoints(options)
+            judges = [m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"]
+            halt_with_judges(options["model"], judges)  # a judge that gives nothing usable stops the run
             with panel_settings(judge_repeats, exclude_self):
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
@@ -151,6 +154,7 @@ def run_tasks(
             from trustmh.run_budget import cap_message
 
             raise cap_message(budget, finished_samples(logs))
+    raise_if_a_judge_stopped(judges)
     print_results(logs)
     if not success:
         raise_on_failed(logs)

@@ -44,7 +44,7 @@ from typing import Any, Literal, TypeVar, cast
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
-from trustmh import TASK_GROUPS
+from trustmh import PILLARS, TASK_GROUPS
 from trustmh.errors import UserError
 from trustmh.scoring.reducers import trustmh_mean
 
@@ -118,6 +118,7 @@ class TaskInfo:
     description: str
     needs_judge: bool = False
     generation: Generation | None = field(default=None, compare=False)
+    in_default_run: bool = True  # a plain `trustmh run` (no tasks, no --pillar) runs it
 
 
 TASKS: dict[str, TaskInfo] = {}
@@ -134,6 +135,7 @@ def trustmh_task(
     generation: Generation | GenerateConfig | None = None,
     needs_judge: bool = False,
     benchmark_file_args: tuple[str, ...] = (),
+    in_default_run: bool | None = None,
 ) -> Callable[[F], F]:
     """Register an inspect task with its trustmh catalogue entry (see the module docstring).
 
@@ -143,6 +145,8 @@ def trustmh_task(
     ``generation``: a :class:`Generation`, or one ``GenerateConfig`` for both sources.
     ``benchmark_file_args``: parameters naming a user's own benchmark file; when one is set,
     the task runs in benchmark mode whatever ``source`` says.
+    ``in_default_run``: whether a plain ``trustmh run`` runs it; by default the tasks of the eight
+    pillars do and the ``dialogue`` group's do not.
     """
     if pillar not in TASK_GROUPS:
         raise ValueError(f"unknown task group {pillar!r}; expected one of {', '.join(TASK_GROUPS)}")
@@ -156,7 +160,8 @@ def trustmh_task(
         if not {"source", "data_dir"} <= signature.parameters.keys():
             raise TypeError(f"task {name} must take `source` and `data_dir` parameters")
         description = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
-        TASKS[name] = TaskInfo(name, pillar, datasets, metrics, description, needs_judge, settings)
+        default_run = pillar in PILLARS if in_default_run is None else in_default_run
+        TASKS[name] = TaskInfo(name, pillar, datasets, metrics, description, needs_judge, settings, default_run)
 
         @functools.wraps(function)
         def build(*args: Any, **kwargs: Any) -> Task:

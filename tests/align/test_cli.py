@@ -112,10 +112,26 @@ def test_bad_arguments_exit_2_and_write_nothing(
     assert not out.exists() and not list(tmp_path.iterdir())
 
 
-def test_mismatched_conversations_exit_2(app: typer.Typer, fixtures: Path, tmp_path: Path) -> None:
+def test_partly_shared_conversations_are_compared_where_both_rated_with_a_note(
+    app: typer.Typer, fixtures: Path, tmp_path: Path
+) -> None:
     lines = (fixtures / "judge_b.csv").read_text().splitlines(keepends=True)
-    (tmp_path / "short.csv").write_text("".join(lines[:-1]))
+    (tmp_path / "short.csv").write_text("".join(lines[:-1]))  # the judge did not rate ConvID 106
     out = tmp_path / "o.json"
     result = CliRunner().invoke(app, _args(fixtures, "--judge", f"c={tmp_path / 'short.csv'}", "--json", str(out)))
-    assert result.exit_code == 2 and "short.csv" in result.output and "ConvID '106'" in result.output
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "note: judge c: compared on 4 response models x 5 conversations" in text
+    assert "1 conversations of" in text and "not rated by this judge" in text
+    (judge_c,) = [j for j in json.loads(out.read_text())["judges"] if j["name"] == "c"]
+    assert judge_c["coverage"]["human_only_conversations"] == 1 and judge_c["coverage"]["conversations"] == 5
+
+
+def test_files_that_share_no_conversation_exit_2(app: typer.Typer, fixtures: Path, tmp_path: Path) -> None:
+    lines = (fixtures / "judge_b.csv").read_text().splitlines(keepends=True)
+    renumbered = [lines[0]] + [f"9{line}" for line in lines[1:]]  # ConvIDs 9101, 9102, ...
+    (tmp_path / "other.csv").write_text("".join(renumbered))
+    out = tmp_path / "o.json"
+    result = CliRunner().invoke(app, _args(fixtures, "--judge", f"c={tmp_path / 'other.csv'}", "--json", str(out)))
+    assert result.exit_code == 2 and "other.csv:row 2" in result.output and "ConvID '9101'" in result.output
     assert not out.exists()

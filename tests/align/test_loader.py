@@ -16,6 +16,7 @@ from trustmh.data.loaders.mentalalign import (
     OK,
     UNPARSED,
     cell_status,
+    coverage,
     match_to,
     parse_cell,
     read_ratings,
@@ -121,14 +122,31 @@ def test_match_to_reorders_and_rejects_mismatches(fixtures: Path, tmp_path: Path
     b = match_to(human, read_ratings(tmp_path / "rev.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
     assert np.allclose(a.scores, b.scores, equal_nan=True)
 
-    extra = frame.copy()
-    extra.loc[2, "ConvID"] = "999"
-    extra.to_csv(tmp_path / "extra.csv", index=False)
-    with pytest.raises(DataFormatError, match=r"extra\.csv:row 4: ConvID '999' is not in"):
-        match_to(human, read_ratings(tmp_path / "extra.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
-    frame.iloc[:-1].to_csv(tmp_path / "short.csv", index=False)
-    with pytest.raises(DataFormatError, match=r"no row for ConvID '106' \(row 7 of"):
-        match_to(human, read_ratings(tmp_path / "short.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
-    frame.drop(columns=["judge_response_beta"]).to_csv(tmp_path / "nobeta.csv", index=False)
-    with pytest.raises(DataFormatError, match="missing column 'judge_response_beta'"):
-        match_to(human, read_ratings(tmp_path / "nobeta.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
+    # Conversations or response models only one side rated: left out (MISSING), and counted.
+    partial = frame.iloc[:-1].drop(columns=["judge_response_beta"]).copy()
+    partial.loc[2, "ConvID"] = "999"
+    partial["judge_response_mine"] = partial["judge_response_alpha"]
+    partial.to_csv(tmp_path / "partial.csv", index=False)
+    judged = read_ratings(tmp_path / "partial.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE)
+    matched = match_to(human, judged)
+    assert matched.keys == human.keys and matched.conv_ids == human.conv_ids
+    beta = human.keys.index("beta")
+    assert (matched.status[:, beta] == MISSING).all()
+    missing_rows = [human.conv_ids.index(c) for c in ("103", "106")]  # 103 became 999, 106 was dropped
+    assert (matched.status[missing_rows] == MISSING).all()
+    alpha = human.keys.index("alpha")
+    assert np.array_equal(matched.scores[:2, alpha], a.scores[:2, alpha], equal_nan=True)  # shared cells kept
+    found = coverage(human, judged)
+    assert (found.judge_only_keys, found.human_only_keys) == (("mine",), ("beta",))
+    assert (found.conversations, found.human_only_conversations, found.judge_only_conversations) == (4, 2, 1)
+    note = found.note("b", "human.csv")
+    assert note is not None and "(mine)" in note and "2 conversations of human.csv" in note
+
+    # Nothing in common: one line saying what align needs.
+    frame.assign(ConvID=["9" + c for c in frame["ConvID"]]).to_csv(tmp_path / "other.csv", index=False)
+    with pytest.raises(DataFormatError, match=r"other\.csv:row 2: ConvID '9101' is not in .*no conversation in common"):
+        match_to(human, read_ratings(tmp_path / "other.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))
+    mine = frame[["ConvID"]].assign(judge_response_mine=frame["judge_response_alpha"])
+    mine.to_csv(tmp_path / "mine.csv", index=False)
+    with pytest.raises(DataFormatError, match="align needs human ratings of the same responses: a human_response_mine"):
+        match_to(human, read_ratings(tmp_path / "mine.csv", JUDGE_PREFIX, STRICT_SCORE_RANGE))

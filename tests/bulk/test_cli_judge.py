@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import openpyxl
+import pytest
 
 from tests.bulk.cli import VERDICT_KEYS, common, invoke, judge, read_csv
 from trustmh.mentalalign.schema import ATTRIBUTES, EXPLANATION, OVERALL
@@ -123,3 +124,23 @@ def test_our_judge_files_have_the_shape_of_the_released_ones(
     ours = list(openpyxl.load_workbook(out).active.iter_rows(values_only=True))
     assert list(ours[0]) == header[:3]
     assert list(json.loads(ours[1][2])) == list(first_scores)
+
+
+def test_a_judge_with_no_usable_verdict_is_stopped_early_and_nothing_is_written(
+    tmp_path: Path, tiny_csv: Path, fake_key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trustmh.scoring import verdict
+
+    monkeypatch.setattr(verdict, "FIRST_VERDICTS", 2)
+    out = tmp_path / "judge.csv"
+    with OpenAIDouble(responder=lambda messages: "What a lovely answer! 5 stars.") as server:
+        code, output = invoke(
+            *judge(tiny_csv, out, "--max-connections", "1", judge_model="openai/tiny"),
+            *common(server.base_url, tmp_path),
+        )
+        total_requests = sum(server.request_counts.values())
+    assert code == 2, output
+    assert output.startswith("error: judge openai/tiny gave no usable verdict in its first 2 (each asked up to 3 times")
+    assert "'What a lovely answer! 5 stars.'" in output and "--judge-model" in output
+    assert total_requests == 2 * 3  # 9 cells to judge; two verdicts asked three times each, then none
+    assert not out.exists()

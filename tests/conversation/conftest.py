@@ -1,4 +1,5 @@
-"""Every conversation test gets its own inspect model cache (the conversation solver caches turns)."""
+"""Every conversation test gets its own inspect model cache (the turn store is isolated by the root conftest's
+TRUSTMH_CACHE_DIR)."""
 
 from __future__ import annotations
 

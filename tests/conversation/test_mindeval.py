@@ -28,6 +28,17 @@ def test_real_profiles_and_severity(shared_data: Path) -> None:
     assert "non-commercial" in get_dataset("mindeval").license.lower()
 
 
+def test_starter_profiles_have_mindevals_shape(shared_data: Path) -> None:
+    """Our starter profiles (written by us: MindEval's are non-commercial and never bundled) carry
+    every attribute a MindEval profile has, so the judge sees the same kind of profile."""
+    upstream = {frozenset(s.metadata["member_attributes"]) for s in mindeval_dataset("benchmark", str(shared_data))}
+    starter = list(mindeval_dataset("starter", None))
+    assert len(upstream) == 1 and len(starter) == 2
+    assert all(frozenset(s.metadata["member_attributes"]) == next(iter(upstream)) for s in starter)
+    assert {s.metadata["severity"] for s in starter} == {"moderate", "minimal"}
+    assert all(s.metadata["persona"].startswith("You ") for s in starter)
+
+
 def _judge(prompt: str) -> str:
     # The judge reads how many assistant answers it sees: 1 (half of 3 turns) or 3 (the end).
     answers = prompt.count("] Assistant:") + 1

@@ -6,6 +6,7 @@ DCS judged at turns 4-8, HES and SIS at turns 7-8).
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -137,3 +138,36 @@ def test_real_cases_load_as_twelve_turn_scripts(shared_data: Path) -> None:
     assert {s.metadata["condition"] for s in task.dataset} == {"explicit", "implicit"}
     assert all(len(s.metadata["user_turns"]) == 12 for s in task.dataset)
     assert len(crisis_psychosis_bench(source="benchmark", data_dir=str(shared_data), condition="implicit").dataset) == 8
+
+
+def test_twelve_turn_phases_by_hand(tmp_path: Path) -> None:
+    """A synthetic 12-turn case (the benchmark's length), so phase 4 (turns 10-12) is scored too."""
+    prompts = [f"synthetic user turn {t}" for t in range(1, 13)]
+    case = {"id": "S", "name": "S", "theme": "t", "condition": "Explicit", "harm_type": "Self-Harm", "prompts": prompts}
+    folder = tmp_path / "data" / "psychosis_bench"
+    folder.mkdir(parents=True)
+    (folder / "test_cases.json").write_text(json.dumps({"version": "t", "metadata": {}, "cases": [case]}))
+    dcs = [0, 0, 1, 1, 2, 2, 2, 2, 1]  # turns 4..12
+    hes = [0, 1, 1, 2, 2, 1]  # turns 7..12
+    sis = [1, 0, 0, 0, 0, 1]
+    verdicts = {("S", 4 + i, "dcs"): v for i, v in enumerate(dcs)}
+    verdicts |= {("S", 7 + i, "hes"): v for i, v in enumerate(hes)} | {
+        ("S", 7 + i, "sis"): v for i, v in enumerate(sis)
+    }
+    task = crisis_psychosis_bench(data_dir=str(tmp_path / "data"))
+    [log] = eval(
+        task,
+        model=tagging_target("psychosis-target-12", {p: f"<<S-{t}>>" for t, p in enumerate(prompts, start=1)}),
+        model_roles={"judge": get_model(fixed_judge("psychosis-judge-12", verdicts))},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    m = metrics_of(log)
+    assert m["turns"] == 12
+    assert m["dcs"] == pytest.approx(11 / 9) and m["hes"] == pytest.approx(7 / 6) and m["sis"] == pytest.approx(1 / 3)
+    assert m["dcs_phase2"] == pytest.approx(1 / 3) and m["dcs_phase3"] == pytest.approx(5 / 3)
+    assert m["dcs_phase4"] == pytest.approx(5 / 3)
+    assert m["hes_phase3"] == pytest.approx(2 / 3) and m["hes_phase4"] == pytest.approx(5 / 3)
+    assert m["sis_phase3"] == pytest.approx(1 / 3) and m["sis_phase4"] == pytest.approx(1 / 3)
+    assert m["first_validation_turn"] == 8 and m["validation_rate"] == 1 and m["no_intervention_rate"] == 0
+    assert m["hes[harm=self_harm]"] == pytest.approx(7 / 6) and m["dcs[condition=explicit]"] == pytest.approx(11 / 9)

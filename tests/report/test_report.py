@@ -130,6 +130,11 @@ def test_exports(logs: Logs, tmp_path: Path) -> None:
     document = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
     records = document["results"]
     assert len(records) == len(rows) and set(records[0]) == set(TIDY_COLUMNS)
+    # PsyLeak's control error counts an unparsed answer as an error: its strict twin is a column
+    control = [r for r in records if r["metric"] == "control_error"]
+    assert control and all(r["strict_n"] == r["n"] + r["unparsed"] and r["strict_ci_low"] is not None for r in control)
+    assert all(r["strict"] is None and r["strict_n"] is None for r in records if r["metric"] == "pearson_r")
+    assert all(r["strict_n"] == "" for r in rows if r["metric"] == "pearson_r")
     (starter,) = document["rankings"]  # only starter logs here: one leaderboard
     assert starter["source"] == "starter" and starter["pillars"] == ["privacy"]
     assert {r["model"] for r in starter["rows"]} == {"trustmh/replay/model-a", "trustmh/replay/model-b"}
@@ -240,11 +245,11 @@ def test_cli(logs: Logs, tmp_path: Path) -> None:
 
 
 def test_heatmap_category_comes_from_the_ci_of_the_icc_it_prints(tmp_path: Path) -> None:
-    from trustmh.report.alignment import icc_heatmaps, load_alignment
+    from trustmh.align.figures import icc_heatmap
+    from trustmh.report.alignment import load_alignment
 
     alignment = load_alignment(write_alignment(tmp_path / "align.json"))
-    ((_, figure),) = icc_heatmaps(alignment)
-    heat = figure.data[0]
+    heat = icc_heatmap(alignment.result, "response", "icc_a1").data[0]
     # ICC(A,1) CIs are [0.5, 0.85] (width 0.35 <= 0.355: GR) whatever the file's ICC(C,1) category says
     assert {cell.split("<br>")[1] for line in heat.text for cell in line} == {"GR"}
     assert all("95% CI [0.500, 0.850]" in h for line in heat.hovertext for h in line)

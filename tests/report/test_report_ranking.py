@@ -1,4 +1,5 @@
-"""Tie groups from CI overlap, leaderboards by source, radar only with three shared pillars."""
+"""Tie groups (paired bootstrap over shared items, else CI overlap), leaderboards by source, radar only with
+three shared pillars."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 
 from trustmh.pillars.headline import pillar_headlines
 from trustmh.report.headline import PillarScore, TaskHeadline, pillar_scores
-from trustmh.report.ranking import leaderboards, pillar_ranks
+from trustmh.report.ranking import leaderboards, pillar_comparisons, pillar_ranks
 from trustmh.results import MetricRow
 
 
@@ -92,3 +93,74 @@ def test_radar_needs_three_shared_pillars() -> None:
     rows.append(_row("b", "safety", "safety_jailbreakmh", "rta_keyword", 0.5, 0.1, "benchmark"))
     (board,) = leaderboards(pillar_scores(rows))
     assert board.radar
+
+
+def _items(model: str, values: list[float], task: str = "ethics_ethicmh", field: str = "correct") -> dict:
+    return {(model, task, field): {f"id{i}": v for i, v in enumerate(values)}}
+
+
+# 40 items: "low" is right on 16, "high" on the same 16 and 8 more. Their CIs (±0.15) overlap.
+LOW = [1.0] * 16 + [0.0] * 24
+HIGH = [1.0] * 24 + [0.0] * 16
+OVERLAPPING = [
+    _row("high", "ethics", "ethics_ethicmh", "accuracy", 0.6, 0.15, "benchmark"),
+    _row("low", "ethics", "ethics_ethicmh", "accuracy", 0.4, 0.15, "benchmark"),
+]
+
+
+def test_paired_bootstrap_over_shared_items_separates_what_ci_overlap_ties() -> None:
+    (by_ci,) = leaderboards(pillar_scores(OVERLAPPING))
+    assert {r.model: r.pillar_ranks["ethics"] for r in by_ci.rows} == {"high": 1, "low": 1}
+    assert by_ci.tie_methods == {"ethics": "ci_overlap"}
+    items = _items("high", HIGH) | _items("low", LOW)
+    (paired,) = leaderboards(pillar_scores(OVERLAPPING), items)
+    assert {r.model: r.pillar_ranks["ethics"] for r in paired.rows} == {"high": 1, "low": 2}
+    assert paired.tie_methods == {"ethics": "paired_bootstrap"}
+    (comparison,) = paired.as_dict()["comparisons"]
+    assert comparison["method"] == "paired_bootstrap" and comparison["better"] == "high"
+    assert comparison["difference"] == pytest.approx(0.2) and comparison["n_shared"] == 40
+    assert comparison["ci"][0] > 0 and paired.as_dict()["tie_method"] == {"ethics": "paired_bootstrap"}
+
+
+def test_paired_bootstrap_ties_equal_scores_on_different_items() -> None:
+    rows = [
+        _row("a", "ethics", "ethics_ethicmh", "accuracy", 0.5, 0.01, "benchmark"),
+        _row("b", "ethics", "ethics_ethicmh", "accuracy", 0.5, 0.01, "benchmark"),
+    ]
+    half = [1.0] * 20 + [0.0] * 20
+    items = _items("a", half) | _items("b", half[10:] + half[:10])
+    (comparison,) = pillar_comparisons(list(pillar_scores(rows).values()), items)
+    assert comparison.method == "paired_bootstrap" and comparison.winner is None
+
+
+def test_falls_back_to_ci_overlap_without_usable_items() -> None:
+    scores = list(pillar_scores(OVERLAPPING).values())
+    few = _items("high", HIGH[:4]) | _items("low", LOW[:4])  # fewer shared ids than MIN_N
+    other_task = _items("high", HIGH) | _items("low", LOW, task="ethics_other")
+    for items in ({}, few, other_task, _items("high", HIGH)):
+        (comparison,) = pillar_comparisons(scores, items)
+        assert comparison.method == "ci_overlap" and comparison.winner is None and comparison.difference is None
+    # a headline that is not a per-item mean (macro F1) is always compared by its CIs
+    crisis = [
+        _row("a", "crisis", "crisis_cssrs", "macro_f1", 0.6, 0.02, "benchmark"),
+        _row("b", "crisis", "crisis_cssrs", "macro_f1", 0.4, 0.02, "benchmark"),
+    ]
+    (board,) = leaderboards(pillar_scores(crisis + OVERLAPPING), _items("high", HIGH) | _items("low", LOW))
+    assert board.tie_methods == {"crisis": "ci_overlap", "ethics": "paired_bootstrap"}
+
+
+def test_strict_headline_counts_unparsed_items_as_wrong() -> None:
+    # high's parsed-only accuracy is perfect, but 8 of its items are unparsed: strict, it is
+    # right on 16 of 40, below low's 24 of 40 on the same items (parsed only, high would win).
+    rows = [
+        _row("high", "ethics", "ethics_ethicmh", "accuracy", 1.0, 0.0, "benchmark"),
+        _row("high", "ethics", "ethics_ethicmh", "accuracy_strict", 0.4, 0.15, "benchmark"),
+        _row("low", "ethics", "ethics_ethicmh", "accuracy", 0.6, 0.15, "benchmark"),
+        _row("low", "ethics", "ethics_ethicmh", "accuracy_strict", 0.6, 0.15, "benchmark"),
+    ]
+    strict_high = [1.0] * 16 + [float("nan")] * 8 + [0.0] * 16
+    strict_low = [1.0] * 24 + [0.0] * 16  # right where high was, and on high's 8 unparsed items
+    (board,) = leaderboards(pillar_scores(rows), _items("high", strict_high) | _items("low", strict_low))
+    (comparison,) = board.comparisons
+    assert comparison.method == "paired_bootstrap" and comparison.winner == "low"
+    assert comparison.difference == pytest.approx(16 / 40 - 24 / 40)

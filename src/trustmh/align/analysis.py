@@ -17,13 +17,18 @@ multiplies a resampling-count matrix into per-unit moments (:mod:`trustmh.stats.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
-from trustmh.data.loaders.mentalalign import OK, UNPARSED, RatingTable, match_to, read_ratings
+from trustmh.align.result import (
+    AlignmentResult,
+    AlignmentRow,
+    JudgeData,
+    category,
+)
+from trustmh.data.loaders.mentalalign import OK, UNPARSED, RatingTable, coverage, match_to, read_ratings
 from trustmh.errors import UserError
 from trustmh.mentalalign.schema import (
     ALL_ATTRIBUTES,
@@ -40,124 +45,6 @@ from trustmh.stats.paired import pair_moments, summarize
 
 Level = Literal["model", "item", "both"]
 LEVELS: tuple[str, ...] = ("model", "item")
-
-# MentalBench's reliability categories from the width of the ICC(C,1) 95% CI.
-GR_MAX_WIDTH = 0.355
-MR_MAX_WIDTH = 0.560
-
-
-def category(ci_width: float) -> str | None:
-    """GR (width <= 0.355), MR (<= 0.560) or PR; None when the width is unknown."""
-    if not np.isfinite(ci_width):
-        return None
-    if ci_width <= GR_MAX_WIDTH:
-        return "GR"
-    return "MR" if ci_width <= MR_MAX_WIDTH else "PR"
-
-
-@dataclass(frozen=True)
-class AlignmentRow:
-    """Agreement of one judge with the humans on one attribute at one level."""
-
-    judge: str
-    attribute: str
-    level: str
-    n: int
-    n_pairs: int
-    unparsed: int
-    missing: int
-    human_mean: float
-    judge_mean: float
-    bias: float
-    bias_ci: tuple[float, float]
-    mse: float
-    icc_c1: float
-    icc_c1_ci: tuple[float, float]
-    icc_a1: float
-    icc_a1_ci: tuple[float, float]
-    ci_width: float
-    category: str | None
-    pearson_r: float
-    ccc: float
-    ba_mean_diff: float
-    ba_loa: tuple[float, float]
-    excluded: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        out = dict(self.__dict__)
-        for name in ("bias_ci", "icc_c1_ci", "icc_a1_ci", "ba_loa", "excluded"):
-            out[name] = list(out[name])
-        return out
-
-
-@dataclass(frozen=True)
-class JudgeData:
-    """Item-level pairs of one judge, kept for figures: ``(conversations, keys, attributes)``."""
-
-    name: str
-    path: str
-    keys: tuple[str, ...]
-    excluded: tuple[str, ...]
-    human: np.ndarray
-    judge: np.ndarray
-
-
-@dataclass
-class AlignmentResult:
-    """Everything ``trustmh align`` reports; ``to_json()`` is the ``--json`` payload."""
-
-    rows: list[AlignmentRow]
-    krippendorff_alpha: dict[str, float]
-    n_conversations: int
-    keys: tuple[str, ...]
-    human_path: str
-    levels: tuple[str, ...]
-    n_boot: int
-    seed: int
-    cells: dict[str, dict[str, dict[str, int]]]
-    judges: list[JudgeData] = field(default_factory=list)
-
-    def select(
-        self, level: str | None = None, judge: str | None = None, attribute: str | None = None
-    ) -> list[AlignmentRow]:
-        return [
-            r
-            for r in self.rows
-            if (level is None or r.level == level)
-            and (judge is None or r.judge == judge)
-            and (attribute is None or r.attribute == attribute)
-        ]
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``--json`` payload; undefined values are NaN (``write_json`` turns them into null)."""
-        return {
-            "rows": [row.to_json() for row in self.rows],
-            "krippendorff_alpha": self.krippendorff_alpha,
-            "krippendorff_coders": ["human"] + [j.name for j in self.judges],
-            "n_conversations": self.n_conversations,
-            "keys": list(self.keys),
-            "attributes": list(ALL_ATTRIBUTES),
-            "composites": {name: list(parts) for name, parts in COMPOSITES.items()},
-            "levels": list(self.levels),
-            "bootstrap": {
-                "replicates": self.n_boot,
-                "seed": self.seed,
-                "ci": 0.95,
-                "model_level": "resample response models",
-                "item_level": "resample conversations",
-            },
-            "categories": {
-                "GR": f"ci_width <= {GR_MAX_WIDTH}",
-                "MR": f"{GR_MAX_WIDTH} < ci_width <= {MR_MAX_WIDTH}",
-                "PR": f"ci_width > {MR_MAX_WIDTH}",
-            },
-            "human": self.human_path,
-            "judges": [
-                {"name": j.name, "file": j.path, "keys": list(j.keys), "excluded": list(j.excluded)}
-                for j in self.judges
-            ],
-            "cells": self.cells,
-        }
 
 
 def with_composites(table: RatingTable) -> tuple[np.ndarray, np.ndarray]:
@@ -281,14 +168,20 @@ def analyze(
     kripp_values = [np.where(h_status == OK, h_scores, np.nan)]
     cells = {"human": _cells_summary(human.status)}
     for j, (name, table) in enumerate(judges.items()):
-        matched = match_to(human, table)
+        shared = coverage(human, table)
+        matched = match_to(human, table)  # cells this judge did not rate are MISSING
         j_scores, j_status = with_composites(matched)
         kripp_values.append(np.where(j_status == OK, j_scores, np.nan))
         cells[name] = _cells_summary(matched.status)
         excluded = exclusions.get(name, ())
-        used = [k for k, key in enumerate(human.keys) if key not in excluded]
-        if len(used) < 2:
-            raise UserError(f"judge {name!r}: fewer than two response models left after exclusions", argument="exclude")
+        used = [k for k, key in enumerate(human.keys) if key in shared.keys and key not in excluded]
+        if len(used) < 2 and ("model" in levels or not used):
+            raise UserError(
+                f"judge {name!r} ({table.path}): fewer than two response models rated by both the humans and the judge "
+                f"(after exclusions: {', '.join(human.keys[k] for k in used) or 'none'}); model-level agreement "
+                "needs two or more, item-level needs one (--level item)",
+                argument="exclude" if excluded else None,
+            )
         valid = (h_status[:, used] == OK) & (j_status[:, used] == OK)
         x = np.where(valid, h_scores[:, used], np.nan)
         y = np.where(valid, j_scores[:, used], np.nan)
@@ -298,7 +191,8 @@ def analyze(
             "unparsed": (either_unparsed & ~valid).sum(axis=(0, 1)),
             "missing": (~either_unparsed & ~valid).sum(axis=(0, 1)),
         }
-        judge_data.append(JudgeData(name, matched.path, tuple(human.keys[k] for k in used), excluded, x, y))
+        keys_used = tuple(human.keys[k] for k in used)
+        judge_data.append(JudgeData(name, matched.path, keys_used, excluded, x, y, shared))
         item_moments.append(pair_moments(x, y, axis=1))  # (conversations, attributes, 6)
         item_tallies.append(tallies)
         if "model" in levels:

@@ -10,7 +10,7 @@ import math
 from jinja2 import Environment
 from markupsafe import Markup
 
-from trustmh.align.analysis import GR_MAX_WIDTH, MR_MAX_WIDTH, AlignmentResult
+from trustmh.align.result import GR_MAX_WIDTH, MR_MAX_WIDTH, AlignmentResult
 
 _TEMPLATE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>MentalAlign: judge-human reliability</title>
@@ -24,8 +24,8 @@ td:first-child,td:nth-child(2),th{text-align:left}
 <script>{{ plotly_js }}</script></head><body>
 <h1>MentalAlign: how far do LLM judges agree with human experts?</h1>
 <p>{{ n_conversations }} conversations; human ratings: <code>{{ human }}</code>;
-{{ n_boot }} bootstrap replicates (seed {{ seed }}). Category from the width of the ICC(C,1) 95% CI:
-GR &le; {{ gr }} &lt; MR &le; {{ mr }} &lt; PR.</p>
+{{ n_boot }} bootstrap replicates (seed {{ seed }}). Category from the width of the 95% CI of the ICC
+shown (the tables' category: ICC(C,1)): GR &le; {{ gr }} &lt; MR &le; {{ mr }} &lt; PR. Hover a heatmap cell for its CI.</p>
 <ul>{% for j in judges %}<li><b>{{ j.name }}</b>: <code>{{ j.path }}</code>;
 excluded response models: {{ j.excluded|join(", ") or "none" }}</li>{% endfor %}</ul>
 {% for fig in figures %}<div>{{ fig }}</div>{% endfor %}
@@ -53,17 +53,13 @@ def _fmt(value: float) -> str:
 
 
 def render_html(result: AlignmentResult) -> str:
-    """The whole report page as a string (tables for each level, ICC heatmaps, bias, Bland–Altman)."""
+    """The whole report page as a string (tables for each level, and the figures of
+    :func:`trustmh.align.figures.alignment_figures`, which the trustmh report draws too)."""
     from plotly.offline import get_plotlyjs
 
     from trustmh.align import figures
 
-    figs = []
-    for level in result.levels:
-        figs.append(figures.icc_heatmap(result, level, "icc_c1"))
-        figs.append(figures.icc_heatmap(result, level, "icc_a1"))
-    figs.append(figures.bias_bars(result, "item" if "item" in result.levels else "model"))
-    figs.append(figures.bland_altman(result))
+    figs = [fig for _, fig in figures.alignment_figures(result, icc_forms=("icc_c1", "icc_a1"))]
     # Judge names, attributes and paths come from the user's files: everything is escaped
     # except the two pieces of markup we build (plotly.js and plotly's figure divs, whose JSON
     # plotly itself makes safe inside <script>).

@@ -4,6 +4,10 @@ Output is the MentalAlign judge-file format: ``ConvID, context, judge_response_<
 each cell the JSON of the seven scores plus Overall and Explanation, so our judges and the
 released ones go through the same analysis. A verdict still unusable after ``max_attempts`` asks is written as an
 empty cell and counted (and listed in the summary sidecar), never dropped silently.
+
+A judge whose first verdicts are all unusable is stopped by the rule every judge shares
+(:class:`~trustmh.scoring.verdict.JudgeWatch`): no further ask is sent and :func:`judge_table`
+raises one line naming the judge and the fix; nothing is written (the replies so far are cached).
 """
 
 from __future__ import annotations
@@ -20,18 +24,33 @@ from trustmh.bulk.session import RunReport, RunSettings, run_jobs
 from trustmh.bulk.tables import Table
 from trustmh.errors import UserError
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
-from trustmh.mentalalign.schema import CONTEXT_COLUMN, ID_COLUMN, JUDGE_PREFIX, column, response_column, response_key
+from trustmh.mentalalign.schema import (
+    CONTEXT_COLUMN,
+    HUMAN_PREFIX,
+    ID_COLUMN,
+    JUDGE_PREFIX,
+    column,
+    response_column,
+    response_key,
+)
 from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, Rubric, judge_prompt
-from trustmh.scoring.verdict import JudgeCallFailed, ask_for_verdict
+from trustmh.scoring.verdict import JudgeCallFailed, JudgeWatch, ask_for_verdict
 
 NOT_RESPONSE_COLUMNS = frozenset({ID_COLUMN, CONTEXT_COLUMN, "id", "ID"})
+# Ratings, not responses: a conversations file taken from MentalAlign-70k (human_judge.xlsx)
+# keeps its human_response_* columns through trustmh generate.
+RATING_PREFIXES = (f"{HUMAN_PREFIX}_", f"{JUDGE_PREFIX}_")
 JUDGE_PARAMS = GenerationParams(max_tokens=512, temperature=0.0, seed=0)
 
 
 def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
     """The response columns to judge, as MentalAlign keys (``response`` is ``original``)."""
     if not keys:
-        chosen = [response_key(c) for c in table.columns if c not in NOT_RESPONSE_COLUMNS]
+        chosen = [
+            response_key(c)
+            for c in table.columns
+            if c not in NOT_RESPONSE_COLUMNS and not c.startswith(RATING_PREFIXES)
+        ]
         if not chosen:
             raise UserError(f"{table.path}: no response columns to judge (only {', '.join(table.columns)})")
         return chosen
@@ -55,16 +74,21 @@ class JudgeItem:
 @dataclass(frozen=True)
 class JudgeOutcome:
     verdict: dict[str, int | str] | None
-    status: str  # "judged", "unparsed", "call_failed", "empty_response"
+    status: str  # "judged", "unparsed", "call_failed", "empty_response", "stopped" (the judge's watch)
     attempts: int = 0
     error: str | None = None
     last_reply: str | None = None
 
 
 async def judge_one(
-    engine: BulkEngine, judge: ModelSpec, item: JudgeItem, rubric: Rubric, max_attempts: int
+    engine: BulkEngine,
+    judge: ModelSpec,
+    item: JudgeItem,
+    rubric: Rubric,
+    max_attempts: int,
+    watch: JudgeWatch | None = None,
 ) -> JudgeOutcome:
-    """Ask for a verdict through the engine, with the re-asking loop every judge shares."""
+    """Ask for a verdict through the engine, with the re-asking loop (and early stop) every judge shares."""
     if not item.response.strip():
         return JudgeOutcome(None, "empty_response")
 
@@ -75,7 +99,9 @@ async def judge_one(
         return outcome.completion.text
 
     prompt = judge_prompt(rubric, item.context, item.response)
-    asked = await ask_for_verdict(ask, rubric, prompt, (item.context, item.response), max_attempts)
+    asked = await ask_for_verdict(ask, rubric, prompt, (item.context, item.response), max_attempts, watch)
+    if asked.stopped:
+        return JudgeOutcome(None, "stopped", asked.attempts)
     if asked.verdict is not None:
         return JudgeOutcome(asked.verdict, "judged", asked.attempts)
     if asked.call_failed:
@@ -117,11 +143,14 @@ def judge_table(
     rubric: Rubric = MENTALALIGN_RUBRIC,
 ) -> JudgeResult:
     items = plan_judging(table, keys)
+    watch = JudgeWatch(judge.spec, fix="--judge-model")
 
     async def job(engine: BulkEngine, item: JudgeItem) -> JudgeOutcome:
-        return await judge_one(engine, judge, item, rubric, max_attempts)
+        return await judge_one(engine, judge, item, rubric, max_attempts, watch)
 
     report = run_jobs([judge], settings, items, job)
+    if watch.stopped:
+        raise watch.error(max_attempts)
     ids = conversation_ids(table)
     columns = [ID_COLUMN, CONTEXT_COLUMN] + [column(JUDGE_PREFIX, key) for key in keys]
     rows = [{ID_COLUMN: ids[i], CONTEXT_COLUMN: row.get(CONTEXT_COLUMN, "")} for i, row in enumerate(table.rows)]

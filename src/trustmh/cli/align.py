@@ -23,13 +23,19 @@ HELP = """Judge-human reliability: ICC(C,1), ICC(A,1) with bootstrap CIs, bias, 
 Bland-Altman and Krippendorff's alpha per judge and attribute (plus CSS / ARS).
 
 Files are xlsx or csv with a ConvID column and one <prefix>_<model> column per response
-model (human_response_* in --human, judge_response_* in each --judge).
+model (human_response_* in --human, judge_response_* in each --judge, e.g. the output of
+trustmh judge). Only cells both files rate are compared (same ConvID and response model);
+what only one side rates is left out and counted in a note.
 
 Example (MentalAlign-70k, each judge's own model family excluded):
 
   trustmh align --human human_judge.xlsx --judge claude=claude_llm_judge.xlsx \\
   --judge gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o \\
   --json align.json --html align.html
+
+Example (your own responses, judged by trustmh judge, against your human ratings of them):
+
+  trustmh align --human my_ratings.csv --judge gpt-4o=judged.csv --json align.json
 """
 
 
@@ -147,6 +153,10 @@ def align_command(
         outputs.append((render_html(result), str(html_out)))
     for text, destination in outputs:
         write_text(text, destination)
+    for data in result.judges:  # what was left out because only one side rated it
+        note = data.coverage.note(data.name, result.human_path) if data.coverage else None
+        if note:
+            err_console.print(f"note: {note}", highlight=False)
     if json_out != "-":
         if min_score < 1:
             err_console.print(

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from trustmh import PILLARS, TASK_GROUPS
+from trustmh import TASK_GROUPS
 from trustmh.cli.common import console, err_console, user_errors
 from trustmh.errors import UserError, is_secret_name, redact, register_secret
 from trustmh.files import write_json
@@ -71,13 +71,18 @@ def _selected_tasks(tasks: list[str], pillars: list[str]) -> list[str]:
     chosen = [get_task_info(name).name for name in tasks]
     chosen += [info.name for info in all_tasks() if info.pillar in pillars and info.name not in chosen]
     if not tasks and not pillars:
-        chosen = [info.name for info in all_tasks() if info.pillar in PILLARS]
+        chosen = [info.name for info in all_tasks() if info.in_default_run]
     return chosen
 
 
 @user_errors
 def run_command(
-    tasks: Annotated[list[str] | None, typer.Argument(help="Tasks to run (default: all; see `trustmh tasks`).")] = None,
+    tasks: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Tasks to run (default: every pillar task and every conversation task; see `trustmh tasks`)."
+        ),
+    ] = None,
     pillar: Annotated[
         list[str] | None, typer.Option("--pillar", "-p", help="Run every task of this pillar (repeatable).")
     ] = None,

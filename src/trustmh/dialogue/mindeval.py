@@ -151,7 +151,16 @@ def mindeval_scorer() -> Scorer:
     return score
 
 
-@trustmh_task(pillar=PILLAR, datasets=("mindeval",), metrics=METRICS, generation=MINDEVAL_GENERATION, needs_judge=True)
+# In the default run (its starter slice: 2 profiles x 3 turns, the embedded model on both sides), as
+# every conversation task is; the rest of the dialogue group is not.
+@trustmh_task(
+    pillar=PILLAR,
+    datasets=("mindeval",),
+    metrics=METRICS,
+    generation=MINDEVAL_GENERATION,
+    needs_judge=True,
+    in_default_run=True,
+)
 def dialogue_mindeval(
     source: str = "auto",
     data_dir: str | None = None,

@@ -33,6 +33,13 @@ class Headline:
     value (nothing varied, e.g. zero refusals in every group gives a "perfect" range of 0);
     ``baseline``/``chance`` — the task's ``baseline`` metric (e.g. the clean score) has a
     CI reaching down to the task's chance level, so a drop from it means nothing.
+
+    ``sample_field``: for a headline that is the mean of a per-sample score field (a rate or
+    an accuracy), that field, so the report can compare two models item by item (a paired
+    bootstrap over the samples both answered, :mod:`trustmh.report.ranking`);
+    ``unparsed_as`` is the value an unparsed sample takes in the strict variant, as the
+    scorer's metric declares it. Headlines that are not such a mean (a correlation, a
+    macro F1, a range over groups) leave it ``None`` and are compared by their CIs.
     """
 
     metric: str
@@ -46,6 +53,8 @@ class Headline:
     constant_is_uninformative: bool = False
     baseline: str | None = None
     chance: tuple[tuple[str, float], ...] = ()
+    sample_field: str | None = None
+    unparsed_as: float | None = None
 
     def applies_to(self, task: str) -> bool:
         return not self.tasks or task in self.tasks

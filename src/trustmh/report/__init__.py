@@ -19,8 +19,26 @@ from trustmh.report.ranking import leaderboards
 from trustmh.report.render import render_html
 from trustmh.spreadsheet import neutralise_csv_cell
 
-# Column order of the tidy results table (CSV and JSON exports).
-TIDY_COLUMNS = ("model", "pillar", "task", "metric", "value", "ci_low", "ci_high", "n", "unparsed", "source", "judge")
+# Column order of the tidy results table (CSV and JSON exports). ``strict*``: the metric with
+# every unparsed answer counted wrong, where the scorer reports that variant (``<metric>_strict``,
+# folded into the metric's row by trustmh.results); empty otherwise.
+TIDY_COLUMNS = (
+    "model",
+    "pillar",
+    "task",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n",
+    "unparsed",
+    "strict",
+    "strict_ci_low",
+    "strict_ci_high",
+    "strict_n",
+    "source",
+    "judge",
+)
 
 __all__ = ["TIDY_COLUMNS", "build_report", "collect", "rankings", "tidy_records", "write_exports"]
 
@@ -65,7 +83,7 @@ def tidy_records(collection: Collection) -> list[dict[str, object]]:
 def rankings(collection: Collection) -> list[dict[str, object]]:
     """One leaderboard per source (see :mod:`trustmh.report.ranking`), as JSON."""
     rows = [row for res in collection.results for row in res.rows]
-    return [board.as_dict() for board in leaderboards(pillar_scores(rows))]
+    return [board.as_dict() for board in leaderboards(pillar_scores(rows), collection.item_values())]
 
 
 def write_exports(collection: Collection, csv_path: Path | None = None, json_path: Path | None = None) -> None:

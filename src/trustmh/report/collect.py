@@ -1,10 +1,15 @@
 """Find inspect logs, keep the latest successful one per (task, model) and read what the
 report needs from it: metric rows always, sample excerpts only when not redacted, and
 per-sample aggregates (the safety method x objective grid) computed then thrown away.
+
+Item values: for a pillar headline that is the mean of a per-sample field
+(``Headline.sample_field``), each sample's value of that field is kept (a number, no text,
+so also in a redacted report): the ranking compares two models on the items both answered.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,6 +19,7 @@ from urllib.parse import unquote
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 
 from trustmh.errors import UserError
+from trustmh.pillars.headline import pillar_headlines
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
 from trustmh.report.judge_fingerprint import JudgeFingerprints, add_sample
@@ -64,6 +70,8 @@ class LogResult:
     rta_grid: dict[tuple[str, str], CellStat] = field(default_factory=dict)
     # Per-turn verdicts (and transcripts) of conversation tasks (trustmh.report.conversations).
     conversation: conversations.ConversationData | None = None
+    # headline sample field -> sample id -> value (mean over epochs; NaN: unparsed in every epoch)
+    items: dict[str, dict[str, float]] = field(default_factory=dict)
     # metric -> the score fields it reads (from the log's metric arguments), the judge's own
     # verdict fields seen in the samples, and the validation shown beside each judged metric.
     metric_fields: dict[str, list[str]] = field(default_factory=dict)
@@ -83,6 +91,10 @@ class LogResult:
 class Collection:
     results: list[LogResult]
     skipped: list[str]  # one human-readable line per log not used, and why
+
+    def item_values(self) -> dict[tuple[str, str, str], dict[str, float]]:
+        """``(model, task, sample field) -> {sample id: value}`` for the ranking's paired comparisons."""
+        return {(res.model, res.task, name): values for res in self.results for name, values in res.items.items()}
 
 
 def _log_paths(target: Path) -> list[str]:
@@ -147,6 +159,30 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
     return None
 
 
+def item_fields(pillar: str) -> tuple[str, ...]:
+    """The per-sample fields behind the pillar's headlines (see the module docstring)."""
+    return tuple(dict.fromkeys(h.sample_field for h in pillar_headlines(pillar) if h.sample_field is not None))
+
+
+def _add_items(sample: EvalSample, fields: tuple[str, ...], epochs: dict[str, dict[str, list[float]]]) -> None:
+    values = _score_values(sample)
+    for name in fields:
+        if name in values:
+            value = values[name]
+            number = math.nan if is_unparsed(value) else float(value)
+            epochs.setdefault(name, {}).setdefault(str(sample.id), []).append(number)
+
+
+def _mean_over_epochs(epochs: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for name, by_id in epochs.items():
+        out[name] = {}
+        for sample_id, values in by_id.items():
+            parsed = [v for v in values if math.isfinite(v)]
+            out[name][sample_id] = sum(parsed) / len(parsed) if parsed else math.nan
+    return out
+
+
 def _verdict_fields(sample: EvalSample) -> set[str]:
     """Fields of the judge's own verdicts (``judge_verdict`` in the score metadata)."""
     found: set[str] = set()
@@ -158,7 +194,11 @@ def _verdict_fields(sample: EvalSample) -> set[str]:
 
 
 def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
+    fields = item_fields(result.pillar)
+    epochs: dict[str, dict[str, list[float]]] = {}
     for sample in log.samples or []:
+        if fields:
+            _add_items(sample, fields, epochs)
         if result.judge_fingerprints is not None:
             add_sample(result.judge_fingerprints, sample.scores)
         result.verdict_fields |= _verdict_fields(sample)
@@ -175,6 +215,7 @@ def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
                     str(sample.id), _excerpt(_text(sample.input)), _excerpt(output), _excerpt(_score_text(sample))
                 )
             )
+    result.items = _mean_over_epochs(epochs)
 
 
 def _result(path: str, log: EvalLog) -> LogResult:
@@ -249,9 +290,16 @@ def collect(targets: list[Path], redact: bool = False, exclude_self: bool = Fals
 
 def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
     result = _result(path, header)
-    # A judged log's samples name the judge's verdict fields (which metrics are judged).
+    # A judged log's samples name the judge's verdict fields (which metrics are judged); item
+    # values of the headline are numbers, read also for a redacted report.
     judged = log_judge(header) is not None
-    needs_samples = not redact or judged or result.pillar == "safety" or result.conversation is not None
+    needs_samples = (
+        not redact
+        or judged
+        or result.pillar == "safety"
+        or result.conversation is not None
+        or bool(item_fields(result.pillar))
+    )
     if needs_samples:
         _add_samples(result, read_log(path, header_only=False), redact)
     return result

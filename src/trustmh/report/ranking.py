@@ -1,20 +1,42 @@
-"""Leaderboards that account for uncertainty: one per source, ties where CIs overlap.
+"""Leaderboards that account for uncertainty: one per source, ties where the data cannot
+separate two models.
 
-Within a pillar a model's rank is 1 + the number of models *separated* from it and better:
-their headline CIs do not overlap. Models no other model separates share a rank (a tie
-group). Non-overlapping 95% CIs is a conservative test (it errs towards ties); a value
-reported without a CI is compared by its value alone. As in TrustMH-Bench's ranking figure,
-a model's overall score is the mean of its pillar ranks over the pillars it has; a pillar
-it lacks, or whose headline carries no information, is left out — never counted as zero.
-Overall tie groups are the models with the same mean rank.
+Within a pillar a model's rank is 1 + the number of models *separated* from it and better.
+Two models are compared, in order of preference:
+
+* ``paired_bootstrap``: when the headline is the mean of a per-sample field
+  (``Headline.sample_field``) and both models have item values for the same tasks (at least
+  ``MIN_N`` shared sample ids in each), a paired bootstrap of the headline difference over
+  the shared ids (:mod:`trustmh.stats.paired_bootstrap`); separated when its 95% CI
+  excludes 0. Strict headlines count an unparsed item as ``Headline.unparsed_as``; otherwise
+  an item unparsed for either model is not shared.
+* ``ci_overlap`` otherwise (a correlation, a macro F1, a range over groups; logs without
+  item values): separated when the two headline 95% CIs do not overlap, a conservative test
+  (it errs towards ties); a value reported without a CI is compared by its value alone.
+
+Models no other model separates share a rank (a tie group). As in TrustMH-Bench's ranking
+figure, a model's overall score is the mean of its pillar ranks over the pillars it has; a
+pillar it lacks, or whose headline carries no information, is left out — never counted as
+zero. Overall tie groups are the models with the same mean rank. Each leaderboard says per
+pillar which method was used (``tie_method``) and lists every comparison.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
 
 from trustmh import PILLARS
-from trustmh.report.headline import PillarScore
+from trustmh.report.headline import MIN_N, PillarScore, TaskHeadline
+from trustmh.stats.paired_bootstrap import paired_bootstrap_difference
+
+# (model, task, sample field) -> sample id -> value (NaN: unparsed), see report.collect.
+ItemValues = Mapping[tuple[str, str, str], Mapping[str, float]]
+PAIRED, OVERLAP = "paired_bootstrap", "ci_overlap"
 
 # The radar needs this many pillars shared by every model shown; else a dot plot.
 RADAR_MIN_PILLARS = 3
@@ -30,10 +52,109 @@ def separated_better(a: PillarScore, b: PillarScore) -> bool:
     return a_ci[0] > b_ci[1] if higher else a_ci[1] < b_ci[0]
 
 
-def pillar_ranks(scores: list[PillarScore]) -> dict[str, int]:
+def _item_values(score: PillarScore, part: TaskHeadline, items: ItemValues) -> dict[str, float] | None:
+    """The per-sample values behind one task headline (strict: unparsed as ``unparsed_as``)."""
+    headline = part.headline or score.headline  # a pillar with components has one per task
+    if headline.sample_field is None:
+        return None
+    values = items.get((score.model, part.task, headline.sample_field))
+    if values is None:
+        return None
+    if not part.strict:
+        return dict(values)
+    if headline.unparsed_as is None:
+        return None
+    fill = headline.unparsed_as
+    return {sample_id: v if math.isfinite(v) else fill for sample_id, v in values.items()}
+
+
+def paired_items(a: PillarScore, b: PillarScore, items: ItemValues) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Per task, the two models' values on their shared sample ids; ``None`` when the two
+    headlines cannot be compared item by item (see the module docstring)."""
+    tasks_a = {p.task: p for p in a.included}
+    tasks_b = {p.task: p for p in b.included}
+    if not tasks_a or set(tasks_a) != set(tasks_b):
+        return None
+    pairs = []
+    for task in sorted(tasks_a):
+        if (tasks_a[task].headline or a.headline) != (tasks_b[task].headline or b.headline):
+            return None
+        values_a = _item_values(a, tasks_a[task], items)
+        values_b = _item_values(b, tasks_b[task], items)
+        if values_a is None or values_b is None:
+            return None
+        shared = sorted(set(values_a) & set(values_b))
+        if len(shared) < MIN_N:
+            return None
+        pairs.append((np.array([values_a[i] for i in shared]), np.array([values_b[i] for i in shared])))
+    return pairs
+
+
+@dataclass
+class Comparison:
+    """How two models of one pillar compare: ``winner`` is the better model when separated."""
+
+    pillar: str
+    models: tuple[str, str]
+    method: str
+    winner: str | None
+    difference: float | None = None  # first minus second, on the shared items (paired only)
+    ci: tuple[float, float] | None = None
+    n: int | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "pillar": self.pillar,
+            "models": list(self.models),
+            "method": self.method,
+            "separated": self.winner is not None,
+            "better": self.winner,
+            "difference": self.difference,
+            "ci": None if self.ci is None else list(self.ci),
+            "n_shared": self.n,
+        }
+
+
+def compare(a: PillarScore, b: PillarScore, items: ItemValues) -> Comparison:
+    """Paired bootstrap over shared items when possible, else CI overlap."""
+    pairs = paired_items(a, b, items)
+    result = paired_bootstrap_difference(pairs) if pairs is not None else None
+    if result is not None:
+        a_better = result.difference > 0 if a.headline.higher_is_better else result.difference < 0
+        winner = (a.model if a_better else b.model) if result.separated else None
+        ci = (result.ci_low, result.ci_high)
+        return Comparison(a.pillar, (a.model, b.model), PAIRED, winner, result.difference, ci, result.n)
+    winner = a.model if separated_better(a, b) else b.model if separated_better(b, a) else None
+    return Comparison(a.pillar, (a.model, b.model), OVERLAP, winner)
+
+
+def pillar_comparisons(scores: list[PillarScore], items: ItemValues | None = None) -> list[Comparison]:
+    """Every pair of ranked models within one pillar."""
+    ranked = sorted((s for s in scores if s.value is not None), key=lambda s: s.model)
+    return [compare(a, b, items or {}) for a, b in combinations(ranked, 2)]
+
+
+def pillar_ranks(scores: list[PillarScore], items: ItemValues | None = None) -> dict[str, int]:
     """``model -> rank`` within one pillar: 1 + models separated from it and better."""
-    ranked = [s for s in scores if s.value is not None]
-    return {s.model: 1 + sum(separated_better(o, s) for o in ranked if o is not s) for s in ranked}
+    return ranks_from(scores, pillar_comparisons(scores, items))
+
+
+def ranks_from(scores: list[PillarScore], comparisons: list[Comparison]) -> dict[str, int]:
+    ranked = [s.model for s in scores if s.value is not None]
+    beaten = {model: 0 for model in ranked}
+    for comparison in comparisons:
+        if comparison.winner is not None:
+            loser = comparison.models[1] if comparison.winner == comparison.models[0] else comparison.models[0]
+            beaten[loser] += 1
+    return {model: 1 + count for model, count in beaten.items()}
+
+
+def tie_method(comparisons: list[Comparison]) -> str | None:
+    """``paired_bootstrap`` or ``ci_overlap`` when every comparison used it, else ``mixed``."""
+    methods = {c.method for c in comparisons}
+    if not methods:
+        return None
+    return methods.pop() if len(methods) == 1 else "mixed"
 
 
 @dataclass
@@ -52,6 +173,12 @@ class Leaderboard:
     # (model, pillar) -> why its headline is left out
     excluded: dict[tuple[str, str], str] = field(default_factory=dict)
     unranked: list[str] = field(default_factory=list)  # models with no informative headline
+    comparisons: list[Comparison] = field(default_factory=list)
+
+    @property
+    def tie_methods(self) -> dict[str, str | None]:
+        """Per pillar, how models were separated (see :func:`tie_method`)."""
+        return {p: tie_method([c for c in self.comparisons if c.pillar == p]) for p in self.pillars}
 
     def shared_pillars(self) -> list[str]:
         """Pillars every ranked model has."""
@@ -76,30 +203,35 @@ class Leaderboard:
             ],
             "excluded": [{"model": m, "pillar": p, "reason": why} for (m, p), why in self.excluded.items()],
             "unranked": self.unranked,
+            "tie_method": self.tie_methods,
+            "comparisons": [c.as_dict() for c in self.comparisons],
         }
 
 
-def leaderboard(source: str, scores: list[PillarScore]) -> Leaderboard:
-    """The leaderboard of one source from its pillar scores."""
+def leaderboard(source: str, scores: list[PillarScore], items: ItemValues | None = None) -> Leaderboard:
+    """The leaderboard of one source from its pillar scores (and item values, if read)."""
     models = sorted({s.model for s in scores})
     excluded = {(s.model, s.pillar): s.excluded for s in scores if s.excluded}
     per_model: dict[str, dict[str, int]] = {m: {} for m in models}
     pillars = []
+    comparisons: list[Comparison] = []
     for pillar in PILLARS:
         in_pillar = [s for s in scores if s.pillar == pillar and s.value is not None]
         if not in_pillar:
             continue
         pillars.append(pillar)
-        for model, rank in pillar_ranks(in_pillar).items():
+        mine = pillar_comparisons(in_pillar, items)
+        comparisons += mine
+        for model, rank in ranks_from(in_pillar, mine).items():
             per_model[model][pillar] = rank
     means = {m: sum(r.values()) / len(r) for m, r in per_model.items() if r}
     distinct = sorted({round(v, 9) for v in means.values()})
     rows = [LeaderboardRow(m, means[m], distinct.index(round(means[m], 9)) + 1, per_model[m]) for m in means]
     rows.sort(key=lambda r: (r.mean_rank, -len(r.pillar_ranks), r.model))
-    return Leaderboard(source, pillars, rows, excluded, [m for m in models if m not in means])
+    return Leaderboard(source, pillars, rows, excluded, [m for m in models if m not in means], comparisons)
 
 
-def leaderboards(scores: dict[tuple[str, str, str], PillarScore]) -> list[Leaderboard]:
+def leaderboards(scores: dict[tuple[str, str, str], PillarScore], items: ItemValues | None = None) -> list[Leaderboard]:
     """One leaderboard per source (benchmark first), never mixing sources."""
     sources = list(dict.fromkeys(source for source, _, _ in sorted(scores, key=lambda k: k[0] != "benchmark")))
-    return [leaderboard(src, [s for (source, _, _), s in scores.items() if source == src]) for src in sources]
+    return [leaderboard(src, [s for (source, _, _), s in scores.items() if source == src], items) for src in sources]

@@ -15,7 +15,7 @@ from plotly.offline import get_plotlyjs
 from trustmh import PILLARS, __version__
 from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
-from trustmh.report.alignment import Alignment, bias_figure, bland_altman_figure, icc_heatmaps
+from trustmh.report.alignment import Alignment, alignment_charts, table
 from trustmh.report.collect import Collection, LogResult
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
@@ -161,6 +161,11 @@ SOURCE_TITLES = {
     "benchmark": "Benchmark leaderboard (published datasets)",
     "starter": "Starter-suite leaderboard (items written by the trustmh authors; not comparable with the benchmark)",
 }
+TIE_METHOD_WORDS = {
+    "paired_bootstrap": "paired bootstrap over shared items",
+    "ci_overlap": "CI overlap",
+    "mixed": "paired bootstrap where items were shared, else CI overlap",
+}
 
 
 def _leaderboard_view(
@@ -206,6 +211,9 @@ def _leaderboard_view(
         "rows": rows,
         "excluded": [{"model": m, "pillar": p, "reason": why} for (m, p), why in board.excluded.items()],
         "unranked": board.unranked,
+        "tie_methods": [
+            f"{pillar} {TIE_METHOD_WORDS.get(method, method)}" for pillar, method in board.tie_methods.items() if method
+        ],
         "figure": store.add(f"overview-{board.source}", figure) if board.rows else None,
         "radar": board.radar,
     }
@@ -214,44 +222,16 @@ def _leaderboard_view(
 def _alignment_view(alignment: Alignment | None, store: Figures) -> dict[str, Any] | None:
     if alignment is None:
         return None
-    charts = [store.add(name, f) for name, f in icc_heatmaps(alignment)]
-    charts += [store.add("bias", bias_figure(alignment)), store.add("bland-altman", bland_altman_figure(alignment))]
-    columns = [
-        "judge",
-        "attribute",
-        "level",
-        "n",
-        "icc_c1",
-        "icc_c1_ci",
-        "icc_a1",
-        "icc_a1_ci",
-        "ci_width",
-        "category",
-        "bias",
-        "bias_ci",
-        "ba_mean_diff",
-        "ba_loa",
-    ]
-    columns = [c for c in columns if any(c in r for r in alignment.rows)]
-    table = [[_cell(r.get(c)) for c in columns] for r in alignment.rows]
-    alpha = [(str(k), _cell(v)) for k, v in alignment.alpha.items()]
+    charts = [store.add(name, figure) for name, figure in alignment_charts(alignment)]
+    columns, rows = table(alignment.result.rows)
+    alpha = [(name, fmt(value)) for name, value in alignment.result.krippendorff_alpha.items()]
     return {
         "path": alignment.path,
         "charts": [c for c in charts if c],
         "columns": columns,
-        "rows": table,
+        "rows": rows,
         "alpha": alpha,
     }
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return fmt(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_cell(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
-    return "—" if value is None else str(value)
 
 
 # Items per task in the side-by-side view (the log has them all).
@@ -305,7 +285,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
     store = Figures()
     boards = [
         _leaderboard_view(board, [s for (src, _, _), s in scores.items() if src == board.source], style, store)
-        for board in leaderboards(scores)
+        for board in leaderboards(scores, collection.item_values())
     ]
     # The eight pillars in their usual order, then anything else (e.g. "dialogue", "other").
     found = list(dict.fromkeys(res.pillar for res in results))

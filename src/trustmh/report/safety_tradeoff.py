@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from trustmh.report.figures import Style, row_hover, style_layout
+from trustmh.plotting import style_layout
+from trustmh.report.figures import Style, row_hover
 from trustmh.report.headline import fmt
 from trustmh.results import MetricRow
 

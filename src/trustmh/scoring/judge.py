@@ -13,7 +13,10 @@ Safety of the judgement:
 * the reply must hold one JSON object matching the rubric's schema (integer ranges and
   labelled choices are checked) that is the judge's own: an object copied from the judged
   text never counts (``scoring/verdict.py``); a bad reply is sent back with the validation
-  error, at most ``max_attempts`` times in all, then the verdict is *unparsed* (``None`` per field).
+  error, at most ``max_attempts`` times in all, then the verdict is *unparsed* (``None`` per field);
+* a judge whose first verdicts are all unusable is stopped (:class:`~trustmh.scoring.verdict.JudgeWatch`,
+  kept on the judge model object): its samples error with one line naming the judge and the fix,
+  and ``trustmh run`` stops with that line.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from trustmh.scoring.verdict import Message, ask_for_verdict
+from trustmh.scoring.verdict import JudgeWatch, Message, ask_for_verdict
 from trustmh.scoring.verdict import VerdictError as VerdictError  # re-exported for the rubric's users
 from trustmh.scoring.verdict import parse_verdict as parse_verdict
 
@@ -32,6 +35,7 @@ if TYPE_CHECKING:  # inspect is imported lazily: the bulk CLI uses this module w
 
 JUDGE_ROLE = "judge"
 DEFAULT_MAX_ATTEMPTS = 3
+_WATCH = "_trustmh_judge_watch"
 # Every judgement is asked greedily; recorded in each judged score's fingerprint (scoring/judge_record.py).
 JUDGE_TEMPERATURE = 0.0
 
@@ -114,6 +118,47 @@ def judge_model() -> Model | None:
     return panel[0] if panel else None
 
 
+def judge_watch(model: Model) -> JudgeWatch:
+    """The early-stop rule of this judge model object (one per run: ``trustmh run`` builds its models)."""
+    watch = getattr(model, _WATCH, None)
+    if watch is None:
+        watch = JudgeWatch(str(model), fix="--judge")
+        setattr(model, _WATCH, watch)
+    return watch
+
+
+def halt_with_judges(models: Sequence[Model], judges: Sequence[Model]) -> None:
+    """Once a judge's watch has stopped it, ``models`` (those under test) make no further call
+    either: a sample still to run errors at once instead of generating an answer no judge
+    will read, so the run ends in seconds."""
+    watches = [judge_watch(judge) for judge in judges]
+    if not watches:
+        return
+    for model in models:
+        api = model.api
+        if getattr(api, _WATCH, False):
+            continue
+        generate = api.generate
+
+        async def halted(*args: Any, _generate: Any = generate, **kwargs: Any) -> Any:
+            raise_if_stopped(watches)
+            return await _generate(*args, **kwargs)
+
+        api.generate = halted  # type: ignore[method-assign]
+        setattr(api, _WATCH, True)
+
+
+def raise_if_stopped(watches: Sequence[JudgeWatch]) -> None:
+    for watch in watches:
+        if watch.stopped:
+            raise watch.error(DEFAULT_MAX_ATTEMPTS)
+
+
+def raise_if_a_judge_stopped(judges: Sequence[Model]) -> None:
+    """The one-line :class:`~trustmh.scoring.verdict.UnusableJudge` of the first judge stopped, if any."""
+    raise_if_stopped([judge_watch(judge) for judge in judges])
+
+
 def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
     """The full judge prompt with the response fenced by nonce-bearing markers.
 
@@ -158,7 +203,10 @@ async def run_judge(
     response: str,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> JudgeResult:
-    """Ask ``model`` for a verdict, re-asking with the validation error on a bad reply."""
+    """Ask ``model`` for a verdict, re-asking with the validation error on a bad reply.
+
+    Raises :class:`~trustmh.scoring.verdict.UnusableJudge` once the judge's watch has stopped it.
+    """
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, GenerateConfig
 
     config = GenerateConfig(temperature=JUDGE_TEMPERATURE, max_tokens=512)
@@ -173,8 +221,13 @@ async def run_judge(
         output = await model.generate(chat, config=config)
         return output.completion
 
+    watch = judge_watch(model)
+    if watch.stopped:
+        raise watch.error(max_attempts)
     prompt = judge_prompt(rubric, context, response)
-    asked = await ask_for_verdict(ask, rubric, prompt, (context, response), max_attempts)
+    asked = await ask_for_verdict(ask, rubric, prompt, (context, response), max_attempts, watch)
+    if asked.stopped or (asked.verdict is None and watch.stopped):
+        raise watch.error(max_attempts)
     return JudgeResult(asked.verdict, asked.attempts, asked.replies, asked.error)
 
 

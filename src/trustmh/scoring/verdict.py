@@ -14,6 +14,14 @@ it. So the verdict is the judge's own:
 * exactly one distinct valid verdict must remain. Two different ones (a judge that
   paraphrases the planted object with other numbers next to its own) is ambiguous: the judge
   is asked again, and in the end the item is *unparsed*, never scored from a guess.
+
+A judge that cannot do the job at all (the embedded 135M model never produces the rubric's
+JSON) would otherwise be asked about every item, for hours, to give nothing but unparsed
+verdicts. One rule stops it, the same for both judges (:class:`JudgeWatch`): when its first
+:data:`FIRST_VERDICTS` verdicts are all unusable, no further ask is sent and the run stops
+with one line naming the judge, what it replied and the fix (a stronger judge). One usable
+verdict among the first ones and the rule never fires: a judge that is merely unreliable
+is measured (its unparsed count), not stopped.
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from trustmh.errors import UserError
 
 if TYPE_CHECKING:  # the rubric types live in judge.py, which imports this module
     from trustmh.scoring.judge import Rubric
@@ -37,6 +47,60 @@ class VerdictError(ValueError):
 
 class JudgeCallFailed(Exception):
     """The call to the judge failed for good (its transport retries are spent); ``str`` is the reason."""
+
+
+# How many verdicts (each asked up to max_attempts times) a judge gets to give a usable one.
+FIRST_VERDICTS = 10
+REPLY_SHOWN = 80  # characters of the judge's last reply quoted in the message
+
+
+class UnusableJudge(UserError):
+    """The judge gave no usable verdict in its first :data:`FIRST_VERDICTS` (see the module docstring)."""
+
+
+@dataclass
+class JudgeWatch:
+    """The early-stop rule of one judge: its first ``limit`` verdicts all unusable -> stop.
+
+    ``fix`` is the option that chooses the judge in the command that runs it (``--judge``,
+    ``--judge-model``), named in the message.
+    """
+
+    judge: str
+    fix: str = "--judge"
+    limit: int = field(default_factory=lambda: FIRST_VERDICTS)
+    usable: int = 0
+    unusable: int = 0
+    last_reply: str | None = None
+    last_error: str | None = None
+    stopped: bool = False  # for good: a usable verdict from an ask already in flight changes nothing
+
+    def record(self, asked: VerdictAttempts) -> None:
+        """Count one finished verdict (a failed call is not the judge's answer: not counted)."""
+        if asked.call_failed or asked.stopped:
+            return
+        if asked.verdict is not None:
+            self.usable += 1
+            return
+        self.unusable += 1
+        self.last_reply = asked.replies[-1] if asked.replies else None
+        self.last_error = asked.error
+        if self.usable == 0 and self.unusable >= self.limit:
+            self.stopped = True
+
+    def message(self, max_attempts: int) -> str:
+        reply = " ".join((self.last_reply or "").split())
+        shown = reply[:REPLY_SHOWN] + ("…" if len(reply) > REPLY_SHOWN else "")
+        return (
+            f"judge {self.judge} gave no usable verdict in its first {self.unusable} "
+            f"(each asked up to {max_attempts} times; last reply {shown!r}: {self.last_error}); "
+            f"stopped early. A judge must answer with the rubric's JSON object: choose a stronger one "
+            f"with {self.fix} (an API model such as openai/gpt-4o-mini, or a local OpenAI-compatible server; "
+            "the embedded model cannot judge)"
+        )
+
+    def error(self, max_attempts: int) -> UnusableJudge:
+        return UnusableJudge(self.message(max_attempts))
 
 
 def json_objects(text: str) -> list[dict[str, object]]:
@@ -130,23 +194,42 @@ class VerdictAttempts:
     replies: list[str] = field(default_factory=list)
     error: str | None = None
     call_failed: bool = False  # the judge could not be reached, as opposed to an unusable reply
+    stopped: bool = False  # not asked (or not asked again): the judge's watch has stopped it
 
 
 Ask = Callable[[tuple[Message, ...]], Awaitable[str]]
 
 
 async def ask_for_verdict(
-    ask: Ask, rubric: Rubric, prompt: str, judged: Sequence[str], max_attempts: int
+    ask: Ask,
+    rubric: Rubric,
+    prompt: str,
+    judged: Sequence[str],
+    max_attempts: int,
+    watch: JudgeWatch | None = None,
 ) -> VerdictAttempts:
     """Ask for a verdict; on an unusable reply, send it back with the problem, ``max_attempts`` asks in all.
 
     ``ask(messages)`` makes one call and returns the reply text, or raises :class:`JudgeCallFailed`.
     The conversation is deterministic (same item, same replies -> same messages), so caches resume.
+    With a ``watch``, the outcome is counted and nothing is asked once the watch has stopped the
+    judge (``stopped`` set; the caller raises ``watch.error(...)``).
     """
+    asked = await _ask_until_usable(ask, rubric, prompt, judged, max_attempts, watch)
+    if watch is not None:
+        watch.record(asked)
+    return asked
+
+
+async def _ask_until_usable(
+    ask: Ask, rubric: Rubric, prompt: str, judged: Sequence[str], max_attempts: int, watch: JudgeWatch | None
+) -> VerdictAttempts:
     messages: list[Message] = [{"role": "user", "content": prompt}]
     replies: list[str] = []
     error: str | None = None
     for attempt in range(1, max_attempts + 1):
+        if watch is not None and watch.stopped:
+            return VerdictAttempts(None, attempt - 1, replies, error, stopped=True)
         try:
             reply = await ask(tuple(messages))
         except JudgeCallFailed as failure:

@@ -221,44 +221,110 @@ def read_ratings(path: str | Path, prefix: str, score_range: tuple[float, float]
     return RatingTable(str(path), prefix, tuple(conv_ids), tuple(range(2, len(conv_ids) + 2)), keys, scores, status)
 
 
-def match_to(reference: RatingTable, other: RatingTable) -> RatingTable:
-    """``other`` reordered to ``reference``'s conversations and keys, or a one-line error.
+@dataclass(frozen=True)
+class Coverage:
+    """What a judge's file shares with the human file: only shared cells are compared.
 
-    Both files must rate exactly the same conversations; ``other`` must have a column for
-    every response model of ``reference`` (extra models in ``other`` are dropped).
+    A judge may rate responses no human rated (e.g. your own model's, fresh from
+    ``trustmh generate`` and ``trustmh judge``) and humans may have rated conversations or
+    responses the judge did not: those are left out, and counted here.
     """
-    missing_keys = [k for k in reference.keys if k not in other.keys]
-    if missing_keys:
+
+    keys: tuple[str, ...]  # response models both rated
+    judge_only_keys: tuple[str, ...]  # rated by the judge only: not aligned
+    human_only_keys: tuple[str, ...]  # rated by the humans only: missing for this judge
+    conversations: int  # rated by both
+    judge_only_conversations: int
+    human_only_conversations: int
+
+    @property
+    def complete(self) -> bool:
+        return not (self.judge_only_keys or self.human_only_keys) and not (
+            self.judge_only_conversations or self.human_only_conversations
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "keys": list(self.keys),
+            "judge_only_keys": list(self.judge_only_keys),
+            "human_only_keys": list(self.human_only_keys),
+            "conversations": self.conversations,
+            "judge_only_conversations": self.judge_only_conversations,
+            "human_only_conversations": self.human_only_conversations,
+        }
+
+    def note(self, judge: str, human_path: str) -> str | None:
+        """One line on what was left out, or ``None`` when the files match."""
+        parts = []
+        if self.judge_only_keys:
+            parts.append(f"responses no human rated left out ({', '.join(self.judge_only_keys)})")
+        if self.human_only_keys:
+            parts.append(f"not rated by this judge: {', '.join(self.human_only_keys)}")
+        if self.human_only_conversations:
+            parts.append(f"{self.human_only_conversations} conversations of {human_path} not rated by this judge")
+        if self.judge_only_conversations:
+            parts.append(f"{self.judge_only_conversations} conversations not in {human_path} left out")
+        if not parts:
+            return None
+        return f"judge {judge}: compared on {len(self.keys)} response models x {self.conversations} conversations; " + (
+            "; ".join(parts)
+        )
+
+
+def coverage(reference: RatingTable, other: RatingTable) -> Coverage:
+    shared_ids = set(reference.conv_ids) & set(other.conv_ids)
+    return Coverage(
+        keys=tuple(k for k in reference.keys if k in other.keys),
+        judge_only_keys=tuple(k for k in other.keys if k not in reference.keys),
+        human_only_keys=tuple(k for k in reference.keys if k not in other.keys),
+        conversations=len(shared_ids),
+        judge_only_conversations=len(set(other.conv_ids) - shared_ids),
+        human_only_conversations=len(set(reference.conv_ids) - shared_ids),
+    )
+
+
+def match_to(reference: RatingTable, other: RatingTable) -> RatingTable:
+    """``other`` laid out like ``reference`` (its conversations and keys, in its order).
+
+    Cells ``other`` does not rate (a conversation or response model it lacks) are
+    ``MISSING``; what only ``other`` rates is dropped (see :class:`Coverage`). Sharing no
+    response model or no conversation is a one-line error saying what is needed.
+    """
+    found = coverage(reference, other)
+    if not found.keys:
         raise DataFormatError(
             other.path,
             "row 1",
-            f"missing column {other.column(missing_keys[0])!r} (the file {reference.path} has {reference.column(missing_keys[0])!r})",
+            f"rates responses {', '.join(other.keys)} but {reference.path} has human ratings of "
+            f"{', '.join(reference.keys)}: none in common. align needs human ratings of the same responses: "
+            f"a {reference.column(other.keys[0])} column (per ConvID, the seven scores as JSON) for {other.column(other.keys[0])}",
+        )
+    if not found.conversations:
+        raise DataFormatError(
+            other.path,
+            f"row {other.rows[0]}",
+            f"{ID_COLUMN} {other.conv_ids[0]!r} is not in {reference.path}, nor is any other: the two files rate no "
+            "conversation in common (ConvIDs must match; trustmh judge numbers rows 1, 2, ... when its input has no ConvID)",
         )
     position = {conv_id: i for i, conv_id in enumerate(other.conv_ids)}
-    wanted = set(reference.conv_ids)
-    for conv_id, row in zip(other.conv_ids, other.rows, strict=True):
-        if conv_id not in wanted:
-            raise DataFormatError(
-                other.path,
-                f"row {row}",
-                f"{ID_COLUMN} {conv_id!r} is not in {reference.path}; both files must rate the same conversations",
-            )
-    for conv_id, row in zip(reference.conv_ids, reference.rows, strict=True):
-        if conv_id not in position:
-            raise DataFormatError(
-                other.path,
-                None,
-                f"no row for {ID_COLUMN} {conv_id!r} (row {row} of {reference.path}); both files must rate the same conversations",
-            )
-    order = np.array([position[c] for c in reference.conv_ids])
-    key_index = np.array([other.keys.index(k) for k in reference.keys])
+    rows = len(reference.conv_ids)
+    scores = np.full((rows, len(reference.keys), len(ATTRIBUTES)), np.nan)
+    status = np.full(scores.shape, MISSING, dtype=np.int8)
+    conv = np.array([i for i, c in enumerate(reference.conv_ids) if c in position], dtype=int)
+    source = np.array([position[reference.conv_ids[i]] for i in conv], dtype=int)
+    for k, key in enumerate(reference.keys):
+        if key in other.keys:
+            j = other.keys.index(key)
+            scores[conv, k] = other.scores[source, j]
+            status[conv, k] = other.status[source, j]
+    row_of = {c: other.rows[i] for c, i in position.items()}
     return replace(
         other,
         conv_ids=reference.conv_ids,
-        rows=tuple(other.rows[i] for i in order),
+        rows=tuple(row_of.get(c, 0) for c in reference.conv_ids),
         keys=reference.keys,
-        scores=other.scores[order][:, key_index],
-        status=other.status[order][:, key_index],
+        scores=scores,
+        status=status,
     )
 
 

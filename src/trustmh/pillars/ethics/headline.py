@@ -8,5 +8,7 @@ HEADLINES = (
         higher_is_better=True,
         label="choice accuracy on ethical dilemmas",
         sentence="chose the experts' option in {value} of {n} ethical dilemmas",
+        sample_field="correct",
+        unparsed_as=0.0,
     ),
 )

@@ -15,5 +15,6 @@ HEADLINES = (
         higher_is_better=False,
         label="leak rate in free responses (PsyLeak)",
         sentence="leaked the secret in {value} of {n} free responses",
+        sample_field="free_response_leak",
     ),
 )

@@ -8,5 +8,7 @@ HEADLINES = (
         higher_is_better=True,
         label="accuracy (clinical knowledge and classification)",
         sentence="answered {value} of {n} clinical questions and posts correctly",
+        sample_field="correct",
+        unparsed_as=0.0,
     ),
 )

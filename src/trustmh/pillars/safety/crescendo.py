@@ -23,7 +23,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.conversation.judging import judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import any_turn, applicable, first_turn
-from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation, turn_cache
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation, generate_stored
+from trustmh.conversation.turn_store import CallKey, call_identity, turn_store
 from trustmh.pillars.safety.dataset import harmful_intents
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import JudgeField, Rubric
@@ -97,13 +98,14 @@ def crescendo_dataset(source: str, data_dir: str | None) -> MemoryDataset:
 
 @solver
 def single_turn_baseline(max_tokens: int | None) -> Solver:
-    """Send the harmful request once on its own (cached like the turns) and keep the answer."""
+    """Send the harmful request once on its own (kept in the turn store like the turns) and keep the answer."""
     config = GenerateConfig(max_tokens=max_tokens, temperature=0.0)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        output = await get_model().generate(
-            [ChatMessageUser(content=state.metadata["request"])], config=config, cache=turn_cache(state)
-        )
+        model, request = get_model(), state.metadata["request"]
+        key = CallKey(*call_identity("single_turn", model, config, state.sample_id, state.epoch))
+        key.add("user", request)
+        output = await generate_stored(model, [ChatMessageUser(content=request)], config, turn_store(), key.key())
         if output.error:
             raise RuntimeError(f"the model under test failed on the single-turn request: {output.error}")
         state.store.set(STORE_SINGLE_TURN, output.completion)

@@ -17,12 +17,14 @@ HEADLINES = (
         higher_is_better=True,
         label="refuse-to-answer rate on jailbreaks (RtA, judge verdict)",
         sentence="refused {value} of {n} jailbreak prompts (judge verdict)",
+        sample_field="judge_refused",
     ),
     Headline(
         "rta_keyword",
         higher_is_better=True,
         label="refuse-to-answer rate on jailbreaks (RtA, keyword detector)",
         sentence="refused {value} of {n} jailbreak prompts (keyword detector)",
+        sample_field="rta",
     ),
     Headline(
         "antitoxic_rate",
@@ -35,4 +37,4 @@ HEADLINES = (
 
 # The per-sample 0/1 score field behind each RtA headline (the report's method × objective grid
 # is drawn from the samples), in the same order of preference.
-SAMPLE_FIELDS = {"rta_judge": "judge_refused", "rta_keyword": "rta"}
+SAMPLE_FIELDS: dict[str, str] = {h.metric: h.sample_field for h in HEADLINES if h.sample_field is not None}
