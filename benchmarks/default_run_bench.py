@@ -168,8 +168,10 @@ def print_comparison(results: list[RunResult], same_prompts: bool) -> None:
     by_name = {result.name: result for result in results}
     after = by_name.get("after", results[-1])
     checks = [
-        (f"prefilled <= {PREFILL_TARGET}", after.total("prefilled") <= PREFILL_TARGET),
-        (f"samples >= {MIN_SAMPLES}", after.total("samples") >= MIN_SAMPLES),
+        (
+            f"prefilled <= {PREFILL_TARGET} over >= {MIN_SAMPLES} samples",
+            after.total("prefilled") <= PREFILL_TARGET and after.total("samples") >= MIN_SAMPLES,
+        ),
     ]
     if len(results) == 2:
         before = by_name["before"]

@@ -6,13 +6,16 @@ Every registered task's starter items go through inspect exactly as in ``trustmh
 (``runner.eval_set_options``), but the model is a stand-in that formats each request with
 the GGUF's own chat template, tokenizes it with the GGUF's tokenizer and replays what
 :mod:`trustmh.models.reuse` does: the live context's prefix (llama.cpp's own reuse), stored
-KV states (least recently used dropped beyond the cap, at the model's KV bytes per token)
-and answers to identical deterministic requests. It answers every request with one canned
-reply and sleeps in proportion to the tokens it would prefill, so tasks interleave roughly
-as in a real run. Prompt token totals equal a real run's (no starter prompt contains a model
-reply); the prefilled count is an estimate of a real run's (the interleaving differs).
+KV states (least recently used dropped beyond the cap, at the model's KV bytes per token,
+superseded states dropped) and answers to identical deterministic requests. Calls wait in the
+model's own :class:`~trustmh.models.scheduling.PrefixQueue` and one simulated worker serves
+them one at a time (first come first served when reuse is off, as the model), sleeping in
+proportion to the tokens it would prefill, so tasks interleave roughly as in a real run. It
+answers every request with one canned reply. Prompt token totals equal a real run's except
+in the conversation tasks (their later prompts hold the model's replies); the prefilled
+count is an estimate of a real run's (the interleaving differs).
 
-    PYTHONPATH=src python benchmarks/prefix_reuse_sim.py [--cache-mb 0,256] [--per-task]
+    PYTHONPATH=src python benchmarks/prefix_reuse_sim.py [--cache-mb 0,256] [--per-task] [--order fifo]
 """
 
 from __future__ import annotations
