@@ -134,8 +134,10 @@ def run_tasks(
             )
             options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
             check_endpoints(options)
-            judges = [m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"]
-            halt_with_judges(options["model"], judges)  # a judge that gives nothing usable stops the run
+            judge_models = [
+                m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
+            ]
+            halt_with_judges(options["model"], judge_models)  # a judge that gives nothing usable stops the run
             with panel_settings(judge_repeats, exclude_self):
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
@@ -154,7 +156,7 @@ def run_tasks(
             from trustmh.run_budget import cap_message
 
             raise cap_message(budget, finished_samples(logs))
-    raise_if_a_judge_stopped(judges)
+    raise_if_a_judge_stopped(judge_models)
     print_results(logs)
     if not success:
         raise_on_failed(logs)
