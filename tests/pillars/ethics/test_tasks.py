@@ -103,9 +103,15 @@ def test_principles_judged_with_mean_and_groups(tmp_path: Path) -> None:
 
 def test_principles_out_of_range_is_unparsed(tmp_path: Path) -> None:
     responses = write_jsonl(tmp_path / "r.jsonl", [{"id": r["id"], "output": '{"choice": "A"}'} for r in STARTER])
-    judge = scripted_model(json.dumps({"sc1": 9, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1}))
+    # One item's verdict is out of range (sc1 = 9, asked again: the same); the others are valid.
+    # (A judge out of range on every item is stopped early instead: scoring/verdict.JudgeWatch.)
+    first = STARTER[0]
+    marker = f"for comparison only):\n{first['gold']}. {dict(first['options'])[first['gold']]}\n\nKnown potential"
+    bad = json.dumps({"sc1": 9, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1})
+    judge = scripted_model(by_marker(json.dumps({"sc1": 4, "sc2": 3, "sc3": 5, "sc4": 2, "sc5": 1}), [(marker, bad)]))
     values = metrics_of(replay_eval(ethics_ethicmh(source="starter"), responses, tmp_path, judge))
-    assert values["sc1_n"] == 0 and values["sc1_unparsed"] == 20 and values["judge_unparsed_rate"] == 1.0
+    assert values["sc1_n"] == 19 and values["sc1_unparsed"] == 1 and values["sc1"] == 4
+    assert values["judge_unparsed_rate"] == 1 / 20
 
 
 def test_judge_sees_the_gold_option_and_failure_modes_and_rates_reasoning_only(tmp_path: Path) -> None:
