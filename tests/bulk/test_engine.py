@@ -142,6 +142,38 @@ def test_cache_key_depends_on_model_messages_and_every_parameter() -> None:
     assert len(keys) == len(variants) + 1
 
 
+def test_cache_key_is_the_hash_of_the_whole_request_as_canonical_json() -> None:
+    """Keys of caches written before the messages' JSON was reused: they must not change."""
+    import hashlib
+    import json
+
+    from trustmh.bulk.batch_openai import _batch_line
+
+    messages = (
+        {"role": "user", "content": 'h\u00e9 "quoted"\n\u2028 {x}'},
+        {"role": "assistant", "content": "a", "name": "z"},
+    )
+    plain = ({"role": "user", "content": 'plain "ascii"\n\t\x01 {x} \\'},)
+    with_del = ({"role": "user", "content": "ascii with DEL \x7f"},)
+    cases = [
+        (m, p)
+        for m in (messages, plain, with_del)
+        for p in (GenerationParams(), GenerationParams(top_p=0.5, seed=None, temperature=0.0))
+    ]
+    for messages, params in cases:
+        request = ChatRequest("openai/gpt-\u00e9", messages, params)
+        whole = {"model": request.model, "messages": list(messages), "params": params.as_dict()}
+        canonical = json.dumps(whole, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        assert request.cache_key() == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        line = json.loads(_batch_line(request.cache_key(), request))
+        assert line == {
+            "custom_id": request.cache_key(),
+            "method": "POST",
+            "url": "/v1/chat/completions",
+            "body": {"model": "gpt-\u00e9", "messages": list(messages), **params.as_dict()},
+        }
+
+
 def test_backoff_is_jittered_exponential_and_bounded() -> None:
     import random
 
