@@ -219,3 +219,31 @@ def test_reply_bodies_are_classified() -> None:
             completion_from_body(malformed)
     with pytest.raises(PermanentError, match="content_filter"):
         completion_from_body({"choices": [{"message": {"content": None}, "finish_reason": "content_filter"}]})
+
+
+def test_a_run_collects_garbage_less_often_and_restores_the_collector() -> None:
+    import gc
+
+    import pytest
+
+    from trustmh.bulk.session import GC_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), fewer_collections():
+        assert gc.get_threshold()[0] >= GC_THRESHOLD and gc.get_threshold()[1:] == before[1:]
+        raise RuntimeError("the run failed")
+    assert gc.get_threshold() == before
+
+
+def test_many_jobs_start_in_slices_and_all_finish_in_order() -> None:
+    """More jobs than one slice of workers (engine.WORKER_SLICE): every result, in order."""
+    from trustmh.bulk.engine import WORKER_SLICE
+
+    engine = BulkEngine({}, None, max_connections=10_000)
+    count = 3 * WORKER_SLICE + 7
+
+    async def job(item: int) -> int:
+        await asyncio.sleep(0)
+        return item * 2
+
+    assert asyncio.run(engine.run_jobs(list(range(count)), job)) == [i * 2 for i in range(count)]
