@@ -29,6 +29,7 @@ conversation of truncated answers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, Model
 
@@ -52,10 +53,19 @@ class TurnBudget:
     context_window: int
 
 
+@runtime_checkable
+class DeclaresContextWindow(Protocol):
+    """A model provider that knows its context window and can count a prompt's tokens
+    (:class:`trustmh.models.providers.TrustmhModelAPI`)."""
+
+    def context_window(self) -> int | None: ...
+
+    def count_prompt_tokens(self, messages: list[ChatMessage]) -> int: ...
+
+
 def context_window_of(model: Model) -> int | None:
     """The model's declared context window in tokens, or None when it declares none."""
-    declared = getattr(model.api, "context_window", None)
-    return declared() if callable(declared) else None
+    return model.api.context_window() if isinstance(model.api, DeclaresContextWindow) else None
 
 
 def _target_skeleton(plan: UserPlan, limit: int, system_prompt: str | None) -> list[ChatMessage]:
@@ -77,9 +87,9 @@ class _Party:
 
 def _party(model: Model, messages: list[ChatMessage], limit: int, reserve: int) -> _Party | None:
     window = context_window_of(model)
-    if window is None:
+    if window is None or not isinstance(model.api, DeclaresContextWindow):
         return None
-    fixed = model.api.count_prompt_tokens(messages)  # type: ignore[attr-defined]
+    fixed = model.api.count_prompt_tokens(messages)
     return _Party(window, (window - fixed - reserve) // limit)
 
 
