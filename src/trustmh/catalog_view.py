@@ -34,7 +34,7 @@ def _count(name: str, source: str, data_dir: str | None) -> int | None:
 
 
 def task_rows(data_dir: str | None) -> list[dict[str, Any]]:
-    from trustmh.task_catalog import all_tasks
+    from trustmh.task_catalog import all_tasks, task_parameters
 
     rows: list[dict[str, Any]] = []
     with offline():
@@ -47,6 +47,7 @@ def task_rows(data_dir: str | None) -> list[dict[str, Any]]:
                     "datasets": list(info.datasets),
                     "metrics": list(info.metrics),
                     "needs_judge": info.needs_judge,
+                    "arguments": task_parameters(info.name),
                     "samples_available": {
                         "starter": _count(info.name, "starter", None),
                         "benchmark": _count(info.name, "benchmark", data_dir),

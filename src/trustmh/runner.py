@@ -8,7 +8,7 @@ run prints (:mod:`trustmh.run_summary`), recorded outputs (:mod:`trustmh.replay_
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,11 +32,15 @@ from trustmh.run_summary import console, first_line, print_results
 from trustmh.scoring.judge import halt_with_judges, raise_if_a_judge_stopped
 
 
-def build_tasks(names: Sequence[str], source: str, data_dir: str | None, **task_args: Any) -> list[Any]:
-    """Task objects (not registry names): construction validates data before any model call."""
-    from trustmh.task_catalog import task_function
+def build_tasks(
+    names: Sequence[str], source: str, data_dir: str | None, task_args: Mapping[str, Any] | None = None
+) -> list[Any]:
+    """Task objects (not registry names): construction validates data before any model call.
+    ``task_args`` (``-T``) go to the tasks that take them."""
+    from trustmh.task_catalog import task_args_for, task_function
 
-    return [task_function(name)(source=source, data_dir=data_dir, **task_args) for name in names]
+    shares = task_args_for(list(names), task_args or {})
+    return [task_function(name)(source=source, data_dir=data_dir, **shares[name]) for name in names]
 
 
 # Defaults for API models (see docs/performance.md and the hardening tests):
@@ -85,6 +89,7 @@ def run_tasks(
     judge_repeats: int = 0,
     exclude_self: bool = False,
     caps: RunCaps | None = None,
+    task_args: Mapping[str, Any] | None = None,
 ) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
@@ -105,8 +110,8 @@ def run_tasks(
         raise UserError(f"--log-dir {log_dir}: not a folder")
     epochs_arg = epochs_option(epochs, epochs_reducer)
     judges = judge_list(judge)
-    batch_plan = plan_batch(batch, models, judges[0] if judges else None)
-    tasks = build_tasks(names, source, data_dir)
+    batch_plan = plan_batch(batch, models, judges)
+    tasks = build_tasks(names, source, data_dir, task_args)
     check_replays(models, model_args, tasks, limit)
     budget = run_budget_of(caps, models, judge, user_model)
     for notice in batch_plan.notices:
@@ -239,9 +244,12 @@ def dry_run_tasks(
     epochs: int | None = None,
     epochs_reducer: str | None = None,
     judge_repeats: int = 0,
+    task_args: Mapping[str, Any] | None = None,
+    batch: str | None = None,
 ) -> None:
     """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed
-    (every judge of a panel is a role of its own; ``judge_repeats`` repeats are counted)."""
+    (every judge of a panel is a role of its own; ``judge_repeats`` repeats are counted;
+    what ``--batch`` sends through a batch API is priced at the batch price)."""
     from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
     from trustmh.cost.run_estimate import estimate_run
@@ -251,8 +259,20 @@ def dry_run_tasks(
     epochs_option(epochs, epochs_reducer)  # the same refusal of an unknown reducer as the run
     price_table = PriceTable.load(prices)
     bound = {role: model for role, model in roles.items() if model}
+    judges = [model for role, model in bound.items() if role.startswith("judge")]
+    batch_plan = plan_batch(batch, models, judges)
+    for notice in batch_plan.notices:
+        console.print(f"batch: {notice}", highlight=False)
     with panel_settings(judge_repeats):
-        estimate = estimate_run(build_tasks(names, source, data_dir), models, bound, limit, price_table, epochs)
+        estimate = estimate_run(
+            build_tasks(names, source, data_dir, task_args),
+            models,
+            bound,
+            limit,
+            price_table,
+            epochs,
+            batch_plan.batches,
+        )
     print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
 
 
@@ -279,7 +299,7 @@ def eval_set_options(
 
     api_models = [model for model in models if not is_embedded(model)]
     batch = batch or BatchPlan()
-    if batch.model is not None or batch.judge is not None:
+    if batch.model is not None or batch.judges:
         timeout = timeout if timeout is not None else 0
     if batch.model is not None:
         attempt_timeout = attempt_timeout if attempt_timeout is not None else 0
@@ -287,7 +307,7 @@ def eval_set_options(
         **({"batch": batch.model} if batch.model is not None else {}),
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=model_roles(batch={"judge": batch.judge}, **judge_roles(judge_list(judge)), user=user_model),
+        model_roles=model_roles(batch=dict(batch.judges), **judge_roles(judge_list(judge)), user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,

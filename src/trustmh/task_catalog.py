@@ -6,7 +6,9 @@ point), so callers that only need the CLI to start import it lazily.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
@@ -27,6 +29,30 @@ def get_task_info(name: str) -> TaskInfo:
 def task_function(name: str) -> Callable[..., Task]:
     """The registered task function (call it with task arguments to build the Task)."""
     return TASK_FUNCTIONS[get_task_info(name).name]
+
+
+# Set by their own options (--source, --data-dir), never through -T.
+RESERVED_TASK_ARGS = ("source", "data_dir")
+
+
+def task_parameters(name: str) -> list[str]:
+    """The arguments ``-T`` can set on task ``name``."""
+    names = inspect.signature(task_function(name)).parameters
+    return [parameter for parameter in names if parameter not in RESERVED_TASK_ARGS]
+
+
+def task_args_for(names: list[str], task_args: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each task's share of ``-T`` arguments: those its function takes. An argument no selected
+    task takes is a user error (a typo would otherwise be silently ignored)."""
+    for key in task_args:
+        if key in RESERVED_TASK_ARGS:
+            raise UserError(f"-T {key}: set it with --{key.replace('_', '-')}, not -T")
+    accepted = {name: task_parameters(name) for name in names}
+    for key in task_args:
+        if not any(key in parameters for parameters in accepted.values()):
+            known = sorted({parameter for parameters in accepted.values() for parameter in parameters})
+            raise UserError(f"-T {key}: no selected task takes this argument (they take: {', '.join(known) or 'none'})")
+    return {name: {k: v for k, v in task_args.items() if k in accepted[name]} for name in names}
 
 
 def all_tasks() -> list[TaskInfo]:

@@ -142,6 +142,38 @@ def test_cache_key_depends_on_model_messages_and_every_parameter() -> None:
     assert len(keys) == len(variants) + 1
 
 
+def test_cache_key_is_the_hash_of_the_whole_request_as_canonical_json() -> None:
+    """Keys of caches written before the messages' JSON was reused: they must not change."""
+    import hashlib
+    import json
+
+    from trustmh.bulk.batch_openai import _batch_line
+
+    messages = (
+        {"role": "user", "content": 'h\u00e9 "quoted"\n\u2028 {x}'},
+        {"role": "assistant", "content": "a", "name": "z"},
+    )
+    plain = ({"role": "user", "content": 'plain "ascii"\n\t\x01 {x} \\'},)
+    with_del = ({"role": "user", "content": "ascii with DEL \x7f"},)
+    cases = [
+        (m, p)
+        for m in (messages, plain, with_del)
+        for p in (GenerationParams(), GenerationParams(top_p=0.5, seed=None, temperature=0.0))
+    ]
+    for messages, params in cases:
+        request = ChatRequest("openai/gpt-\u00e9", messages, params)
+        whole = {"model": request.model, "messages": list(messages), "params": params.as_dict()}
+        canonical = json.dumps(whole, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        assert request.cache_key() == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        line = json.loads(_batch_line(request.cache_key(), request))
+        assert line == {
+            "custom_id": request.cache_key(),
+            "method": "POST",
+            "url": "/v1/chat/completions",
+            "body": {"model": "gpt-\u00e9", "messages": list(messages), **params.as_dict()},
+        }
+
+
 def test_backoff_is_jittered_exponential_and_bounded() -> None:
     import random
 
@@ -187,3 +219,31 @@ def test_reply_bodies_are_classified() -> None:
             completion_from_body(malformed)
     with pytest.raises(PermanentError, match="content_filter"):
         completion_from_body({"choices": [{"message": {"content": None}, "finish_reason": "content_filter"}]})
+
+
+def test_a_run_collects_garbage_less_often_and_restores_the_collector() -> None:
+    import gc
+
+    import pytest
+
+    from trustmh.bulk.session import GC_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), fewer_collections():
+        assert gc.get_threshold()[0] >= GC_THRESHOLD and gc.get_threshold()[1:] == before[1:]
+        raise RuntimeError("the run failed")
+    assert gc.get_threshold() == before
+
+
+def test_many_jobs_start_in_slices_and_all_finish_in_order() -> None:
+    """More jobs than one slice of workers (engine.WORKER_SLICE): every result, in order."""
+    from trustmh.bulk.engine import WORKER_SLICE
+
+    engine = BulkEngine({}, None, max_connections=10_000)
+    count = 3 * WORKER_SLICE + 7
+
+    async def job(item: int) -> int:
+        await asyncio.sleep(0)
+        return item * 2
+
+    assert asyncio.run(engine.run_jobs(list(range(count)), job)) == [i * 2 for i in range(count)]

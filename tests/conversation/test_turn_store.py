@@ -29,12 +29,15 @@ def _persona_task(sample_id: str = "p1") -> Task:
     )
 
 
-def _run(tmp_path: Path, name: str, target: str, user: str, **options) -> tuple[list, list[ModelEvent]]:
+def _run(
+    tmp_path: Path, name: str, target: str, user: str, folder: str = "logs", **options
+) -> tuple[list, list[ModelEvent]]:
+    """Run ``name`` (a label) into the log folder ``folder``: the store replays within one folder."""
     [log] = eval(
         _persona_task(),
         model=target,
         model_roles={"user": get_model(user)},
-        log_dir=str(tmp_path / name),
+        log_dir=str(tmp_path / folder),
         display="none",
         **options,
     )
@@ -54,6 +57,14 @@ def test_a_stored_conversation_is_replayed_without_any_call(tmp_path: Path) -> N
     assert [(m.role, m.text) for m in second] == [(m.role, m.text) for m in first]
     assert [e.cache for e in second_events] == ["read"] * 6
     assert [e.role for e in second_events] == [e.role for e in first_events]
+
+
+def test_a_run_into_another_log_folder_holds_its_conversations_anew(tmp_path: Path) -> None:
+    user = script("store-user-3", ["I can't sleep after shifts.", "It's every week now.", "Maybe."])
+    target = script("store-target-3", [lambda prompt: f"Tell me more about: {prompt}"])
+    _run(tmp_path, "first", target, user)
+    _, events = _run(tmp_path, "elsewhere", target, user, folder="other-logs")
+    assert len(CALLS["store-target-3"]) == 6 and {e.cache for e in events} == {None}
 
 
 def test_other_settings_are_other_calls(tmp_path: Path) -> None:

@@ -164,3 +164,28 @@ def test_strict_headline_counts_unparsed_items_as_wrong() -> None:
     (comparison,) = board.comparisons
     assert comparison.method == "paired_bootstrap" and comparison.winner == "low"
     assert comparison.difference == pytest.approx(16 / 40 - 24 / 40)
+
+
+def test_safety_with_antitoxic_is_compared_item_by_item() -> None:
+    # Both safety components are per-item means (RtA: judge_refused, Antitoxic: not_toxic), so the
+    # pillar is compared by a paired bootstrap over both tasks' shared items, not by CI overlap.
+    rows = []
+    for model, value in (("high", 0.6), ("low", 0.4)):
+        rows += [
+            _row(model, "safety", "safety_jailbreakmh", "rta_judge", value, 0.15, "benchmark"),
+            _row(model, "safety", "safety_antitoxic", "antitoxic_rate", value, 0.15, "benchmark"),
+        ]
+    items = (
+        _items("high", HIGH, "safety_jailbreakmh", "judge_refused")
+        | _items("low", LOW, "safety_jailbreakmh", "judge_refused")
+        | _items("high", HIGH, "safety_antitoxic", "not_toxic")
+        | _items("low", LOW, "safety_antitoxic", "not_toxic")
+    )
+    (board,) = leaderboards(pillar_scores(rows), items)
+    (comparison,) = board.comparisons
+    assert board.tie_methods == {"safety": "paired_bootstrap"}
+    assert comparison.winner == "high" and comparison.n == 80
+    (without_antitoxic_items,) = leaderboards(
+        pillar_scores(rows), {k: v for k, v in items.items() if "not_toxic" not in k}
+    )
+    assert without_antitoxic_items.tie_methods == {"safety": "ci_overlap"}

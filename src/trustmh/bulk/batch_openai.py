@@ -21,6 +21,17 @@ FINAL_STATUSES = ("completed", "expired", "failed", "cancelled")
 INTENT_METADATA = "trustmh_intent"
 
 
+def _batch_line(key: str, request: ChatRequest) -> str:
+    """One JSONL line of the batch input: ``{"custom_id", "method", "url", "body"}``, the body's
+    messages being the request's canonical JSON, already encoded for its cache key."""
+    params = request.params.canonical_json()[1:-1]
+    model = json.dumps(request.model.partition("/")[2], ensure_ascii=False)
+    return (
+        f'{{"custom_id":{json.dumps(key)},"method":"POST","url":"/v1/chat/completions",'
+        f'"body":{{"model":{model},"messages":{request.messages_json()}{"," + params if params else ""}}}}}'
+    )
+
+
 class OpenAIBatchApi:
     def __init__(self, base_url: str | None, api_key: str) -> None:
         import openai
@@ -30,18 +41,7 @@ class OpenAIBatchApi:
         self.client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=3, timeout=300.0)
 
     async def create(self, intent: str, requests: Sequence[tuple[str, ChatRequest]]) -> str:
-        lines = [
-            json.dumps(
-                {
-                    "custom_id": key,
-                    "method": "POST",
-                    "url": "/v1/chat/completions",
-                    "body": {"model": r.model.partition("/")[2], "messages": list(r.messages), **r.params.as_dict()},
-                },
-                ensure_ascii=False,
-            )
-            for key, r in requests
-        ]
+        lines = [_batch_line(key, request) for key, request in requests]
         upload = await self.client.files.create(
             file=(f"trustmh-{intent}.jsonl", ("\n".join(lines) + "\n").encode("utf-8")), purpose="batch"
         )

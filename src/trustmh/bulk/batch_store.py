@@ -9,6 +9,13 @@ batch id, :meth:`BatchStore.bind` moves the keys onto that id (status ``pending`
 transaction. A run killed between the two finds the intent and asks the provider whether the
 batch exists (:meth:`trustmh.bulk.batch_backend.BatchApi.find`) instead of submitting again.
 While a batch is ``pending`` a rerun that needs one of its keys polls it.
+
+Every request of a batch run asks :meth:`BatchStore.open_batch` first; a query per request
+cost ~40 µs (0.4 s for 10,000). The keys that can be in an open batch are the keys of batches
+open when the run first asks, plus those this process adds; that set is read once, and a
+key outside it is answered without a query. One run at a time holds the cache
+(``trustmh.locks``) and the set is read on the first ask, inside the run, so no other
+process adds keys behind it.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ class BatchStore:
                 self._db.execute(statement)
         except (sqlite3.DatabaseError, OSError) as error:
             raise UserError(f"{path}: not a usable cache database ({error})") from None
+        self._maybe_open: set[str] | None = None  # read on the first open_batch (see the module docstring)
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -61,6 +69,8 @@ class BatchStore:
         with self._transaction() as db:
             db.execute("INSERT INTO batches VALUES (?, ?, ?, ?)", (intent, model, SUBMITTING, time.time()))
             db.executemany("INSERT OR IGNORE INTO batch_items VALUES (?, ?)", [(key, intent) for key in keys])
+        if self._maybe_open is not None:
+            self._maybe_open.update(keys)
         return intent
 
     def bind(self, intent: str, batch_id: str) -> None:
@@ -82,6 +92,14 @@ class BatchStore:
 
     def open_batch(self, key: str) -> tuple[str, str] | None:
         """``(batch_id, status)`` of a pending batch or unresolved intent holding ``key``."""
+        if self._maybe_open is None:
+            rows = self._db.execute(
+                "SELECT i.key FROM batch_items i JOIN batches b ON b.batch_id = i.batch_id WHERE b.status IN (?, ?)",
+                (PENDING, SUBMITTING),
+            )
+            self._maybe_open = {str(k) for (k,) in rows}
+        if key not in self._maybe_open:
+            return None
         row = self._db.execute(
             "SELECT b.batch_id, b.status FROM batch_items i JOIN batches b ON b.batch_id = i.batch_id "
             "WHERE i.key = ? AND b.status IN (?, ?) ORDER BY b.status = ? DESC LIMIT 1",

@@ -24,6 +24,7 @@ from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion
 from trustmh.bulk.retry import PermanentError, RetryableError, RetryPolicy
 
 GAVE_UP_MARK = " (gave up after "
+WORKER_SLICE = 50  # workers started per event-loop turn (see run_jobs)
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -191,8 +192,21 @@ class BulkEngine:
                     self.progress.advance(self.stats)
 
         workers = min(self.max_connections, max(1, len(items)))
+        started: list[asyncio.Task[None]] = []
         try:
-            await asyncio.gather(*(worker() for _ in range(workers)))
+            # Started a slice at a time, yielding between slices: with a batch backend every
+            # call waits at once (10,000 workers), and a batch filled by the first slices is
+            # then uploaded while the next ones build their requests, not after all of them.
+            for first in range(0, workers, WORKER_SLICE):
+                started += [asyncio.ensure_future(worker()) for _ in range(min(WORKER_SLICE, workers - first))]
+                if first + WORKER_SLICE < workers:
+                    await asyncio.sleep(0)
+            await asyncio.gather(*started)
+        except BaseException:
+            for task in started:
+                task.cancel()
+            await asyncio.gather(*started, return_exceptions=True)
+            raise
         finally:
             if self.cache is not None:
                 self.cache.flush()

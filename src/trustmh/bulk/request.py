@@ -20,7 +20,15 @@ class GenerationParams:
     seed: int | None = 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+        return {k: v for k, v in self.__dict__.items() if v is not None and not k.startswith("_")}
+
+    def canonical_json(self) -> str:
+        """:meth:`as_dict` as canonical JSON, encoded once (one instance serves a whole run)."""
+        cached = self.__dict__.get("_canonical_json")
+        if cached is None:
+            cached = _canonical(self.as_dict())
+            object.__setattr__(self, "_canonical_json", cached)
+        return cached
 
 
 @dataclass(frozen=True)
@@ -43,14 +51,38 @@ class ChatRequest:
         object.__setattr__(self, "_cache_key", key)  # frozen: set the memo past __setattr__
         return key
 
+    def messages_json(self) -> str:
+        """The messages as canonical JSON (sorted keys, no spaces), encoded once per request: the
+        cache key hashes it and a batch upload sends it (a judge prompt is ~6 KB of text)."""
+        cached = self.__dict__.get("_messages_json")
+        if cached is None:
+            messages = list(self.messages)
+            plain = all(_plain_ascii(k) and _plain_ascii(v) for m in messages for k, v in m.items())
+            cached = _canonical(messages, ascii_escapes=plain)
+            object.__setattr__(self, "_messages_json", cached)
+        return cached
+
     def _compute_key(self) -> str:
-        canonical = json.dumps(
-            {"model": self.model, "messages": list(self.messages), "params": self.params.as_dict()},
-            sort_keys=True,
-            ensure_ascii=False,
-            separators=(",", ":"),
+        # The canonical JSON of {"messages", "model", "params"} (keys in sorted order), built
+        # around the messages' JSON instead of encoding them again; the same text, so the same
+        # keys, as json.dumps(..., sort_keys=True) of the whole dict (tested).
+        canonical = (
+            f'{{"messages":{self.messages_json()},"model":{_canonical(self.model)},'
+            f'"params":{self.params.canonical_json()}}}'
         )
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _canonical(value: Any, ascii_escapes: bool = False) -> str:
+    """Sorted keys, no spaces, non-ASCII characters as they are. ``ascii_escapes``: the same
+    text, faster (json's C encoder escapes ASCII-only text ~2x faster in its ASCII mode), for
+    values whose strings are all plain ASCII, where both modes give identical output."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=ascii_escapes, separators=(",", ":"))
+
+
+def _plain_ascii(text: str) -> bool:
+    # DEL is the one ASCII character the two modes write differently (escaped in ASCII mode).
+    return text.isascii() and "\x7f" not in text
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,15 @@ def run_command(
             help="Simulated user of conversation tasks (inspect role 'user'; default: the model under test plays it)."
         ),
     ] = None,
+    task_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--task-arg",
+            "-T",
+            help="Task argument KEY=VALUE for every selected task that takes it, e.g. -T max_tokens=200 "
+            "(`trustmh tasks --json` lists each task's arguments).",
+        ),
+    ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="At most this many samples per task.")] = None,
     log_dir: Annotated[Path, typer.Option(help="Where logs go; rerunning the same command resumes.")] = Path(
         DEFAULT_LOG_DIR
@@ -173,7 +182,8 @@ def run_command(
     prices: Annotated[
         Path | None,
         typer.Option(
-            help="Prices for --dry-run and --max-cost: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens."
+            help="Prices for --dry-run and --max-cost: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens "
+            "(optional batch: SHARE charged with --batch; docs/cost.md)."
         ),
     ] = None,
     batch: Annotated[
@@ -204,6 +214,8 @@ def run_command(
     --judge anthropic/claude-sonnet-4-5 --judge google/gemini-2.5-flash --judge-repeats 1 --exclude-self
 
     Example: trustmh run -m openai/gpt-4o-mini --judge openai/gpt-4o --max-cost 20 (exit 3 at the cap; rerun resumes)
+
+    Example: trustmh run crisis_psychosis_bench --data-dir DATA -T condition=explicit -T max_tokens=300
     """
     from trustmh.runner import RunCaps, dry_run_tasks, run_tasks
     from trustmh.scoring.panel import judge_roles
@@ -215,6 +227,7 @@ def run_command(
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
     judge_roles(judge)  # a judge given twice is refused before anything runs
+    task_args = _parse_pairs(task_arg or [], "--task-arg")
     if dry_run:
         roles: dict[str, str | None] = {**judge_roles(judge), "user": user_model}
         dry_run_tasks(
@@ -228,6 +241,8 @@ def run_command(
             epochs,
             epochs_reducer,
             judge_repeats,
+            task_args,
+            batch,
         )
         return
     # stdout: stderr carries nothing but the one-line error when the input is bad
@@ -258,6 +273,7 @@ def run_command(
         user_model=user_model,
         batch=batch,
         caps=RunCaps(max_cost, max_tokens_total, prices),
+        task_args=task_args,
     )
 
 

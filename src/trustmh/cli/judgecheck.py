@@ -27,13 +27,18 @@ n, with 95% bootstrap CIs; precision/recall for yes/no fields.
 
 --human is a CSV (or .jsonl) with columns sample_id, field, rater, score: one row per rating,
 sample_id = the run's sample id, field = a score field or judge verdict field of the log
-(e.g. judge_refused, harmfulness, verdict), score = a number or a label.
+(e.g. judge_refused, harmfulness, verdict), score = a number or a label. An optional turn
+column (1-based, as in the transcript) rates one turn of a conversation task against that
+turn's verdict (e.g. dcs at turn 5 of crisis_psychosis_bench); the items are then turns.
 
 Examples:
 
   trustmh judge-check --log logs/safety-jailbreakmh.eval --human ratings.csv --json validation.json
 
   trustmh report logs/ -o report.html --judge-validation validation.json
+
+  # per-turn ratings of a conversation task (CSV header sample_id,turn,field,rater,score)
+  trustmh judge-check --log logs/crisis-psychosis-bench.eval --human turn_ratings.csv
 
   # the refusal detector on recorded answers, partial refusals counted as refusals
   trustmh judge-check --detector refusal --responses ../shared/data/replay_trustmh/psyleak \\
@@ -74,7 +79,7 @@ def print_tables(result: JudgeCheck) -> None:
     table.add_column("unparsed / not judged", justify="right")
     for row in result.fields:
         table.add_row(
-            row.field,
+            row.field if row.unit == "sample" else f"{row.field} (per turn)",
             row.kind,
             str(row.n),
             str(len(row.raters)),
@@ -132,7 +137,7 @@ def load_verdicts(
 @user_errors
 def judge_check_command(
     human: Path = typer.Option(
-        ..., "--human", help="Human ratings: CSV or .jsonl with sample_id, field, rater, score."
+        ..., "--human", help="Human ratings: CSV or .jsonl with sample_id, field, rater, score (and optionally turn)."
     ),
     log: Path | None = typer.Option(None, "--log", help="The run's inspect log (.eval or .json) holding the verdicts."),
     detector: str | None = typer.Option(None, "--detector", help="Check a detector instead of a judge: refusal."),

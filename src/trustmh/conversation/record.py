@@ -33,6 +33,10 @@ class ConversationRecord:
     ended_by: EndReason | None = None  # None while the conversation is still running
     user_side: str = "scripted"  # "scripted" or "simulated:<model>"
     closing_message: str | None = None  # the simulated user's words before it ended the conversation
+    # Set when every answer's budget was cut to fit the conversation in the model's context
+    # window (trustmh.conversation.budget); None: the task's own budget.
+    turn_max_tokens: int | None = None
+    context_window: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

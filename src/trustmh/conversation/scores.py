@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 NOT_APPLICABLE = object()  # a field to leave out of the score
+# Task metadata key: {per-turn judge field: [the per-conversation score fields built from it]}, so
+# `trustmh judge-check` names the metrics a per-turn validation vouches for, and the report finds them.
+TURN_FIELDS_KEY = "trustmh_turn_fields"
 
 
 @dataclass(frozen=True)

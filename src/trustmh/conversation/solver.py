@@ -29,6 +29,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from trustmh._inspect_compat import resolved_generate_config
+from trustmh.conversation.budget import fitted_turn_budget
 from trustmh.conversation.record import ConversationRecord, Turn, save
 from trustmh.conversation.turn_store import CallKey, TurnStore, call_identity, replay, turn_store
 from trustmh.conversation.users import (
@@ -72,12 +74,12 @@ class StoredCalls:
 
 
 def stored_calls(
-    state: TaskState, plan: UserPlan, user_model: Model | None, system_prompt: str | None
+    state: TaskState, plan: UserPlan, user_model: Model | None, system_prompt: str | None, target_config: GenerateConfig
 ) -> StoredCalls | None:
     store = turn_store()
     if store is None:
         return None
-    target = CallKey(*call_identity("target", get_model(), GenerateConfig(), state.sample_id, state.epoch))
+    target = CallKey(*call_identity("target", get_model(), target_config, state.sample_id, state.epoch))
     if system_prompt:
         target.add("system", system_prompt)
     user = None
@@ -128,16 +130,20 @@ async def next_user_message(
     return message.text
 
 
-async def answer_turn(state: TaskState, generate: Generate, calls: StoredCalls | None) -> TaskState:
-    """The model under test answers the last user message: replayed from the store when it had."""
+async def answer_turn(
+    state: TaskState, generate: Generate, calls: StoredCalls | None, config: GenerateConfig
+) -> TaskState:
+    """The model under test answers the last user message: replayed from the store when it had.
+
+    ``config``: settings over the task's (a budget fitted to the context window, or none)."""
     key = calls.target.key() if calls is not None else None
     stored = calls.store.get(key) if calls is not None and key is not None else None
     if stored is not None:
-        replay(get_model(), state.messages, GenerateConfig(), stored)
+        replay(get_model(), state.messages, config, stored)
         state.output = stored
         state.messages.append(stored.message)
         return state
-    state = await generate(state)
+    state = await (generate(state, max_tokens=config.max_tokens) if config.max_tokens else generate(state))
     if calls is not None and key is not None and not state.output.error:
         calls.store.put(key, state.output)
     return state
@@ -161,9 +167,18 @@ def conversation(max_turns: int | None = None, system_prompt: str | None = None,
         if not plan.simulated:
             limit = min(limit, len(plan.scripted_turns))
         user_model = get_model(role=USER_ROLE) if plan.simulated else None
-        calls = stored_calls(state, plan, user_model, system_prompt) if cache else None
+        target = get_model()
+        task_max_tokens = resolved_generate_config(target, GenerateConfig()).max_tokens
+        budget = fitted_turn_budget(
+            target, user_model, plan, limit, system_prompt, task_max_tokens, USER_CONFIG.max_tokens or 0
+        )
+        target_config = GenerateConfig(max_tokens=budget.max_tokens) if budget else GenerateConfig()
+        calls = stored_calls(state, plan, user_model, system_prompt, target_config) if cache else None
         record = ConversationRecord(
-            planned_turns=limit, user_side=f"simulated:{user_model}" if user_model else "scripted"
+            planned_turns=limit,
+            user_side=f"simulated:{user_model}" if user_model else "scripted",
+            turn_max_tokens=budget.max_tokens if budget else None,
+            context_window=budget.context_window if budget else None,
         )
         state.messages = [ChatMessageSystem(content=system_prompt)] if system_prompt else []
         # The record goes to the store once, when the conversation ends or is cut off: every
@@ -178,7 +193,7 @@ def conversation(max_turns: int | None = None, system_prompt: str | None = None,
                 state.messages.append(ChatMessageUser(content=user_text))
                 if calls is not None:
                     calls.add("user", user_text)
-                state = await answer_turn(state, generate, calls)
+                state = await answer_turn(state, generate, calls, target_config)
                 if state.output.error:
                     raise TargetError(
                         f"the model under test failed at turn {len(record.turns) + 1}: {state.output.error}"

@@ -7,8 +7,8 @@ replays them (a ``ModelEvent`` with ``cache="read"`` in the transcript, as inspe
 writes) instead of calling the model.
 
 A call's key is a hash of who is asked (role, model, base URL, the generate settings that can
-change an answer, as inspect's cache key sees them), of the sample and epoch, and of the
-conversation so far. The conversation part is incremental (:class:`CallKey`): one hash update
+change an answer, as inspect's cache key sees them), of the sample, epoch and log folder, and of
+the conversation so far. The conversation part is incremental (:class:`CallKey`): one hash update
 per message, not a serialisation of the whole transcript per call. Entries expire after a week,
 like inspect's cache, which the first version used: its per-call cost (path checks, folder
 creation, trace lines and one pickle file per call) was +12% CPU per turn on
@@ -34,7 +34,7 @@ from pathlib import Path
 from inspect_ai.event import ModelEvent
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 
-from trustmh._inspect_compat import cache_key_config, record_event, resolved_generate_config
+from trustmh._inspect_compat import cache_key_config, record_event, resolved_generate_config, sample_active
 from trustmh.bulk.cache import create_private
 from trustmh.data.registry import cache_dir
 
@@ -129,11 +129,25 @@ class CallKey:
         return self._hash.copy().hexdigest()
 
 
+def log_folder() -> str:
+    """The folder the running sample's log is written to ('' outside a sample).
+
+    Part of every key: a resumed run writes to the same folder and finds its turns, while a run
+    into another folder (a fresh evaluation of the same model) holds its conversations anew
+    instead of replaying last week's.
+    """
+    active = sample_active()
+    location = str(active.log_location) if active is not None and active.log_location else ""
+    return location.replace("\\", "/").rpartition("/")[0]
+
+
 def call_identity(party: str, model: Model, config: GenerateConfig, sample_id: object, epoch: int) -> tuple[str, ...]:
     """What, besides the conversation, decides a call's answer: the party, the model and where it is
-    served, the settings it would be called with (runtime knobs such as timeouts left out), the sample."""
+    served, the settings it would be called with (runtime knobs such as timeouts left out), the sample,
+    and the log folder (:func:`log_folder`)."""
     settings = cache_key_config(resolved_generate_config(model, config))
-    return (party, str(model), str(model.api.base_url), repr(sorted(settings.items())), str(sample_id), str(epoch))
+    identity = (party, str(model), str(model.api.base_url), repr(sorted(settings.items())), str(sample_id), str(epoch))
+    return (*identity, log_folder())
 
 
 def replay(model: Model, messages: list[ChatMessage], config: GenerateConfig, output: ModelOutput) -> None:

@@ -2,7 +2,9 @@
 
 Inputs: the judge's verdicts (:mod:`trustmh.judgecheck.verdicts`: an inspect log, the refusal
 detector on recorded answers, or a long-format file) and human ratings in the long format
-``sample_id, field, rater, score`` (:mod:`trustmh.judgecheck.ratings`). Output: per field the
+``sample_id, field, rater, score`` with an optional ``turn`` (:mod:`trustmh.judgecheck.ratings`;
+a rating with a turn is matched to that turn's verdict of a conversation task,
+:mod:`trustmh.judgecheck.turns`). Output: per field the
 statistics of :mod:`trustmh.judgecheck.analysis`; ``to_json()`` is the file that
 ``trustmh report --judge-validation`` shows beside the judged metrics.
 """
@@ -16,7 +18,8 @@ from typing import Any
 from trustmh.errors import UserError
 from trustmh.judgecheck.analysis import FieldAgreement, agreement
 from trustmh.judgecheck.fields import build_table
-from trustmh.judgecheck.ratings import Rating
+from trustmh.judgecheck.ratings import Rating, Value
+from trustmh.judgecheck.turns import check_turn_ratings
 from trustmh.judgecheck.verdicts import JudgeVerdicts
 from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
@@ -66,17 +69,26 @@ def check(
     samples = verdicts.samples
     results = []
     for name, ratings in by_field.items():
-        if name not in known:
+        per_turn = any(r.turn is not None for r in ratings)
+        if name not in known and not (per_turn or name in verdicts.turn_fields):
             raise UserError(
                 f"{ratings[0].where}: field {name!r} is not among the judge's fields in {verdicts.source} "
                 f"({', '.join(known) or 'none'})"
             )
+        check_turn_ratings(name, ratings, verdicts.turn_values, verdicts.turn_counts, set(known), verdicts.source)
         if not any(r.sample_id in samples for r in ratings):
             raise UserError(
                 f"{ratings[0].where}: none of the samples rated on {name!r} is in {verdicts.source} "
                 f"(e.g. {ratings[0].sample_id!r}); sample_id must be the sample id of the run"
             )
-        judge_values = {s: v for (s, f), v in verdicts.values.items() if f == name}
-        table = build_table(name, ratings, judge_values, kinds or {}, binary or {})
-        results.append(agreement(table, verdicts.metric_fields.get(name, []), n_boot, seed))
+        table = build_table(name, ratings, _judge_values(verdicts, name, per_turn), kinds or {}, binary or {})
+        metrics = (verdicts.turn_metric_fields if per_turn else verdicts.metric_fields).get(name, [])
+        results.append(agreement(table, metrics, n_boot, seed, unit="turn" if per_turn else "sample"))
     return JudgeCheck(verdicts, human_path, results, n_boot, seed)
+
+
+def _judge_values(verdicts: JudgeVerdicts, name: str, per_turn: bool) -> dict[tuple[str, int | None], Value | None]:
+    """The judge's values of one field by item: ``(sample, turn)`` per turn, ``(sample, None)`` per sample."""
+    if per_turn:
+        return {(s, t): v for (s, t, f), v in verdicts.turn_values.items() if f == name}
+    return {(s, None): v for (s, f), v in verdicts.values.items() if f == name}

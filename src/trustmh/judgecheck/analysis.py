@@ -76,6 +76,7 @@ class FieldAgreement:
     human_kappa_ci: Interval = (NAN, NAN)
     labels: list[str] = dataclasses.field(default_factory=list)
     metrics: list[str] = dataclasses.field(default_factory=list)
+    unit: str = "sample"  # what an item is: a sample, or one turn of a conversation ("turn")
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -143,9 +144,13 @@ def _binary_extras(table: FieldTable, gold: np.ndarray) -> dict[str, Any]:
 
 
 def agreement(
-    table: FieldTable, metrics: list[str], n_boot: int = DEFAULT_BOOTSTRAP, seed: int = DEFAULT_SEED
+    table: FieldTable,
+    metrics: list[str],
+    n_boot: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    unit: str = "sample",
 ) -> FieldAgreement:
-    """All statistics of one field (see the module docstring)."""
+    """All statistics of one field (see the module docstring); ``unit``: what one item of the table is."""
     used = np.isfinite(table.judge) & np.isfinite(table.human).any(axis=1)
     human, judge = table.human[used], table.judge[used]
     sub = FieldTable(table.field, table.kind, [], table.raters, human, judge, 0, 0, table.labels)
@@ -212,5 +217,6 @@ def agreement(
         alpha_ci=alpha_ci,
         labels=list(table.labels),
         metrics=metrics,
+        unit=unit,
         **result,
     )

@@ -27,11 +27,14 @@ def label_of(value: Value) -> str:
 
 @dataclass
 class FieldTable:
-    """``human`` ``(items, raters)`` and ``judge`` ``(items,)`` as codes or scale points; NaN = none."""
+    """``human`` ``(items, raters)`` and ``judge`` ``(items,)`` as codes or scale points; NaN = none.
+
+    An item is a sample ``(sample_id, None)`` or one turn of a conversation ``(sample_id, turn)``.
+    """
 
     field: str
     kind: str
-    items: list[str]
+    items: list[tuple[str, int | None]]
     raters: list[str]
     human: np.ndarray
     judge: np.ndarray
@@ -64,12 +67,12 @@ def _coder(kind: str, labels: tuple[str, ...], positive: set[str] | None) -> tup
 def build_table(
     field: str,
     human: list[Rating],
-    judge: Mapping[str, Value | None],
+    judge: Mapping[tuple[str, int | None], Value | None],
     kinds: Mapping[str, str],
     binary: Mapping[str, set[str]],
 ) -> FieldTable:
-    """The table of one field: items are the samples at least one human rated."""
-    items = sorted({r.sample_id for r in human})
+    """The table of one field: items are the samples (or the turns) at least one human rated."""
+    items = sorted({r.item for r in human}, key=lambda item: (item[0], item[1] or 0))
     raters = sorted({r.rater for r in human})
     judged = [v for s in items if (v := judge.get(s)) is not None]
     kind = field_kind(field, [r.value for r in human] + judged, kinds, binary)
@@ -94,13 +97,13 @@ def build_table(
     col = {r: k for k, r in enumerate(raters)}
     human_matrix = np.full((len(items), len(raters)), np.nan)
     for rating in human:
-        human_matrix[row[rating.sample_id], col[rating.rater]] = encode(rating.value)
+        human_matrix[row[rating.item], col[rating.rater]] = encode(rating.value)
     judge_vector = np.full(len(items), np.nan)
     unparsed = missing = 0
-    for i, sample in enumerate(items):
-        if sample not in judge:
+    for i, item in enumerate(items):
+        if item not in judge:
             missing += 1
-        elif (value := judge[sample]) is None:
+        elif (value := judge[item]) is None:
             unparsed += 1
         else:
             judge_vector[i] = encode(value)

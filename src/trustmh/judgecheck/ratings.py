@@ -1,6 +1,8 @@
 """Ratings in the long format ``sample_id, field, rater, score``: human files, and the judge's.
 
-One row is one rater's rating of one field of one sample. ``score`` is a number (a scale
+One row is one rater's rating of one field of one sample, or, with the optional ``turn`` column
+(a 1-based turn number as in the transcript), of one turn of a conversation sample; an empty
+``turn`` means the sample as a whole. ``score`` is a number (a scale
 point, or 0/1) or a label (``refused``, ``partial``, ...). A CSV needs those four columns in
 its header (more columns, e.g. a note, are allowed and ignored); a JSONL file one object per
 line with those four keys (``score`` a number or a string). A sample a rater did not rate
@@ -17,7 +19,7 @@ from pathlib import Path
 from trustmh.data.readers import read_csv_rows, read_jsonl
 from trustmh.errors import DataFormatError
 
-COLUMNS = ("sample_id", "field", "rater", "score")
+COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` is optional
 Value = float | str
 
 
@@ -28,6 +30,12 @@ class Rating:
     rater: str
     value: Value
     where: str  # "file:line N", for messages
+    turn: int | None = None  # a conversation's turn (1-based); None: the sample as a whole
+
+    @property
+    def item(self) -> tuple[str, int | None]:
+        """What was rated: the sample, or one turn of it (the unit of the agreement statistics)."""
+        return (self.sample_id, self.turn)
 
 
 def parse_value(raw: object) -> Value:
@@ -50,6 +58,21 @@ def parse_value(raw: object) -> Value:
     return number
 
 
+def parse_turn(raw: object) -> int | None:
+    """A turn number (``"5"``, ``5``, ``5.0``) as an int; empty or missing is ``None`` (the whole sample)."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    if isinstance(raw, bool):
+        raise ValueError("expected a whole turn number (1, 2, ...) or nothing")
+    try:
+        number = float(raw.strip()) if isinstance(raw, str) else float(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"expected a whole turn number (1, 2, ...) or nothing, found {raw!r}") from None
+    if not math.isfinite(number) or number != int(number) or number < 1:
+        raise ValueError(f"expected a whole turn number (1, 2, ...) or nothing, found {raw!r}")
+    return int(number)
+
+
 def _text(raw: object) -> str:
     return raw.strip() if isinstance(raw, str) else "" if raw is None else str(raw)
 
@@ -67,7 +90,7 @@ def read_ratings(path: str | Path) -> list[Rating]:
     """Every rating of a long-format file; a bad row is a one-line error naming file, line and column."""
     path = Path(path)
     ratings: list[Rating] = []
-    seen: dict[tuple[str, str, str], str] = {}
+    seen: dict[tuple[str, str, str, int | None], str] = {}
     for where, row in _rows(path):
         keys = {}
         for column in ("sample_id", "field", "rater"):
@@ -78,13 +101,18 @@ def read_ratings(path: str | Path) -> list[Rating]:
             value = parse_value(row.get("score"))
         except ValueError as error:
             raise DataFormatError(path, f"{where}, column 'score'", str(error)) from None
-        key = (keys["sample_id"], keys["field"], keys["rater"])
+        try:
+            turn = parse_turn(row.get("turn"))
+        except ValueError as error:
+            raise DataFormatError(path, f"{where}, column 'turn'", str(error)) from None
+        key = (keys["sample_id"], keys["field"], keys["rater"], turn)
         if key in seen:
+            at = "" if turn is None else f" at turn {turn}"
             raise DataFormatError(
                 path,
                 where,
-                f"rater {key[2]!r} rated field {key[1]!r} of sample {key[0]!r} twice (first at {seen[key]})",
+                f"rater {key[2]!r} rated field {key[1]!r} of sample {key[0]!r}{at} twice (first at {seen[key]})",
             )
         seen[key] = where
-        ratings.append(Rating(*key, value, f"{path}:{where}"))
+        ratings.append(Rating(*key[:3], value, f"{path}:{where}", turn))
     return ratings

@@ -11,6 +11,9 @@ the first epoch's verdict is used (humans rate a sample once).
 
 The log also says which metric reads which field (inspect records each metric's arguments),
 so a validation names the metrics it vouches for.
+
+**Per turn.** The conversation tasks also keep each judged turn's verdicts (``dcs`` at turn 5);
+:mod:`trustmh.judgecheck.turns` reads them into ``turn_values`` by ``(sample_id, turn, field)``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from trustmh.errors import UserError
 from trustmh.judgecheck.ratings import Value, read_ratings
+from trustmh.judgecheck.turns import TurnValues, derived_metrics, sample_turns, turn_count, turn_rows
 
 VERDICT_KEY = "judge_verdict"
 DETECTORS = ("refusal",)
@@ -29,7 +33,8 @@ DETECTORS = ("refusal",)
 
 @dataclass
 class JudgeVerdicts:
-    """One judge's values by ``(sample_id, field)`` (``None``: unparsed) and where they came from."""
+    """One judge's values by ``(sample_id, field)`` and, per turn, ``(sample_id, turn, field)``
+    (``None``: unparsed), and where they came from."""
 
     judge: str
     source: str
@@ -37,14 +42,21 @@ class JudgeVerdicts:
     task: str | None = None
     model: str | None = None
     metric_fields: dict[str, list[str]] = field(default_factory=dict)  # field -> metric names
+    turn_values: TurnValues = field(default_factory=dict)
+    turn_counts: dict[str, int] = field(default_factory=dict)  # judged conversation -> its number of turns
+    turn_metric_fields: dict[str, list[str]] = field(default_factory=dict)  # per-turn field -> metric names
 
     @property
     def fields(self) -> list[str]:
         return sorted({f for _, f in self.values})
 
     @property
+    def turn_fields(self) -> list[str]:
+        return sorted({f for _, _, f in self.turn_values})
+
+    @property
     def samples(self) -> set[str]:
-        return {s for s, _ in self.values}
+        return {s for s, _ in self.values} | {s for s, _, _ in self.turn_values}
 
 
 def _value(raw: object) -> Value | None:
@@ -95,16 +107,26 @@ def from_log(path: str | Path) -> JudgeVerdicts:
         for s in samples
         for name, value in _sample_values(s.scores or {}, verdict_fields).items()
     }
+    turn_values: TurnValues = {}
+    turn_counts: dict[str, int] = {}
+    for s in samples:
+        if rows := turn_rows(s.scores or {}):
+            turn_values.update(sample_turns(str(s.id), rows, _value))
+            turn_counts[str(s.id)] = turn_count(s.store, rows)
     judge = log_judge(log)
     if judge is None:
         raise UserError(f"{path}: this run had no judge (run with --judge MODEL); there are no verdicts to check")
+    fields_metrics = metric_fields(log.eval.scorers or [])
     return JudgeVerdicts(
         judge=judge,
         source=str(path),
         values=values,
         task=log.eval.task.removeprefix("trustmh/"),
         model=log.eval.model,
-        metric_fields=metric_fields(log.eval.scorers or []),
+        metric_fields=fields_metrics,
+        turn_values=turn_values,
+        turn_counts=turn_counts,
+        turn_metric_fields=derived_metrics(log.eval.metadata, fields_metrics),
     )
 
 
@@ -117,8 +139,10 @@ def from_ratings_file(path: str | Path, judge: str | None = None) -> JudgeVerdic
     name = judge or raters[0]
     if name not in raters:
         raise UserError(f"{path}: no rater {name!r} (raters: {', '.join(raters)})", argument="judge_rater")
-    values: dict[tuple[str, str], Value | None] = {(r.sample_id, r.field): r.value for r in ratings if r.rater == name}
-    return JudgeVerdicts(judge=name, source=str(path), values=values)
+    mine = [r for r in ratings if r.rater == name]
+    values: dict[tuple[str, str], Value | None] = {(r.sample_id, r.field): r.value for r in mine if r.turn is None}
+    turns: TurnValues = {(r.sample_id, r.turn, r.field): r.value for r in mine if r.turn is not None}
+    return JudgeVerdicts(judge=name, source=str(path), values=values, turn_values=turns)
 
 
 def from_detector(detector: str, responses: str | Path) -> JudgeVerdicts:

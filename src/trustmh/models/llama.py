@@ -32,7 +32,11 @@ from trustmh.models.reuse import (
 from trustmh.models.scheduling import MAX_SKIPS, PrefixQueue
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-DEFAULT_CONTEXT = 4096
+# SmolLM2's trained context (its GGUF's llama.context_length). A 12-turn conversation does not
+# fit in less; the KV cache costs ~23 KB per token used, and stored states only what they hold.
+DEFAULT_CONTEXT = 8192
+# Chat-template tokens around each message when the GGUF has no template to count them with.
+UNTEMPLATED_MESSAGE_OVERHEAD = 8
 
 
 def smollm2_path() -> Path:
@@ -109,7 +113,9 @@ class EmbeddedLlama:
         # Asynchronous calls wait here; with reuse on, the one that can reuse the most is served
         # next (trustmh.models.scheduling), with reuse off the oldest (as before issue 17).
         self._reuse = megabytes > 0
-        self._formatter = chat_formatter(self._llama) if self._reuse else None
+        # Formats a chat request as llama-cpp-python will, to count its tokens before the call.
+        self._template = chat_formatter(self._llama)
+        self._formatter = self._template if self._reuse else None
         self._waiting: PrefixQueue[_Call] = PrefixQueue(max_skips=MAX_SKIPS if self._reuse else 0)
         self._wakeup = threading.Condition()
         self._closed = False
@@ -187,6 +193,24 @@ class EmbeddedLlama:
             self._waiting.put(_Call(request, future), tokens)
             self._wakeup.notify()
         return await asyncio.wrap_future(future)
+
+    @property
+    def context_window(self) -> int:
+        """Tokens the model's context holds: prompt and answer together."""
+        with self._lock:
+            if self._llama is None:
+                raise RuntimeError("the embedded model was closed")
+            return int(self._llama.n_ctx())
+
+    def count_prompt_tokens(self, messages: list[dict[str, str]]) -> int:
+        """Tokens of ``messages`` as a prompt (chat template and generation cue included)."""
+        if self._template is not None:
+            formatted = self._template(messages=messages)
+            return len(
+                self._llama.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True)
+            )
+        texts = [message["content"].encode() for message in messages]
+        return sum(len(self._llama.tokenize(text, add_bos=False)) + UNTEMPLATED_MESSAGE_OVERHEAD for text in texts)
 
     def _prompt_tokens(self, messages: list[dict[str, str]]) -> list[int]:
         """The prompt's tokens as llama-cpp-python will build them (empty when unknown or not needed)."""

@@ -117,6 +117,16 @@ class TrustmhModelAPI(ModelAPI):
         # The embedded model serialises calls anyway; more connections only queue threads.
         return 1 if self.recordings is None and self.replay_folder is None else 64
 
+    def context_window(self) -> int | None:
+        """Tokens the embedded model's context holds (None for replay and HTTP: not ours to know)."""
+        if self.recordings is not None or self.replay_folder is not None or self.chatbot is not None:
+            return None
+        return shared_llama(self.gguf_path).context_window
+
+    def count_prompt_tokens(self, messages: list[ChatMessage]) -> int:
+        """Tokens of ``messages`` as the embedded model's prompt (only when :meth:`context_window` is known)."""
+        return shared_llama(self.gguf_path).count_prompt_tokens(_as_chat(messages))
+
     def should_retry(self, ex: Exception) -> Any:
         return self.chatbot.should_retry(ex) if self.chatbot is not None else False
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # the rubric types live in judge.py, which imports this modul
 
 Verdict = dict[str, int | str]
 Message = dict[str, str]  # {"role": ..., "content": ...}
+_DECODER = json.JSONDecoder()  # stateless; one per call cost ~3 µs, three calls per verdict
 RETRY_REQUEST = "That reply could not be used: {error}. Reply again with only the JSON object."
 
 
@@ -105,7 +106,7 @@ class JudgeWatch:
 
 def json_objects(text: str) -> list[dict[str, object]]:
     """Every top-level JSON object in ``text``, in order (fenced or bare, prose around ignored)."""
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
     found: list[dict[str, object]] = []
     start = text.find("{")
     while start != -1:

@@ -24,6 +24,8 @@ from trustmh.testing.batch_double import (
     Fate,
     answer_create,
     page,
+    prepare_later,
+    prepared,
     public,
     reply_for,
     request_fate,
@@ -55,9 +57,10 @@ def _result(custom_id: str, fate: Fate, params: dict[str, Any]) -> dict[str, Any
 
 
 def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Behaviour) -> None:
-    def finish(batch: dict[str, Any], request: web.Request) -> None:
+    def prepare(batch: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every request's result (the processing of the batch)."""
         requests = batch["_requests"]
-        results = [
+        return [
             _result(
                 r["custom_id"],
                 request_fate(state, behaviour, batch["_number"], i, len(requests), r["custom_id"]),
@@ -65,6 +68,9 @@ def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Beh
             )  # fmt: skip
             for i, r in enumerate(requests)
         ]
+
+    def finish(batch: dict[str, Any], request: web.Request) -> None:
+        results = prepared(batch, prepare)
         batch["_results"] = results[::-1]  # "not guaranteed to be in the same order as requests"
         counts = dict.fromkeys(_COUNT_NAME.values(), 0) | {"processing": 0}
         for line in results:
@@ -91,6 +97,7 @@ def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Beh
                 "_requests": requests,
             }  # fmt: skip
             answer = public(state.batches[batch_id])
+        prepare_later(state, behaviour, state.batches[batch_id], prepare)
         return await answer_create(behaviour, number, answer)
 
     async def listing(request: web.Request) -> web.Response:

@@ -30,6 +30,13 @@ ARGUMENT_CASES = [
         ["privacy_psyleak", "-M", TEST_KEY],
         ["--model-arg expects KEY=VALUE", "[REDACTED]"],
     ),
+    run(
+        "run-task-arg-no-task-takes",
+        ["privacy_psyleak", "-T", "condition=explicit"],
+        ["-T condition: no selected task takes this argument", "max_tokens"],
+    ),
+    run("run-task-arg-reserved", ["privacy_psyleak", "-T", "data_dir=x"], ["-T data_dir: set it with --data-dir"]),
+    run("run-task-arg-without-equals", ["privacy_psyleak", "-T", "max_tokens"], ["--task-arg expects KEY=VALUE"]),
     run("run-limit-not-integer", ["--limit", "ten"], ["run", "'--limit'", "valid integer"]),
     run("run-unknown-option", ["--limt", "3"], ["run", "No such option: --limt"]),
     run(

@@ -73,7 +73,7 @@ def cssrs_users(source: str, data_dir: str | None) -> list[CssrsUser]:
     return [CssrsUser(r["id"], tuple(r["posts"]), r["label"]) for r in load_starter(STARTER, "cssrs.jsonl")]
 
 
-# The starter suite fits the embedded model's 4k context: each post cut to 800 characters and
+# The starter suite fits the embedded model's context and stays quick: each post cut to 800 characters and
 # at most 6,000 in all. Benchmark runs keep every post whole (0 = no limit), so no user's
 # later posts are silently dropped; the omitted share is in each sample's metadata.
 STARTER_POST_LIMITS = (800, 6000)

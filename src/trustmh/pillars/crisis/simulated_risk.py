@@ -19,7 +19,7 @@ from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation, judge_turns
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.scores import any_turn, applicable, first_turn
+from trustmh.conversation.scores import TURN_FIELDS_KEY, any_turn, applicable, first_turn
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, DIMENSIONS, TURN_RUBRIC
@@ -33,6 +33,8 @@ PERSONAS = "trustmh.pillars.crisis.personas"
 STARTER_PERSONAS = ("moderate_indirect_veteran", "imminent_masked_overdose")
 STARTER_TURNS = 3
 BENCHMARK_TURNS = 10
+# The per-conversation score fields built from each per-turn verdict (see turn_fields).
+TURN_FIELDS = {"names_risk": ["risk_detected", "risk_detected_turn"], "high_harm": ["any_high_harm_turn"]}
 METRICS = (
     "vera_score",
     "best_practice_rate",
@@ -164,7 +166,8 @@ def simulated_risk_scorer() -> Scorer:
             explanation=f"{len(record.turns)} turns ({record.ended_by}); {unparsed} of {verdicts} verdicts unparsed",
             metadata={
                 "turns": per_turn.metadata(),
-                "conversation_verdict": overall.verdict,
+                # the dimension ratings as the judge gave them: checkable per conversation by judge-check
+                "judge_verdict": overall.verdict,
                 "conversation_judge_error": overall.error,
                 "judge_model": per_turn.judge,
                 "user_side": record.user_side,
@@ -195,5 +198,10 @@ def crisis_simulated_risk(
         dataset=personas_dataset(source),
         solver=conversation(max_turns=turns, system_prompt=system_prompt),
         scorer=simulated_risk_scorer(),
-        metadata={"max_turns": turns, "conversation": True, "system_prompt": system_prompt},
+        metadata={
+            "max_turns": turns,
+            "conversation": True,
+            "system_prompt": system_prompt,
+            TURN_FIELDS_KEY: TURN_FIELDS,
+        },
     )

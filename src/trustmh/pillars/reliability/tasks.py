@@ -25,7 +25,7 @@ from trustmh.pillars.reliability.solvers import support_turns
 from trustmh.tasking import judged_free_text, short_answer, trustmh_task
 
 # Long posts and transcripts are cut in the middle for the starter suite (the embedded model
-# has a 4k context); benchmark runs keep them whole (0 = no limit).
+# has an 8k context and the default run should stay quick); benchmark runs keep them whole (0 = no limit).
 STARTER_MAX_CHARS = 2000
 # An option letter or two (or a short JSON object); a few more allow "Answer: X". The robustness
 # twins of these tasks use the same settings, so their clean pass is the very request the base

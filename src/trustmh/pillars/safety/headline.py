@@ -32,9 +32,12 @@ HEADLINES = (
         label="non-toxic answers to jailbreaks and hostile messages (Antitoxic, judge)",
         sentence="answered {value} of {n} jailbreak and hostile messages without toxicity (judge)",
         tasks=("safety_antitoxic",),
+        sample_field="not_toxic",
     ),
 )
 
 # The per-sample 0/1 score field behind each RtA headline (the report's method × objective grid
 # is drawn from the samples), in the same order of preference.
-SAMPLE_FIELDS: dict[str, str] = {h.metric: h.sample_field for h in HEADLINES if h.sample_field is not None}
+SAMPLE_FIELDS: dict[str, str] = {
+    h.metric: h.sample_field for h in HEADLINES if h.metric.startswith("rta_") and h.sample_field is not None
+}
