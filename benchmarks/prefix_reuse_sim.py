@@ -6,8 +6,9 @@ Every registered task's starter items go through inspect exactly as in ``trustmh
 (``runner.eval_set_options``), but the model is a stand-in that formats each request with
 the GGUF's own chat template, tokenizes it with the GGUF's tokenizer and replays what
 :mod:`trustmh.models.reuse` does: the live context's prefix (llama.cpp's own reuse), stored
-KV states (least recently used dropped beyond the cap, at the model's KV bytes per token,
-superseded states dropped) and answers to identical deterministic requests. Calls wait in the
+KV states (the model's own state store, :func:`~trustmh.models.reuse.state_cache`, holding
+stand-in states of the model's KV bytes per token) and answers to identical deterministic
+requests. Calls wait in the
 model's own :class:`~trustmh.models.scheduling.PrefixQueue` and one simulated worker serves
 them one at a time (first come first served when reuse is off, as the model), sleeping in
 proportion to the tokens it would prefill, so tasks interleave roughly as in a real run. It
@@ -25,7 +26,7 @@ import asyncio
 import json
 import os
 import tempfile
-from collections import OrderedDict
+from types import SimpleNamespace
 from typing import Any
 
 CANNED_REPLY = "I hear you. That sounds hard; can you tell me more about what happened? Answer: A"
@@ -55,11 +56,16 @@ class ReuseSimulator:
         self.reset(0)
 
     def reset(self, cache_mb: int) -> None:
-        self.capacity_tokens = cache_mb * 1024 * 1024 // self.kv_bytes_per_token
+        from trustmh.models.reuse import state_cache
+
+        # The embedded model's own state store, holding stand-in states of the real size.
+        self.cache = state_cache(cache_mb)
         self.live: list[int] = []
-        self.states: OrderedDict[tuple[int, ...], None] = OrderedDict()
         self.answers: set[str] = set()
         self.per_task: dict[str, list[int]] = {}
+
+    def stored(self) -> list[tuple[int, ...]]:
+        return list(self.cache.cache_state) if self.cache is not None else []
 
     def prompt_tokens(self, messages: list[dict[str, str]]) -> list[int]:
         formatted = self.formatter(messages=messages)
@@ -67,7 +73,7 @@ class ReuseSimulator:
 
     def answered(self, messages: list[dict[str, str]], settings: list[Any]) -> bool:
         """Whether the answer cache holds this request (deterministic ones only, as the model's)."""
-        return bool(self.capacity_tokens) and json.dumps([messages, settings]) in self.answers
+        return self.cache is not None and json.dumps([messages, settings]) in self.answers
 
     def prefill(self, task: str, messages: list[dict[str, str]], settings: list[Any]) -> tuple[int, int]:
         """(prompt tokens, tokens prefilled) of one request, updating the simulated caches."""
@@ -79,35 +85,24 @@ class ReuseSimulator:
         if self.answered(messages, settings):
             return len(prompt), 0
         shared = common_prefix(self.live, prompt)
-        best_state = None
-        for state in self.states if self.capacity_tokens else ():
-            length = common_prefix(state, prompt)
-            if length > shared:
-                shared, best_state = length, state
-        if best_state is not None:
-            self.states.move_to_end(best_state)
+        if self.cache is not None:
+            try:  # as Llama._create_completion: the longest stored match, restored if it beats the live context
+                shared = max(shared, common_prefix(self.cache[prompt].input_ids, prompt))
+            except KeyError:
+                pass
         # llama.cpp decodes at least one prompt token again to get fresh logits.
         reused = shared - 1 if shared == len(prompt) else shared
         prefilled = len(prompt) - max(reused, 0)
         row[2] += prefilled
         self.live = prompt + self.reply_tokens
-        if self.capacity_tokens:
-            for stored in [stored for stored in self.states if superseded(stored, self.live)]:
-                del self.states[stored]
-            self.states[tuple(self.live)] = None
-            self.states.move_to_end(tuple(self.live))
-            while sum(map(len, self.states)) > self.capacity_tokens:
-                self.states.popitem(last=False)
+        if self.cache is not None:
+            self.cache[self.live] = SimpleNamespace(
+                input_ids=self.live, llama_state_size=len(self.live) * self.kv_bytes_per_token
+            )
             temperature, seed = settings[1], settings[3]
             if not temperature or seed is not None:  # the answer cache keeps deterministic requests only
                 self.answers.add(key)
         return len(prompt), prefilled
-
-
-def superseded(stored: Any, new: Any) -> bool:
-    from trustmh.models.reuse import superseded as drop
-
-    return drop(stored, new)
 
 
 def common_prefix(a: Any, b: Any) -> int:
@@ -153,7 +148,7 @@ class SerialWorker:
             wakeup.clear()
             while len(self.queue):
                 self.longest_queue = max(self.longest_queue, len(self.queue))
-                prefixes = [simulator.live, *simulator.states] if simulator.capacity_tokens else [simulator.live]
+                prefixes = [simulator.live, *simulator.stored()]
                 task, messages, settings, future = self.queue.take(
                     prefixes, lambda item: simulator.answered(item[1], item[2])
                 )

@@ -53,7 +53,7 @@ def test_answers_are_kept_only_for_deterministic_requests_and_capped() -> None:
     assert AnswerCache(capacity=0).get(request()) is None
 
 
-def test_a_new_state_supersedes_stored_ones_sharing_half_their_tokens() -> None:
+def test_superseded_states_are_dropped_first_when_the_store_is_full() -> None:
     from types import SimpleNamespace
 
     from trustmh.models.reuse import state_cache, superseded
@@ -63,11 +63,23 @@ def test_a_new_state_supersedes_stored_ones_sharing_half_their_tokens() -> None:
     assert superseded([5, 6, 7], [5, 6, 7, 8, 9])  # a conversation's next turn
     assert not superseded([1, 2, 3, 4], [1, 9, 9, 9])  # a quarter shared: kept
     store = state_cache(1)
-    state = SimpleNamespace(llama_state_size=10)
+    state = SimpleNamespace(llama_state_size=300_000)  # three fit in 1 MB
     store[[1, 2, 3, 4]] = state
     store[instructions + [1]] = state
-    store[instructions + [2]] = state  # supersedes the previous item, not the unrelated state
-    assert list(store.cache_state) == [(1, 2, 3, 4), tuple(instructions + [2])]
+    store[instructions + [2]] = state  # supersedes the previous item; room for both
+    assert list(store.cache_state) == [(1, 2, 3, 4), tuple(instructions + [1]), tuple(instructions + [2])]
+    store[[7, 8]] = state  # full: the superseded item goes, not the least recently used state
+    assert list(store.cache_state) == [(1, 2, 3, 4), tuple(instructions + [2]), (7, 8)]
+    store[[7, 8, 9]] = state  # a state that is a prefix of the new one goes at once
+    assert list(store.cache_state) == [(1, 2, 3, 4), tuple(instructions + [2]), (7, 8, 9)]
+    # A superseded state restored since is kept like a new one: the least recently used goes.
+    store = state_cache(1)
+    store[instructions + [1]] = state
+    store[instructions + [2]] = state  # supersedes item 1
+    assert store[instructions + [1, 9]] is state  # item 1's state is the best match, restored
+    store[[7, 8]] = state
+    store[[4, 4]] = state
+    assert list(store.cache_state) == [tuple(instructions + [1]), (7, 8), (4, 4)]
     assert state_cache(0) is None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from trustmh.models.scheduling import MAX_SKIPS, PrefixQueue, common_prefix
+from trustmh.models.scheduling import MAX_SKIPS, PATIENCE_PER_CALL_AHEAD, PrefixQueue, common_prefix
 
 SHARED = list(range(100, 160))  # a task's instructions: 60 tokens every prompt of the family opens with
 
@@ -68,14 +68,16 @@ def test_no_call_waits_more_than_its_patience() -> None:
 
 
 def test_patience_grows_with_the_queue_it_joined() -> None:
-    """A call that arrives behind more calls than MAX_SKIPS may be passed over as many times as
-    there were calls ahead of it (about what first-come first-served would make it wait)."""
+    """A call that arrives behind more calls than MAX_SKIPS may be passed over
+    PATIENCE_PER_CALL_AHEAD (2) times as many times as there were calls ahead of it (about
+    twice what first-come first-served would make it wait)."""
+    assert PATIENCE_PER_CALL_AHEAD == 2
     queue: PrefixQueue[str] = PrefixQueue(max_skips=2)
     for n in range(4):
         queue.put(f"family-{n}", SHARED + [n])
-    queue.put("lonely", [1])  # 4 calls ahead: patience 4
+    queue.put("lonely", [1])  # 4 calls ahead: patience 8
     order = []
-    for n in range(4, 9):
+    for n in range(4, 13):
         queue.put(f"family-{n}", SHARED + [n])
         order.append(queue.take([SHARED]))
-    assert order == ["family-0", "family-1", "family-2", "family-3", "lonely"]
+    assert order == [*(f"family-{n}" for n in range(8)), "lonely"]

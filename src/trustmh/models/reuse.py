@@ -9,9 +9,9 @@ Two things, both per process (a ``trustmh run`` or an ``inspect eval``), both of
   least-recently-used store capped at ``$TRUSTMH_LLAMA_CACHE_MB`` megabytes (default
   :data:`DEFAULT_CACHE_MB`). llama-cpp-python looks a new prompt up there
   (``Llama._create_completion``: the stored state with the longest common token prefix, if
-  longer than what the live context shares), restores it and prefills only the rest. A new
-  state supersedes stored ones that share at least half of their tokens with it (they are
-  dropped), so the store keeps one state per shared prefix rather than one per call.
+  longer than what the live context shares), restores it and prefills only the rest. When the
+  cap is reached, states superseded by a newer one (sharing at least half of their tokens
+  with it) go first, so the store keeps one state per shared prefix rather than one per call.
 * **Answers to identical requests** (same messages, token limit, temperature, top-p, seed
   and stop sequences) when decoding is deterministic (temperature 0, or a fixed seed): the
   first answer is returned again, e.g. a robustness task's clean pass gets the base task's.
@@ -129,8 +129,8 @@ def superseded(stored: Sequence[int], new: Sequence[int]) -> bool:
     the stored one's tokens (a conversation's earlier turn, another item after the same
     instructions, another variant of the same dialogue), so ``new`` serves most prompts it would.
 
-    Dropping such states keeps the store to one state per shared prefix instead of one per
-    call: with the default cap it then holds the prefixes of many more tasks at once."""
+    Dropping such states first when the store is full keeps it to about one state per shared
+    prefix instead of one per call: it then holds the prefixes of many more tasks at once."""
     import numpy as np
 
     from trustmh.models.scheduling import common_prefix
@@ -141,17 +141,52 @@ def superseded(stored: Sequence[int], new: Sequence[int]) -> bool:
 
 
 def state_cache(megabytes: int) -> Any:
-    """llama-cpp-python's RAM cache (LRU by bytes of llama state) dropping superseded states
-    (:func:`superseded`), or None when off."""
+    """llama-cpp-python's RAM cache (LRU by bytes of llama state) with a smarter eviction order
+    (:class:`PrunedRAMCache`), or None when off."""
     if megabytes <= 0:
         return None
     from llama_cpp import LlamaRAMCache
 
     class PrunedRAMCache(LlamaRAMCache):
+        """Stored states, dropped in this order of preference:
+
+        * at once, a state that is a prefix of the new one (a conversation's earlier turn): the
+          new state serves every prompt it would serve, and more;
+        * when the cap is reached, first the least recently used state :func:`superseded` by a
+          newer one and not restored since (another item after the same instructions: the newer
+          state serves the instructions), then the least recently used of all.
+
+        Superseded states are kept while there is room (until the third wave of issue 17 they
+        were dropped at once): a later prompt may still continue one of them further than the
+        newer state.
+        """
+
+        def __init__(self, capacity_bytes: int) -> None:
+            super().__init__(capacity_bytes=capacity_bytes)
+            self.superseded_keys: set[tuple[int, ...]] = set()
+
+        def __getitem__(self, key: Sequence[int]) -> Any:
+            value = super().__getitem__(key)
+            # The best match was just moved to the end; it proved useful, so it is kept like a new one.
+            self.superseded_keys.discard(next(reversed(self.cache_state)))
+            return value
+
         def __setitem__(self, key: Sequence[int], value: Any) -> None:
-            for stored in [stored for stored in self.cache_state if superseded(stored, key)]:
-                del self.cache_state[stored]
-            super().__setitem__(key, value)
+            new = tuple(key)
+            self.cache_state.pop(new, None)
+            for stored in list(self.cache_state):
+                if stored == new[: len(stored)]:
+                    del self.cache_state[stored]
+                elif superseded(stored, new):
+                    self.superseded_keys.add(stored)
+            self.cache_state[new] = value
+            self.superseded_keys.discard(new)
+            while self.cache_size > self.capacity_bytes and self.cache_state:
+                victim = next((stored for stored in self.cache_state if stored in self.superseded_keys), None)
+                if victim is None:
+                    victim = next(iter(self.cache_state))
+                del self.cache_state[victim]
+            self.superseded_keys &= self.cache_state.keys()
 
     return PrunedRAMCache(capacity_bytes=megabytes * 1024 * 1024)
 
