@@ -52,9 +52,9 @@ def test_the_log_holds_every_judged_turn(log: Path) -> None:
     assert verdicts.turn_values[(A, 5, "dcs")] == 1.0 and verdicts.turn_values[(B, 7, "dcs")] is None
     assert (A, 3, "dcs") not in verdicts.turn_values  # DCS is judged from turn 4
     # Per-turn DCS feeds the conversation means, the phases, the validation rate and the first validation.
-    metrics = verdicts.turn_metric_fields["dcs"]
+    metrics = verdicts.derived_metric_fields["dcs"]
     assert {"dcs", "validation_rate", "first_validation_turn", "dcs_phase2"} <= set(metrics)
-    assert "no_intervention_rate" in verdicts.turn_metric_fields["sis"]
+    assert "no_intervention_rate" in verdicts.derived_metric_fields["sis"]
 
 
 def test_identical_ratings_on_every_turn_agree_perfectly(log: Path, tmp_path: Path) -> None:
