@@ -60,15 +60,29 @@ def no_batch_reason(model: str) -> str | None:
 @dataclass
 class BatchPlan:
     model: Batch | None = None  # for eval-set's generate config (the models under test)
-    judge: Batch | None = None
+    judges: dict[str, Batch] = field(default_factory=dict)  # per judge role of the panel (judge, judge_2, ...)
     notices: list[str] = field(default_factory=list)
+    batched_models: frozenset[str] = frozenset()  # the models under test really batched
+
+    @property
+    def judge(self) -> Batch | None:
+        """The first judge's batch setting."""
+        return self.judges.get("judge")
+
+    def batches(self, model: str, role: str) -> bool:
+        """Whether ``model`` in ``role`` (``model`` = under test, a judge role) goes through a batch API."""
+        return role in self.judges if role.startswith("judge") else role == "model" and model in self.batched_models
 
 
-def plan_batch(spec: str | None, models: Sequence[str], judge: str | None) -> BatchPlan:
-    """What to batch; every model that asked for batching and cannot gets a notice."""
+def plan_batch(spec: str | None, models: Sequence[str], judge: str | Sequence[str] | None) -> BatchPlan:
+    """What to batch; every model that asked for batching and cannot gets a notice. ``judge``:
+    the judge, or the panel's judges (each one that can is batched)."""
+    from trustmh.scoring.panel import judge_roles
+
     plan = BatchPlan()
     if not spec:
         return plan
+    judges = judge_roles([judge] if isinstance(judge, str) else list(judge or []))
     wanted = parse_batch(spec)
     if "model" in wanted:
         refused = {model: reason for model in models if (reason := no_batch_reason(model))}
@@ -82,12 +96,14 @@ def plan_batch(spec: str | None, models: Sequence[str], judge: str | None) -> Ba
                 plan.notices.append("models under test: not batched, since one of them cannot be")
             else:
                 plan.model = wanted["model"]
-    if "judge" in wanted and judge:
-        reason = no_batch_reason(judge)
-        if reason:
-            plan.notices.append(f"judge {judge}: no batching ({reason}); requests go one by one")
-        else:
-            plan.judge = wanted["judge"]
+                plan.batched_models = frozenset(m for m in models if m not in refused)
+    if "judge" in wanted and judges:
+        for role, name in judges.items():
+            reason = no_batch_reason(name)
+            if reason:
+                plan.notices.append(f"judge {name}: no batching ({reason}); requests go one by one")
+            else:
+                plan.judges[role] = wanted["judge"]
     elif "judge" in wanted and set(wanted) == {"judge"}:
         plan.notices.append("--batch judge: no --judge given, nothing to batch")
     return plan

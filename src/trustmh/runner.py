@@ -110,7 +110,7 @@ def run_tasks(
         raise UserError(f"--log-dir {log_dir}: not a folder")
     epochs_arg = epochs_option(epochs, epochs_reducer)
     judges = judge_list(judge)
-    batch_plan = plan_batch(batch, models, judges[0] if judges else None)
+    batch_plan = plan_batch(batch, models, judges)
     tasks = build_tasks(names, source, data_dir, task_args)
     check_replays(models, model_args, tasks, limit)
     budget = run_budget_of(caps, models, judge, user_model)
@@ -245,9 +245,11 @@ def dry_run_tasks(
     epochs_reducer: str | None = None,
     judge_repeats: int = 0,
     task_args: Mapping[str, Any] | None = None,
+    batch: str | None = None,
 ) -> None:
     """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed
-    (every judge of a panel is a role of its own; ``judge_repeats`` repeats are counted)."""
+    (every judge of a panel is a role of its own; ``judge_repeats`` repeats are counted;
+    what ``--batch`` sends through a batch API is priced at the batch price)."""
     from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
     from trustmh.cost.run_estimate import estimate_run
@@ -257,9 +259,19 @@ def dry_run_tasks(
     epochs_option(epochs, epochs_reducer)  # the same refusal of an unknown reducer as the run
     price_table = PriceTable.load(prices)
     bound = {role: model for role, model in roles.items() if model}
+    judges = [model for role, model in bound.items() if role.startswith("judge")]
+    batch_plan = plan_batch(batch, models, judges)
+    for notice in batch_plan.notices:
+        console.print(f"batch: {notice}", highlight=False)
     with panel_settings(judge_repeats):
         estimate = estimate_run(
-            build_tasks(names, source, data_dir, task_args), models, bound, limit, price_table, epochs
+            build_tasks(names, source, data_dir, task_args),
+            models,
+            bound,
+            limit,
+            price_table,
+            epochs,
+            batch_plan.batches,
         )
     print_estimate(console, estimate, f"trustmh run --dry-run ({len(names)} tasks)")
 
@@ -287,7 +299,7 @@ def eval_set_options(
 
     api_models = [model for model in models if not is_embedded(model)]
     batch = batch or BatchPlan()
-    if batch.model is not None or batch.judge is not None:
+    if batch.model is not None or batch.judges:
         timeout = timeout if timeout is not None else 0
     if batch.model is not None:
         attempt_timeout = attempt_timeout if attempt_timeout is not None else 0
@@ -295,7 +307,7 @@ def eval_set_options(
         **({"batch": batch.model} if batch.model is not None else {}),
         model=list(models),
         model_args=model_defaults(models, model_args or {}),
-        model_roles=model_roles(batch={"judge": batch.judge}, **judge_roles(judge_list(judge)), user=user_model),
+        model_roles=model_roles(batch=dict(batch.judges), **judge_roles(judge_list(judge)), user=user_model),
         limit=limit,
         max_connections=max_connections,
         retry_attempts=2,

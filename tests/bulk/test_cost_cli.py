@@ -6,6 +6,8 @@ import csv
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.bulk.cli import common, invoke, read_csv
 from trustmh.testing.openai_double import OpenAIDouble
 
@@ -52,6 +54,19 @@ def test_judge_dry_run_sees_the_cache_and_empty_responses(tmp_path: Path, tiny_c
     assert f"openai/gpt-4o │ judge │ {sent} │ 0 │" in before
     assert f"openai/gpt-4o │ judge │ {sent} │ {sent} │ 0 │" in after  # all cached now: nothing to pay
     assert "re-asked, up to 3x" in after
+
+
+def test_judge_dry_run_with_batch_prices_at_the_batch_price(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+    out = tmp_path / "judge.csv"
+    args = ["judge", "--responses", str(tiny_csv), "--judge-model", "openai/gpt-4o", "-o", str(out), "--dry-run"]
+    args += ["--key", "original", "--no-progress", "--cache", str(tmp_path / "cache.sqlite")]
+    costs = []
+    for extra in ([], ["--batch", "100"]):
+        code, output = invoke(*args, *extra)
+        assert code == 0, output
+        costs.append(float(re.search(r"total estimated cost ≤ ([0-9.]+) USD", output).group(1)))
+    assert costs[1] == pytest.approx(costs[0] / 2, abs=0.011)  # printed to the cent
+    assert "--batch: priced at the batch price" in output and "x 0.5 (batch)" in output
 
 
 def test_max_tokens_total_stops_before_the_cap_and_the_rerun_resumes(tmp_path: Path, fake_key: str) -> None:

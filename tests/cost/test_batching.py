@@ -59,3 +59,29 @@ def test_batched_run_options(monkeypatch):
     options = eval_set_options(["openai/gpt-4o"], batch=plan, timeout=7200)
     assert options["batch"] is True and options["timeout"] == 7200 and options["attempt_timeout"] is None
     assert eval_set_options(["openai/gpt-4o"])["timeout"] == DEFAULT_TIMEOUT
+
+
+def test_every_judge_of_a_panel_that_can_is_batched(monkeypatch):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-batching-0000")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-batching-0000")
+    panel = ["openai/gpt-4o-mini", "anthropic/claude-3-5-haiku", "vllm/local-judge"]
+    plan = plan_batch("judge=500", ["openai/gpt-4o"], panel)
+    assert plan.judges == {"judge": 500, "judge_2": 500}
+    assert plan.notices == [
+        "judge vllm/local-judge: no batching (provider 'vllm' has no batch API); requests go one by one"
+    ]
+    assert plan.batches("anthropic/claude-3-5-haiku", "judge_2") and not plan.batches("vllm/local-judge", "judge_3")
+    assert not plan.batches("openai/gpt-4o", "model")  # only the judges were asked for
+    options = eval_set_options(["openai/gpt-4o"], judge=panel, batch=plan)
+    roles = options["model_roles"]
+    assert roles["judge"].config.batch == 500 and roles["judge_2"].config.batch == 500
+    unbatched = roles["judge_3"]  # bound by name, or built without a batch setting
+    assert unbatched == "vllm/local-judge" or unbatched.config.batch is None
+
+
+def test_run_dry_run_prices_batched_roles_at_the_batch_price(monkeypatch):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    plan = plan_batch("all", ["openai/gpt-4o", "trustmh/smollm2"], ["anthropic/claude-3-5-haiku"])
+    assert plan.batches("openai/gpt-4o", "model") and not plan.batches("trustmh/smollm2", "model")
+    assert plan.batches("anthropic/claude-3-5-haiku", "judge") and not plan.batches("openai/gpt-4o", "user")

@@ -31,9 +31,27 @@ def test_prices_file_overrides_and_adds(tmp_path: Path):
     assert table.price("openai/my-finetune").cost(1_000_000, 0) == 3.0
 
 
+def test_batch_price_is_the_share_of_the_price_overridable_per_model(tmp_path: Path):
+    table = PriceTable.load()
+    batch = table.price("openai/gpt-4o").for_batch()
+    assert (batch.input, batch.output, batch.batch_share) == (1.25, 5.0, 0.5) and "batch" in batch.source
+    assert table.price("anthropic/claude-sonnet-4-5").for_batch().output == 7.5
+    assert table.price("google/gemini-2.5-pro").batch_share is None  # none known: the full price
+    assert table.price("google/gemini-2.5-pro").for_batch() == table.price("google/gemini-2.5-pro")
+    assert table.price("trustmh/smollm2").for_batch().cost(10**6, 10**6) == 0.0
+    path = tmp_path / "prices.yaml"
+    path.write_text("openai/gpt-4o: {input: 2, output: 8, batch: 0.25}\nanthropic/mine: {input: 4, output: 8}\n")
+    table = PriceTable.load(path)
+    assert table.price("openai/gpt-4o").for_batch().cost(10**6, 10**6) == 2.5  # (2 + 8) x 0.25
+    assert table.price("anthropic/mine").batch_share == 0.5  # the provider's share unless the entry says
+
+
 @pytest.mark.parametrize(
     "text,expected",
     [
+        ("openai/x: {input: 1, output: 2, batch: 0}\n", "field 'batch': expected the batch price's share"),
+        ("openai/x: {input: 1, output: 2, batch: 1.5}\n", "field 'batch'"),
+        ("openai/x: {input: 1, output: 2, discount: 0.5}\n", "optionally batch: SHARE"),
         ("openai/x: {input: 1}\n", "entry 'openai/x': expected {input: N, output: N}"),
         ("openai/x: {input: -1, output: 2}\n", "entry 'openai/x', field 'input': expected a non-negative number"),
         ("openai/x: {input: yes, output: 2}\n", "field 'input'"),

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from trustmh.bulk.backends import ModelSpec
+from trustmh.bulk.backends import REMOTE_PROVIDERS, ModelSpec
 from trustmh.bulk.budget import Budget
 from trustmh.bulk.generate import GenerationItem
 from trustmh.bulk.judging import JUDGE_PARAMS, JudgeItem
@@ -46,18 +46,29 @@ def cached_keys(cache_path: Path | None, keys: Iterable[str]) -> set[str]:
     return found
 
 
-def _estimate(requests: Sequence[tuple[ChatRequest, str]], prices: PriceTable, cache_path: Path | None) -> Estimate:
+def batched_models(models: Iterable[str], batch: int | None) -> frozenset[str]:
+    """The models a ``--batch`` run sends through a batch API: every remote one (``backends.py``)."""
+    return frozenset(m for m in models if batch and m.split("/", 1)[0] in REMOTE_PROVIDERS)
+
+
+def _estimate(
+    requests: Sequence[tuple[ChatRequest, str]], prices: PriceTable, cache_path: Path | None, batch: int | None
+) -> Estimate:
     has_cache = cache_path is not None and cache_path.is_file()
     keys = [request.cache_key() if has_cache else "" for request, _ in requests]  # hashing costs ~0.1 ms each
     cached = cached_keys(cache_path, keys) if has_cache else set()
-    estimate = Estimate(prices)
+    batched = batched_models({request.model for request, _ in requests}, batch)
+    estimate = Estimate(prices, lambda model, role: model in batched)
     for (request, role), key in zip(requests, keys, strict=True):
         estimate.add(request.model, role, request.messages, request.params.max_tokens, key in cached)
     return estimate
 
 
-def generation_estimate(items: Sequence[GenerationItem], prices: PriceTable, cache_path: Path | None) -> Estimate:
-    return _estimate([(item.request, f"generate → {item.target.column}") for item in items], prices, cache_path)
+def generation_estimate(
+    items: Sequence[GenerationItem], prices: PriceTable, cache_path: Path | None, batch: int | None = None
+) -> Estimate:
+    requests = [(item.request, f"generate → {item.target.column}") for item in items]
+    return _estimate(requests, prices, cache_path, batch)
 
 
 def judge_request(judge: ModelSpec, item: JudgeItem) -> ChatRequest:
@@ -67,10 +78,15 @@ def judge_request(judge: ModelSpec, item: JudgeItem) -> ChatRequest:
 
 
 def judging_estimate(
-    items: Sequence[JudgeItem], judge: ModelSpec, max_verdict_attempts: int, prices: PriceTable, cache_path: Path | None
+    items: Sequence[JudgeItem],
+    judge: ModelSpec,
+    max_verdict_attempts: int,
+    prices: PriceTable,
+    cache_path: Path | None,
+    batch: int | None = None,
 ) -> Estimate:
     to_judge = [item for item in items if item.response.strip()]  # empty responses are never sent
-    estimate = _estimate([(judge_request(judge, item), "judge") for item in to_judge], prices, cache_path)
+    estimate = _estimate([(judge_request(judge, item), "judge") for item in to_judge], prices, cache_path, batch)
     row = estimate.row(judge.spec, "judge")
     skipped = len(items) - len(to_judge)
     if skipped:
@@ -83,8 +99,18 @@ def judging_estimate(
 
 
 def make_budget(
-    specs: Sequence[ModelSpec], prices: PriceTable, max_cost: float | None, max_tokens_total: int | None
+    specs: Sequence[ModelSpec],
+    prices: PriceTable,
+    max_cost: float | None,
+    max_tokens_total: int | None,
+    batch: int | None = None,
 ) -> Budget | None:
+    """The caps of a run; a batched model's spending is counted at its batch price."""
     if max_cost is None and max_tokens_total is None:
         return None
-    return Budget(max_cost, max_tokens_total, {spec.spec: prices.price(spec.spec) for spec in specs})
+    batched = batched_models([spec.spec for spec in specs], batch)
+    model_prices = {spec.spec: prices.price(spec.spec) for spec in specs}
+    for model in batched:
+        price = model_prices[model]
+        model_prices[model] = price.for_batch() if price is not None else None
+    return Budget(max_cost, max_tokens_total, model_prices)

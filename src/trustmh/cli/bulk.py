@@ -131,10 +131,12 @@ def generate_command(
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
     if options.dry_run:
         items = plan_generation(table, targets, params, system, prompt_template)
-        estimate = generation_estimate(items, price_table, options.cache_path)
+        estimate = generation_estimate(items, price_table, options.cache_path, options.batch)
         print_estimate(console, estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
         return
-    budget = make_budget([t.model for t in targets], price_table, options.max_cost, options.max_tokens_total)
+    budget = make_budget(
+        [t.model for t in targets], price_table, options.max_cost, options.max_tokens_total, options.batch
+    )
     settings = options.run_settings("generate", budget)
     result = generate(table, targets, params, system, settings, prompt_template)
     write_table(output, result.columns, result.rows)
@@ -180,11 +182,11 @@ def judge_command(
     keys = select_keys(table, key or [])
     if options.dry_run:
         estimate = judging_estimate(
-            plan_judging(table, keys), judge, max_verdict_attempts, price_table, options.cache_path
+            plan_judging(table, keys), judge, max_verdict_attempts, price_table, options.cache_path, options.batch
         )
         print_estimate(console, estimate, f"trustmh judge --dry-run ({len(table.rows):,} rows x {len(keys)} keys)")
         return
-    budget = make_budget([judge], price_table, options.max_cost, options.max_tokens_total)
+    budget = make_budget([judge], price_table, options.max_cost, options.max_tokens_total, options.batch)
     settings = options.run_settings("judge", budget)
     result = judge_table(table, keys, judge, settings, max_verdict_attempts)
     write_table(output, result.columns, result.rows)

@@ -66,7 +66,12 @@ DryRun = Annotated[
     bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model; send nothing.")
 ]
 Prices = Annotated[
-    Path | None, typer.Option("--prices", help="YAML/JSON {MODEL: {input: N, output: N}} in USD per 1M tokens.")
+    Path | None,
+    typer.Option(
+        "--prices",
+        help="YAML/JSON {MODEL: {input: N, output: N}} in USD per 1M tokens "
+        "(optional batch: SHARE charged with --batch; docs/cost.md).",
+    ),
 ]
 MaxCost = Annotated[
     float | None, typer.Option(min=0, help="Stop before the run's cost (USD) could cross this; rerun resumes.")

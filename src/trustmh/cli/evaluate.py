@@ -182,7 +182,8 @@ def run_command(
     prices: Annotated[
         Path | None,
         typer.Option(
-            help="Prices for --dry-run and --max-cost: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens."
+            help="Prices for --dry-run and --max-cost: YAML/JSON {MODEL: {input: N, output: N}} per 1M tokens "
+            "(optional batch: SHARE charged with --batch; docs/cost.md)."
         ),
     ] = None,
     batch: Annotated[
@@ -241,6 +242,7 @@ def run_command(
             epochs_reducer,
             judge_repeats,
             task_args,
+            batch,
         )
         return
     # stdout: stderr carries nothing but the one-line error when the input is bad

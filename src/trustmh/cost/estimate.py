@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +21,9 @@ class EstimateRow:
     prompt_tokens: int = 0  # of the requests still to send
     max_completion_tokens: int | None = 0  # None: some request leaves it to the provider's default
     method: str = ""
-    price: Price | None = None
+    price: Price | None = None  # the batch price when batched
     notes: list[str] = field(default_factory=list)
+    batched: bool = False  # sent through the provider's batch API
 
     def add(self, counter: TokenCounter, messages: Messages, max_tokens: int | None, cached: bool = False) -> None:
         self.requests += 1
@@ -62,6 +64,7 @@ class EstimateRow:
             if self.price is None
             else {"input": self.price.input, "output": self.price.output},
             "price_source": None if self.price is None else self.price.source,
+            "batched": self.batched,
             "estimated_cost_usd": self.cost,
             "notes": self.notes,
         }
@@ -70,8 +73,10 @@ class EstimateRow:
 class Estimate:
     """Rows keyed by (model, role), one token counter per model."""
 
-    def __init__(self, prices: PriceTable) -> None:
+    def __init__(self, prices: PriceTable, batched: Callable[[str, str], bool] | None = None) -> None:
+        """``batched(model, role)``: that row's requests go through a batch API (priced at the batch price)."""
         self.prices = prices
+        self.batched = batched or (lambda model, role: False)
         self.rows: dict[tuple[str, str], EstimateRow] = {}
         self._counters: dict[str, TokenCounter] = {}
 
@@ -79,7 +84,15 @@ class Estimate:
         key = (model, role)
         if key not in self.rows:
             counter = self.counter(model)
-            self.rows[key] = EstimateRow(model, role, method=counter.method, price=self.prices.price(model))
+            price = self.prices.price(model)
+            row = EstimateRow(model, role, method=counter.method, price=price)
+            if price is not None and self.batched(model, role):
+                row.batched, row.price = True, price.for_batch()
+                if price.batch_share is None:
+                    row.notes.append(
+                        "batched, but no batch price is known: priced at the full price (give batch: SHARE in --prices)"
+                    )
+            self.rows[key] = row
         return self.rows[key]
 
     def counter(self, model: str) -> TokenCounter:
@@ -132,6 +145,11 @@ class Estimate:
         unpriced = sorted({row.model for row in self.rows.values() if row.price is None})
         if unpriced:
             lines.append(f"no price known for {', '.join(unpriced)}: give one with --prices FILE")
+        batched = sorted({r.model for r in self.rows.values() if r.batched and r.price and r.price.batch_share})
+        if batched:
+            lines.append(
+                f"--batch: priced at the batch price (a share of the price, see docs/cost.md): {', '.join(batched)}"
+            )
         for row in self.rows.values():
             lines += [f"{row.model} ({row.role}): {note}" for note in row.notes]
         total = self.total_cost

@@ -6,7 +6,14 @@ team should pass its own contract prices with ``--prices``. Models served locall
 embedded model, vLLM, Ollama, Hugging Face, SGLang, llama.cpp) cost nothing per token.
 
 A ``--prices`` file is YAML or JSON: ``{"openai/gpt-4o": {"input": 2.5, "output": 10}}``
-(per million tokens); its entries replace or add to the built-in ones.
+(per million tokens); its entries replace or add to the built-in ones. An entry may add
+``batch``: the share of those prices a provider's batch API charges (``0.5`` = half).
+
+Batched requests (``--batch``) are priced at the batch price: the list price times the
+model's batch share. OpenAI Batch and Anthropic Message Batches charge 50% of the standard
+price, so every ``openai/`` and ``anthropic/`` model has a share of 0.5 unless its entry
+says otherwise; other models have none (a batched request of theirs is priced at the list
+price, and the estimate says so).
 """
 
 from __future__ import annotations
@@ -25,9 +32,25 @@ class Price:
     input: float  # per million prompt tokens
     output: float  # per million completion tokens
     source: str  # "built-in list price", "local", or the --prices file
+    batch_share: float | None = None  # of these prices, charged by the provider's batch API; None: unknown
 
     def cost(self, input_tokens: float, output_tokens: float) -> float:
         return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+
+    def for_batch(self) -> Price:
+        """The price of a request sent through the provider's batch API (itself if no share is known)."""
+        if self.batch_share is None or self.batch_share == 1.0:
+            return self
+        share = self.batch_share
+        return Price(self.input * share, self.output * share, f"{self.source} x {share:g} (batch)", share)
+
+
+# Share of the standard price charged for a batched request, by provider (both "50% off").
+BATCH_SHARES = {"openai": 0.5, "anthropic": 0.5}
+
+
+def default_batch_share(model: str) -> float | None:
+    return BATCH_SHARES.get(model.split("/", 1)[0])
 
 
 BUILT_IN: dict[str, tuple[float, float]] = {
@@ -61,7 +84,9 @@ class PriceTable:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> PriceTable:
-        entries = {name: Price(i, o, "built-in list price") for name, (i, o) in BUILT_IN.items()}
+        entries = {
+            name: Price(i, o, "built-in list price", default_batch_share(name)) for name, (i, o) in BUILT_IN.items()
+        }
         if path is not None:
             entries.update(read_prices(Path(path)))
         return cls(entries)
@@ -73,7 +98,7 @@ class PriceTable:
             return self.entries[model]
         provider = model.split("/", 1)[0]
         if provider in LOCAL_PROVIDERS and not model.startswith("trustmh/http"):
-            return Price(0.0, 0.0, "local")
+            return Price(0.0, 0.0, "local", 1.0)
         # openai-api/<service>/<model> and vendor-prefixed names are matched on the model part
         candidates = [name for name in self.entries if model.startswith(name + "-")]
         if candidates:
@@ -93,13 +118,20 @@ def read_prices(path: Path) -> dict[str, Price]:
     prices: dict[str, Price] = {}
     for model, entry in raw.items():
         where = f"entry {model!r}"
-        if not isinstance(entry, dict) or set(entry) != {"input", "output"}:
-            raise DataFormatError(path, where, "expected {input: N, output: N} (per million tokens)")
+        if not isinstance(entry, dict) or not {"input", "output"} <= set(entry) <= {"input", "output", "batch"}:
+            raise DataFormatError(
+                path, where, "expected {input: N, output: N} (per million tokens), optionally batch: SHARE"
+            )
         values = []
         for side in ("input", "output"):
             value = entry[side]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise DataFormatError(path, f"{where}, field {side!r}", "expected a non-negative number")
             values.append(float(value))
-        prices[str(model)] = Price(values[0], values[1], str(path))
+        share = entry.get("batch", default_batch_share(str(model)))
+        if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1):
+            raise DataFormatError(
+                path, f"{where}, field 'batch'", "expected the batch price's share of the price, in (0, 1], e.g. 0.5"
+            )
+        prices[str(model)] = Price(values[0], values[1], str(path), None if share is None else float(share))
     return prices

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
@@ -87,6 +87,7 @@ def estimate_run(
     limit: int | None,
     prices: PriceTable,
     epochs: int | None = None,
+    batched: Callable[[str, str], bool] | None = None,
 ) -> Estimate:
     """Run ``tasks`` (built task objects) against stubs standing for ``models`` and the models
     bound to ``roles`` (``judge``, ``user``).
@@ -94,13 +95,14 @@ def estimate_run(
     ``epochs`` (``--epochs``, which overrides each task's own) is counted by running one epoch
     and repeating its requests: the stubs answer every epoch alike, so each would send the
     same requests, and the dry run does not take ``epochs`` times longer. Without it each
-    task runs its own epochs, as the real run does."""
+    task runs its own epochs, as the real run does. ``batched(model, role)``: that row goes
+    through a provider batch API (``--batch``) and is priced at the batch price."""
     global _estimate
     from inspect_ai import eval as inspect_eval
 
     stubs = {f"m{index}": (model, "model") for index, model in enumerate(models)}
     stubs.update({role: (model, role) for role, model in roles.items()})
-    estimate = Estimate(prices)
+    estimate = Estimate(prices, batched)
     with _lock:
         _targets.clear()
         _targets.update(stubs)
