@@ -29,7 +29,7 @@ from trustmh.run_models import (
     with_redacting_models,
 )
 from trustmh.run_summary import console, first_line, print_results
-from trustmh.scoring.judge import halt_with_judges, raise_if_a_judge_stopped
+from trustmh.scoring.judge import raise_if_a_judge_stopped
 
 
 def build_tasks(
@@ -102,6 +102,7 @@ def run_tasks(
     from inspect_ai import eval_set
 
     import trustmh._registry  # noqa: F401  (providers and tasks)
+    from trustmh import run_stop  # its hook: no call is sent once a cap or a useless judge stopped the run
     from trustmh._inspect_compat import PrerequisiteError
     from trustmh.scoring.panel import panel_settings
 
@@ -123,6 +124,7 @@ def run_tasks(
     # is still writing (remove_superseded_logs).
     with exclusive(lock_file, f"log folder {log_dir}"), enforced(budget):
         started_at = time.time()
+        run_stop.reset()
         try:
             options = eval_set_options(
                 models,
@@ -142,7 +144,6 @@ def run_tasks(
             judge_models = [
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
-            halt_with_judges(options["model"], judge_models)  # a judge that gives nothing usable stops the run
             with panel_settings(judge_repeats, exclude_self):
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
