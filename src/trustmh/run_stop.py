@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from typing import NoReturn
 
-from inspect_ai.hooks import BeforeModelGenerate, Hooks, hooks
+from inspect_ai.hooks import BeforeModelGenerate, EvalSetStart, Hooks, RunStart, hooks
 
 RESTOP_SECONDS = 2.0  # a held call repeats the stop (a task may have started since)
 
@@ -62,8 +62,18 @@ def _cancel_running_tasks() -> None:
 
 @hooks(name="trustmh_run_stop", description="trustmh: no model call is sent after a run was stopped")
 class RunStopHooks(Hooks):
-    def enabled(self) -> bool:
-        return bool(_reasons)
+    """Holds every call once the run is stopped; a new evaluation starts unstopped.
+
+    A stop lasts for one ``eval_set`` (``trustmh run``), retries of its tasks included, or for
+    one ``eval`` outside an eval set (several evaluations may run in one process, e.g. tests).
+    """
+
+    async def on_eval_set_start(self, data: EvalSetStart) -> None:
+        reset()
+
+    async def on_run_start(self, data: RunStart) -> None:
+        if data.eval_set_id is None:
+            reset()
 
     async def on_before_model_generate(self, data: BeforeModelGenerate) -> None:
         if _reasons:

@@ -101,8 +101,10 @@ def run_tasks(
     """
     from inspect_ai import eval_set
 
-    import trustmh._registry  # noqa: F401  (providers and tasks)
-    from trustmh import run_stop  # its hook: no call is sent once a cap or a useless judge stopped the run
+    # Imported for what they register: providers and tasks; the hook that sends no call once a
+    # cap or a useless judge stopped the run.
+    import trustmh._registry
+    import trustmh.run_stop
     from trustmh._inspect_compat import PrerequisiteError
     from trustmh.scoring.panel import panel_settings
 
@@ -124,7 +126,6 @@ def run_tasks(
     # is still writing (remove_superseded_logs).
     with exclusive(lock_file, f"log folder {log_dir}"), enforced(budget):
         started_at = time.time()
-        run_stop.reset()
         try:
             options = eval_set_options(
                 models,
