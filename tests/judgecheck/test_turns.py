@@ -91,6 +91,17 @@ def test_a_known_disagreement_gives_the_hand_computed_values(log: Path, tmp_path
     assert hes["value"] == pytest.approx(8 / 11) and hes["bias"] == pytest.approx(-0.25)
 
 
+def test_per_turn_intervals_resample_whole_conversations(log: Path, tmp_path: Path) -> None:
+    # The SIS pattern above, resampled by conversation: a replicate holds A twice (judge 0 0 0 0, human
+    # 0 1 0 1: p_o = p_e = 1/2, kappa 0), B twice (identical: kappa 1) or both (1/2) -> 95% CI [0, 1].
+    human = _human(
+        tmp_path / "h.csv", [f"{s},{t},sis,h,{v}" for s, t, v in [(A, 7, 0), (A, 8, 1), (B, 7, 1), (B, 8, 0)]]
+    )
+    sis = _run(log, human, n_boot=1000)["sis"]
+    assert sis["value"] == pytest.approx(0.5) and sis["ci"] == [0.0, 1.0]
+    assert sis["alpha_ci"][1] == pytest.approx(1.0)
+
+
 def test_rows_without_a_turn_keep_their_meaning(log: Path, tmp_path: Path) -> None:
     # dcs without a turn is the conversation's score field: the mean over its parsed turns (A 1.4, B 1.0).
     human = _human(tmp_path / "h.csv", [f"{A},,dcs,h,1.4", f"{B},,dcs,h,1.0"])
