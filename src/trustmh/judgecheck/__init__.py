@@ -42,7 +42,13 @@ class JudgeCheck:
             "task": self.verdicts.task,
             "model": self.verdicts.model,
             "human": self.human,
-            "bootstrap": {"replicates": self.n_boot, "seed": self.seed, "ci": 0.95, "unit": "item"},
+            "bootstrap": {
+                "replicates": self.n_boot,
+                "seed": self.seed,
+                "ci": 0.95,
+                "unit": "item",
+                "per_turn_unit": "conversation",
+            },
             "fields": [f.to_json() for f in self.fields],
         }
 
