@@ -104,7 +104,7 @@ def run_tasks(
     # Imported for what they register: providers and tasks; the hook that sends no call once a
     # cap or a useless judge stopped the run.
     import trustmh._registry
-    import trustmh.run_stop
+    import trustmh.run_stop  # noqa: F401
     from trustmh._inspect_compat import PrerequisiteError
     from trustmh.scoring.panel import panel_settings
 

@@ -113,12 +113,14 @@ def check_turn_ratings(
         if field == name:
             judged.setdefault(sample, []).append(turn)
     for rating in ratings:
-        sample, turn = rating.sample_id, rating.turn
+        sample, rated_turn = rating.sample_id, rating.turn
         count = turn_counts.get(sample)
-        if count is None:  # not a judged conversation of the source: counted as not judged
+        if count is None or rated_turn is None:  # not a judged conversation of the source: counted as not judged
             continue
-        if not 1 <= turn <= count:  # type: ignore[operator]
-            raise _turn_error(rating, f"sample {sample!r} has {count} turns; found turn {turn}")
-        if turn not in judged.get(sample, []):
+        if not 1 <= rated_turn <= count:
+            raise _turn_error(rating, f"sample {sample!r} has {count} turns; found turn {rated_turn}")
+        if rated_turn not in judged.get(sample, []):
             turns = ", ".join(str(t) for t in sorted(judged.get(sample, []))) or "no turn"
-            raise _turn_error(rating, f"sample {sample!r} has no {name!r} verdict at turn {turn} (judged at {turns})")
+            raise _turn_error(
+                rating, f"sample {sample!r} has no {name!r} verdict at turn {rated_turn} (judged at {turns})"
+            )
