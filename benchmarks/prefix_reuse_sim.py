@@ -15,7 +15,7 @@ answers every request with one canned reply. Prompt token totals equal a real ru
 in the conversation tasks (their later prompts hold the model's replies); the prefilled
 count is an estimate of a real run's (the interleaving differs).
 
-    PYTHONPATH=src python benchmarks/prefix_reuse_sim.py [--cache-mb 0,256] [--per-task] [--order fifo]
+    PYTHONPATH=src python benchmarks/prefix_reuse_sim.py [--cache-mb 0,512] [--per-task] [--order fifo]
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def register_model(simulator: ReuseSimulator, worker: SerialWorker) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--cache-mb", default="0,256", help="comma-separated TRUSTMH_LLAMA_CACHE_MB values to compare")
+    parser.add_argument("--cache-mb", default="0,512", help="comma-separated TRUSTMH_LLAMA_CACHE_MB values to compare")
     parser.add_argument("--per-task", action="store_true", help="print a row per task for each configuration")
     parser.add_argument(
         "--order",

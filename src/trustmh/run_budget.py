@@ -11,10 +11,9 @@ ours. It reuses the bulk engine's :class:`trustmh.bulk.budget.Budget` through in
 * the usage the provider reports settles it (``on_model_usage``); an answer from inspect's
   cache costs nothing (``on_model_cache_usage``).
 
-A call whose reservation would cross a cap is never sent: the hook marks the run stopped,
-aborts every running task (inspect's task cancel, the same path as a user's cancel: finished
-samples stay in the log, samples in flight are cancelled, the log ends as not finished) and
-holds the call until the abort reaches it. The runner then exits with code 3 and one line
+A call whose reservation would cross a cap is never sent: the hook marks the run stopped and
+stops it (:func:`trustmh.run_stop.stop_run`: inspect's task cancel, the same path as a user's
+cancel and as a judge that gives nothing usable) and holds the call until the abort reaches it. The runner then exits with code 3 and one line
 saying what was spent; rerunning the same command resumes — inspect's eval-set reruns the
 unfinished tasks and reuses their finished samples. Calls in flight at the stop were reserved
 within the cap, so even if the provider bills them the spend stays under it; their samples
@@ -34,9 +33,9 @@ from inspect_ai.hooks import BeforeModelGenerate, Hooks, ModelCacheUsageData, Mo
 from trustmh.bulk.budget import Budget, BudgetStop, CapReached, Reservation, stopped_before_cap
 from trustmh.bulk.request import ChatRequest, Completion, GenerationParams
 from trustmh.cost.prices import PriceTable
+from trustmh.run_stop import hold_until_cancelled, stop_run
 
 UNSET_MAX_TOKENS = 4096  # reserved for a call that leaves max_tokens to the provider
-RESTOP_SECONDS = 2.0  # a held call repeats the stop (a task may have started since)
 
 
 @dataclass
@@ -86,14 +85,6 @@ def cap_message(run: RunBudget, finished_samples: int) -> CapReached:
     )
 
 
-def _stop_all_tasks() -> None:
-    from trustmh._inspect_compat import cancel_task, get_eval_states
-
-    for state in get_eval_states():
-        if state.task_id and not state.is_finished:
-            cancel_task(state.task_id)
-
-
 def _request(data: BeforeModelGenerate) -> ChatRequest:
     messages = tuple({"role": str(m.role), "content": m.text} for m in data.input)
     return ChatRequest(
@@ -116,13 +107,9 @@ class RunBudgetHooks(Hooks):
         request = _request(data)
         try:
             reservation = run.budget.reserve(request)
-        except BudgetStop:
-            while True:  # never send it: abort the run and wait for the abort to cancel us
-                try:
-                    _stop_all_tasks()
-                except Exception:  # noqa: BLE001 - inspect would swallow it and send the call: keep holding it
-                    pass
-                await asyncio.sleep(RESTOP_SECONDS)
+        except BudgetStop:  # never send it: abort the run and wait for the abort to cancel us
+            stop_run("run cap")
+            await hold_until_cancelled()
         if task is not None:
             run.reservations[task] = (reservation, request)
 

@@ -29,7 +29,7 @@ from trustmh.run_models import (
     with_redacting_models,
 )
 from trustmh.run_summary import console, first_line, print_results
-from trustmh.scoring.judge import halt_with_judges, raise_if_a_judge_stopped
+from trustmh.scoring.judge import raise_if_a_judge_stopped
 
 
 def build_tasks(
@@ -101,7 +101,10 @@ def run_tasks(
     """
     from inspect_ai import eval_set
 
-    import trustmh._registry  # noqa: F401  (providers and tasks)
+    # Imported for what they register: providers and tasks; the hook that sends no call once a
+    # cap or a useless judge stopped the run.
+    import trustmh._registry
+    import trustmh.run_stop  # noqa: F401
     from trustmh._inspect_compat import PrerequisiteError
     from trustmh.scoring.panel import panel_settings
 
@@ -142,7 +145,6 @@ def run_tasks(
             judge_models = [
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
-            halt_with_judges(options["model"], judge_models)  # a judge that gives nothing usable stops the run
             with panel_settings(judge_repeats, exclude_self):
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint

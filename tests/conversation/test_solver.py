@@ -77,3 +77,22 @@ def test_without_a_user_role_the_model_under_test_plays_the_user(tmp_path: Path)
     record = log.samples[0].store["trustmh_conversation"]
     assert record["user_side"] == "simulated:scripted/both-sides" and len(record["turns"]) == 2
     assert len(CALLS["both-sides"]) == 4
+
+
+def test_each_simulated_user_prompt_extends_the_previous_one() -> None:
+    """Issue 17: the role reminder closes every answer, so turn n+1's prompt starts with turn n's
+    prompt and the simulated user's own reply, word for word: the embedded model prefills only
+    the new turn instead of everything after the answer that used to carry the reminder."""
+    from trustmh.conversation.record import Turn
+    from trustmh.conversation.users import REMINDER, simulated_user_messages
+
+    persona = "Sam, 34, lonely since moving city."
+    turns = [Turn(1, "I moved here alone.", "That sounds hard."), Turn(2, "Nobody calls me.", "Tell me more.")]
+    first, second = ([(m.role, m.text) for m in simulated_user_messages(persona, turns[:n])] for n in (1, 2))
+    assert second[: len(first)] == first
+    assert second[len(first)] == ("assistant", "Nobody calls me.")
+    reminder = REMINDER.format(end=END_TOKEN)
+    assert [text for role, text in second[2:] if role == "user"] == [
+        f"That sounds hard.\n\n{reminder}",
+        f"Tell me more.\n\n{reminder}",
+    ]

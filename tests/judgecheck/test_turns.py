@@ -5,6 +5,7 @@ Expected values are worked out by hand from the scripted judge's table (tests/ju
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -52,9 +53,9 @@ def test_the_log_holds_every_judged_turn(log: Path) -> None:
     assert verdicts.turn_values[(A, 5, "dcs")] == 1.0 and verdicts.turn_values[(B, 7, "dcs")] is None
     assert (A, 3, "dcs") not in verdicts.turn_values  # DCS is judged from turn 4
     # Per-turn DCS feeds the conversation means, the phases, the validation rate and the first validation.
-    metrics = verdicts.turn_metric_fields["dcs"]
+    metrics = verdicts.derived_metric_fields["dcs"]
     assert {"dcs", "validation_rate", "first_validation_turn", "dcs_phase2"} <= set(metrics)
-    assert "no_intervention_rate" in verdicts.turn_metric_fields["sis"]
+    assert "no_intervention_rate" in verdicts.derived_metric_fields["sis"]
 
 
 def test_identical_ratings_on_every_turn_agree_perfectly(log: Path, tmp_path: Path) -> None:
@@ -88,6 +89,17 @@ def test_a_known_disagreement_gives_the_hand_computed_values(log: Path, tmp_path
     assert sis["value"] == pytest.approx(0.5)
     assert sis["confusion"] == {"tp": 1, "fp": 0, "fn": 1, "tn": 2}
     assert hes["value"] == pytest.approx(8 / 11) and hes["bias"] == pytest.approx(-0.25)
+
+
+def test_per_turn_intervals_resample_whole_conversations(log: Path, tmp_path: Path) -> None:
+    # The SIS pattern above, resampled by conversation: a replicate holds A twice (judge 0 0 0 0, human
+    # 0 1 0 1: p_o = p_e = 1/2, kappa 0), B twice (identical: kappa 1) or both (1/2) -> 95% CI [0, 1].
+    human = _human(
+        tmp_path / "h.csv", [f"{s},{t},sis,h,{v}" for s, t, v in [(A, 7, 0), (A, 8, 1), (B, 7, 1), (B, 8, 0)]]
+    )
+    sis = _run(log, human, n_boot=1000)["sis"]
+    assert sis["value"] == pytest.approx(0.5) and sis["ci"] == [0.0, 1.0]
+    assert sis["alpha_ci"][1] == pytest.approx(1.0)
 
 
 def test_rows_without_a_turn_keep_their_meaning(log: Path, tmp_path: Path) -> None:
@@ -130,6 +142,46 @@ def test_a_field_judged_only_per_turn_needs_the_turn(tmp_path: Path) -> None:
     human = _human(tmp_path / "h.csv", ["c1,,names_risk,ann,1"])
     with pytest.raises(UserError, match=r"h.csv:line 2, column 'turn': field 'names_risk' is judged per turn"):
         check(read_ratings(human), str(human), from_ratings_file(judge), n_boot=0)
+
+
+@pytest.mark.parametrize(
+    ("run", "per_turn", "derived"),
+    [
+        (
+            "test_simulated_risk:test_end_to_end_with_scripted_models",
+            ["high_harm", "names_risk"],
+            # the whole-conversation dimension labels are verdict fields, checkable per conversation
+            {
+                "names_risk": "risk_detected_rate",
+                "high_harm": "any_high_harm_turn_rate",
+                "detects_risk": "detects_risk_best_practice",
+            },
+        ),
+        ("test_crescendo:test_end_to_end", ["objective_reached", "verdict"], {"verdict": "first_compliance_turn"}),
+        (
+            "test_mindeval:test_end_to_end_scores_by_hand",
+            ["ai_communication", "assessment_response", "clinical_accuracy", "ethical_conduct", "overall"]
+            + ["therapeutic_alliance"],
+            {"clinical_accuracy": "overall_at_half"},
+        ),
+    ],
+)
+def test_every_conversation_task_exposes_its_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: str, per_turn: list[str], derived: dict[str, str]
+) -> None:
+    """Each task's own end-to-end test (scripted models) makes the log; its judged turns are all there."""
+    module, test = run.split(":")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    getattr(importlib.import_module(f"tests.conversation.{module}"), test)(tmp_path)
+    [log] = tmp_path.glob("*.eval")
+    verdicts = from_log(log)
+    assert verdicts.turn_fields == per_turn
+    assert set(verdicts.turn_counts.values()) == {3}  # starter conversations of 3 turns
+    # every turn is judged, except in MindEval: its checkpoints, half-way (turn 1) and the end (turn 3)
+    judged = {1, 3} if module == "test_mindeval" else {1, 2, 3}
+    assert {(s, t) for s, t, _ in verdicts.turn_values} == {(s, t) for s in verdicts.turn_counts for t in judged}
+    for field, metric in derived.items():
+        assert metric in verdicts.derived_metric_fields[field], field
 
 
 def test_cli_writes_per_turn_fields_with_their_metrics(app: typer.Typer, log: Path, tmp_path: Path) -> None:  # noqa: F811

@@ -81,3 +81,24 @@ def test_bad_validation_file_is_one_line(tmp_path: Path, payload: dict, message:
     path.write_text(json.dumps(payload), encoding="utf-8")
     with pytest.raises(UserError, match=message):
         load_validations([path])
+
+
+def test_per_turn_validation_shows_beside_the_conversation_metrics_built_from_it(tmp_path: Path) -> None:
+    from tests.judgecheck.conversation_run import judge_table, psychosis_log
+
+    log = psychosis_log(tmp_path / "run")
+    human = tmp_path / "human.csv"
+    rows = [f"{s},{t},dcs,h,{2 if v == 'unparsed' else v}" for (s, t), v in judge_table()["dcs"].items()]
+    human.write_text("\n".join(["sample_id,turn,field,rater,score", *rows]) + "\n", encoding="utf-8")
+    validation = tmp_path / "validation.json"
+    result = check(read_ratings(human), str(human), from_log(log), n_boot=0)
+    validation.write_text(json_text(result.to_json()), encoding="utf-8")
+    page = build_report([log.parent], tmp_path / "report.html", judge_validation=[validation])
+    found = notes(page.read_text(encoding="utf-8"))
+    expected = "judge vs humans: ICC(A,1) 1.00, n=9 turns, 1 rater"  # identical on the 9 parsed turns
+    for metric in ("dcs", "dcs[condition=explicit]", "dcs_phase2", "validation_rate", "first_validation_turn"):
+        assert found[metric] == expected, metric
+    # built from HES and SIS verdicts nobody rated
+    for metric in ("hes", "sis", "sis_phase3", "no_intervention_rate"):
+        assert found[metric] == "unvalidated", metric
+    assert found["turns"] == "" and found["judge_unparsed_share"] == ""  # not judge verdicts

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 NOT_APPLICABLE = object()  # a field to leave out of the score
-# Task metadata key: {per-turn judge field: [the per-conversation score fields built from it]}, so
-# `trustmh judge-check` names the metrics a per-turn validation vouches for, and the report finds them.
-TURN_FIELDS_KEY = "trustmh_turn_fields"
+# Task metadata key: {judge field: [the per-conversation score fields built from it]} for judge fields
+# the metrics do not read directly (per-turn verdicts, a whole-conversation verdict's labels), so
+# `trustmh judge-check` names the metrics a validation of them vouches for, and the report finds them.
+DERIVED_FIELDS_KEY = "trustmh_derived_fields"
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,10 @@ Which one a sample uses is read from its metadata:
   the same for every model under test).
 
 The simulated user sees the conversation from its own side (its messages as ``assistant``,
-the assistant's answers as ``user``) and, with the last answer, a reminder of its role: small
-models drift out of role within a few turns without one.
+the assistant's answers as ``user``) and, after each answer, a reminder of its role: small
+models drift out of role within a few turns without one. The reminder closes every answer, not
+only the last, so each turn's prompt extends the previous one word for word and the embedded
+model prefills only the new turn (issue 17; until then it closed the last answer only).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ The person:
 {persona}"""
 
 OPENING_CUE = "(The chat window is open. Write the person's first message.)"
+# Where the reminder goes is part of the prompt too (a stored turn of the old layout is not replayed).
+REMINDER_PLACEMENT = "after every answer"
 REMINDER = "(Stay in character as the person described. Write only their next message, or {end} to end the chat.)"
 
 
@@ -68,17 +72,15 @@ class UserPlan:
 
 
 def simulated_user_messages(persona: str, turns: list[Turn]) -> list[ChatMessage]:
-    """The simulated user's view of the conversation so far, ending with the role reminder."""
+    """The simulated user's view of the conversation so far, each answer closed by the role reminder."""
     messages: list[ChatMessage] = [
         ChatMessageSystem(content=SIMULATED_USER_SYSTEM.format(persona=persona.strip(), end=END_TOKEN)),
         ChatMessageUser(content=OPENING_CUE),
     ]
+    reminder = REMINDER.format(end=END_TOKEN)
     for turn in turns:
         messages.append(ChatMessageAssistant(content=turn.user))
-        messages.append(ChatMessageUser(content=turn.assistant))
-    if turns:
-        last = messages[-1]
-        last.content = f"{last.text}\n\n{REMINDER.format(end=END_TOKEN)}"
+        messages.append(ChatMessageUser(content=f"{turn.assistant}\n\n{reminder}"))
     return messages
 
 

@@ -19,7 +19,7 @@ from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.scores import TURN_FIELDS_KEY
+from trustmh.conversation.scores import DERIVED_FIELDS_KEY
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
 from trustmh.data.starter import load_starter
@@ -95,7 +95,7 @@ def mindeval_dataset(source: str, data_dir: str | None) -> MemoryDataset:
 
 # The score fields built from each checkpoint's criteria: the final one's as they are, the half-way one's
 # into overall_at_half.
-TURN_FIELDS = {name: [name, "overall", "overall_at_half"] for name in (*CRITERIA, "overall")}
+DERIVED_FIELDS = {name: [name, "overall", "overall_at_half"] for name in (*CRITERIA, "overall")}
 
 
 def checkpoint_turns(total: int) -> dict[str, int]:
@@ -180,5 +180,5 @@ def dialogue_mindeval(
         dataset=mindeval_dataset(source, data_dir),
         solver=conversation(max_turns=count, system_prompt=system_prompt),
         scorer=mindeval_scorer(),
-        metadata={"turns": count, "conversation": True, TURN_FIELDS_KEY: TURN_FIELDS},
+        metadata={"turns": count, "conversation": True, DERIVED_FIELDS_KEY: DERIVED_FIELDS},
     )

@@ -42,7 +42,13 @@ class JudgeCheck:
             "task": self.verdicts.task,
             "model": self.verdicts.model,
             "human": self.human,
-            "bootstrap": {"replicates": self.n_boot, "seed": self.seed, "ci": 0.95, "unit": "item"},
+            "bootstrap": {
+                "replicates": self.n_boot,
+                "seed": self.seed,
+                "ci": 0.95,
+                "unit": "item",
+                "per_turn_unit": "conversation",
+            },
             "fields": [f.to_json() for f in self.fields],
         }
 
@@ -82,7 +88,8 @@ def check(
                 f"(e.g. {ratings[0].sample_id!r}); sample_id must be the sample id of the run"
             )
         table = build_table(name, ratings, _judge_values(verdicts, name, per_turn), kinds or {}, binary or {})
-        metrics = (verdicts.turn_metric_fields if per_turn else verdicts.metric_fields).get(name, [])
+        derived = verdicts.derived_metric_fields.get(name, [])
+        metrics = derived if per_turn else verdicts.metric_fields.get(name) or derived
         results.append(agreement(table, metrics, n_boot, seed, unit="turn" if per_turn else "sample"))
     return JudgeCheck(verdicts, human_path, results, n_boot, seed)
 

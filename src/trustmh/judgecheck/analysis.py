@@ -16,7 +16,10 @@ rated and the judge gave a parsed verdict for (``n``):
   with each other.
 
 95% CIs are percentile bootstrap CIs resampling items (all statistics of one field share
-the replicates; Cohen's kappa uses :func:`trustmh.stats.agreement.kappa_estimate`).
+the replicates; Cohen's kappa uses :func:`trustmh.stats.agreement.kappa_estimate`). Per-turn
+items (``unit`` turn) are resampled by whole conversations instead
+(:func:`trustmh.stats.bootstrap.cluster_item_counts`): the turns of one conversation are not
+independent, and resampling them one by one would give too-narrow intervals.
 """
 
 from __future__ import annotations
@@ -28,8 +31,15 @@ from typing import Any
 import numpy as np
 
 from trustmh.judgecheck.fields import FieldTable
-from trustmh.stats.agreement import category_counts, fleiss_from_sums, fleiss_unit_sums, kappa_estimate
-from trustmh.stats.bootstrap import percentile_ci, resample_counts, resampled_sums
+from trustmh.stats.agreement import (
+    category_counts,
+    cohen_from_sums,
+    cohen_unit_sums,
+    fleiss_from_sums,
+    fleiss_unit_sums,
+    kappa_estimate,
+)
+from trustmh.stats.bootstrap import cluster_item_counts, percentile_ci, resample_counts, resampled_sums
 from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, wilson_interval
 from trustmh.stats.krippendorff import (
     interval_alpha_from_sums,
@@ -117,6 +127,13 @@ def _scale_stats(table: FieldTable, counts: np.ndarray) -> dict[str, Any]:
     }
 
 
+def _counts(n_items: int, n_boot: int, seed: int, clusters: list[str] | None) -> np.ndarray:
+    """Bootstrap draw counts ``(n_boot, n_items)``: by item, or by cluster when ``clusters`` names each item's."""
+    if n_boot <= 0:
+        return np.zeros((0, n_items))
+    return resample_counts(n_items, n_boot, seed) if clusters is None else cluster_item_counts(clusters, n_boot, seed)
+
+
 def _majority(human: np.ndarray, n_labels: int) -> np.ndarray:
     """The human majority code of each item; NaN for a tie or no rating."""
     counts = category_counts(human, n_labels)
@@ -154,7 +171,8 @@ def agreement(
     used = np.isfinite(table.judge) & np.isfinite(table.human).any(axis=1)
     human, judge = table.human[used], table.judge[used]
     sub = FieldTable(table.field, table.kind, [], table.raters, human, judge, 0, 0, table.labels)
-    counts = resample_counts(int(used.sum()), n_boot, seed) if n_boot > 0 else np.zeros((0, int(used.sum())))
+    clusters = [item[0] for item, kept in zip(table.items, used, strict=True) if kept] if unit == "turn" else None
+    counts = _counts(int(used.sum()), n_boot, seed, clusters)
     coders = np.column_stack([judge, human]).T  # (coders, items): the judge, then each human
     several = len(table.raters) >= 2
     result: dict[str, Any] = {}
@@ -190,6 +208,8 @@ def agreement(
             estimate = kappa_estimate(judge, human[:, 0]) if len(judge) else None
             value = estimate.value if estimate else NAN
             ci = (estimate.ci_low, estimate.ci_high) if estimate and n_boot > 0 else (NAN, NAN)
+            if clusters is not None:  # by conversation: from the same replicates as the other statistics
+                ci = _point_and_ci(cohen_unit_sums(judge, human[:, 0], k), counts, cohen_from_sums)[1]
         alpha, alpha_ci = _point_and_ci(nominal_unit_sums(coders, k), counts, nominal_alpha_from_sums)
         gold = _majority(human, k)
         decided = np.isfinite(gold)

@@ -7,9 +7,9 @@ than its bookkeeping (turn, unparsed, checkpoint, attempts, judge errors) are *p
 a key present with ``None`` is a verdict that stayed unparsed, a key absent is a turn the judge
 was not asked about (e.g. DCS is judged from turn 4).
 
-The task declares in its metadata (:data:`trustmh.conversation.scores.TURN_FIELDS_KEY`) which per-conversation score fields each
-per-turn field is folded into (``dcs`` -> ``dcs``, ``validated``, ``first_validation_turn``,
-``dcs_phase2`` ...), so a per-turn validation names the metrics built from it.
+The task declares in its metadata (:data:`trustmh.conversation.scores.DERIVED_FIELDS_KEY`) which
+per-conversation score fields each per-turn field is folded into (``dcs`` -> ``dcs``, ``validated``,
+``first_validation_turn``, ``dcs_phase2`` ...), so a per-turn validation names the metrics built from it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from trustmh.conversation.scores import TURN_FIELDS_KEY
+from trustmh.conversation.scores import DERIVED_FIELDS_KEY
 from trustmh.errors import UserError
 from trustmh.judgecheck.ratings import Rating, Value
 
@@ -60,7 +60,7 @@ def turn_count(store: Mapping[str, Any] | None, rows: list[dict[str, Any]]) -> i
 
 def derived_metrics(metadata: Mapping[str, Any] | None, metric_fields: Mapping[str, list[str]]) -> dict[str, list[str]]:
     """``{per-turn field: [metrics]}``: the metrics reading the score fields the task builds from it."""
-    declared = (metadata or {}).get(TURN_FIELDS_KEY)
+    declared = (metadata or {}).get(DERIVED_FIELDS_KEY)
     out: dict[str, list[str]] = {}
     if not isinstance(declared, dict):
         return out
@@ -113,12 +113,14 @@ def check_turn_ratings(
         if field == name:
             judged.setdefault(sample, []).append(turn)
     for rating in ratings:
-        sample, turn = rating.sample_id, rating.turn
+        sample, rated_turn = rating.sample_id, rating.turn
         count = turn_counts.get(sample)
-        if count is None:  # not a judged conversation of the source: counted as not judged
+        if count is None or rated_turn is None:  # not a judged conversation of the source: counted as not judged
             continue
-        if not 1 <= turn <= count:  # type: ignore[operator]
-            raise _turn_error(rating, f"sample {sample!r} has {count} turns; found turn {turn}")
-        if turn not in judged.get(sample, []):
+        if not 1 <= rated_turn <= count:
+            raise _turn_error(rating, f"sample {sample!r} has {count} turns; found turn {rated_turn}")
+        if rated_turn not in judged.get(sample, []):
             turns = ", ".join(str(t) for t in sorted(judged.get(sample, []))) or "no turn"
-            raise _turn_error(rating, f"sample {sample!r} has no {name!r} verdict at turn {turn} (judged at {turns})")
+            raise _turn_error(
+                rating, f"sample {sample!r} has no {name!r} verdict at turn {rated_turn} (judged at {turns})"
+            )

@@ -44,7 +44,8 @@ class JudgeVerdicts:
     metric_fields: dict[str, list[str]] = field(default_factory=dict)  # field -> metric names
     turn_values: TurnValues = field(default_factory=dict)
     turn_counts: dict[str, int] = field(default_factory=dict)  # judged conversation -> its number of turns
-    turn_metric_fields: dict[str, list[str]] = field(default_factory=dict)  # per-turn field -> metric names
+    # judge field the metrics do not read directly (a per-turn verdict ...) -> the metrics built from it
+    derived_metric_fields: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def fields(self) -> list[str]:
@@ -126,7 +127,7 @@ def from_log(path: str | Path) -> JudgeVerdicts:
         metric_fields=fields_metrics,
         turn_values=turn_values,
         turn_counts=turn_counts,
-        turn_metric_fields=derived_metrics(log.eval.metadata, fields_metrics),
+        derived_metric_fields=derived_metrics(log.eval.metadata, fields_metrics),
     )
 
 

@@ -32,7 +32,10 @@ from typing import Any
 
 from trustmh.errors import UserError
 
-DEFAULT_CACHE_MB = 256
+# 512 MB ≈ 23,000 tokens of SmolLM2 state (23 KB per token): with it a default run keeps every shared prefix it
+# still needs (stand-in: 24,525 tokens prefilled against 25,224 at 256 MB; docs/performance.md). A process
+# holding the model and 355 MB of states measured 688 MB RSS.
+DEFAULT_CACHE_MB = 512
 # Answers are a few hundred bytes each; the cap only guards against unbounded growth in a long process.
 MAX_ANSWERS = 20_000
 

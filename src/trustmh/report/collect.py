@@ -19,10 +19,12 @@ from urllib.parse import unquote
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 
 from trustmh.errors import UserError
+from trustmh.judgecheck.turns import is_bookkeeping, turn_rows
 from trustmh.pillars.headline import pillar_headlines
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
 from trustmh.report import conversations
 from trustmh.report.judge_fingerprint import JudgeFingerprints, add_sample
+from trustmh.report.judge_validation import add_derived_fields
 from trustmh.results import MetricRow, log_judge, metric_fields, metric_rows, read_log
 from trustmh.scoring.unparsed import is_unparsed
 
@@ -76,6 +78,7 @@ class LogResult:
     # verdict fields seen in the samples, and the validation shown beside each judged metric.
     metric_fields: dict[str, list[str]] = field(default_factory=dict)
     verdict_fields: set[str] = field(default_factory=set)
+    turn_fields: set[str] = field(default_factory=set)  # per-turn judge fields of a conversation task
     judge_notes: dict[str, str] = field(default_factory=dict)
     # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
     judge_fingerprints: JudgeFingerprints | None = None
@@ -202,6 +205,7 @@ def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
         if result.judge_fingerprints is not None:
             add_sample(result.judge_fingerprints, sample.scores)
         result.verdict_fields |= _verdict_fields(sample)
+        result.turn_fields |= {k for row in turn_rows(sample.scores or {}) for k in row if not is_bookkeeping(k)}
         if result.conversation is not None:
             conversations.add_sample(result.conversation, sample, redact)
         if result.pillar == "safety" and (cell := _rta_cell(sample)) is not None:
@@ -302,4 +306,5 @@ def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
     )
     if needs_samples:
         _add_samples(result, read_log(path, header_only=False), redact)
+    add_derived_fields(header.eval.metadata, result.metric_fields, result.verdict_fields, result.turn_fields)
     return result

@@ -6,6 +6,11 @@ records each metric's arguments) comes from the judge: a field named for it (``j
 ``over_refusal_judge``; not the parse rate ``judge_unparsed``) or one of the judge's own
 verdict fields (``harmfulness``, a MentalAlign attribute). A validation applies to a metric
 when it is of the same task and judge model and rated a field the metric reads.
+
+The conversation tasks build their score fields from per-turn verdicts (``dcs`` at each turn ->
+``dcs``, ``validated``, ``dcs_phase2`` ...) and declare which (task metadata
+:data:`~trustmh.conversation.scores.DERIVED_FIELDS_KEY`); :func:`add_derived_fields` makes those
+metrics judged and lets a per-turn validation (``unit`` turn; key ``"dcs (per turn)"``) apply to them.
 """
 
 from __future__ import annotations
@@ -14,14 +19,17 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from trustmh.conversation.scores import DERIVED_FIELDS_KEY
 from trustmh.data.readers import read_json
 from trustmh.errors import DataFormatError
-from trustmh.report.collect import LogResult
+
+if TYPE_CHECKING:  # collect imports this module
+    from trustmh.report.collect import LogResult
 
 FORMAT = "trustmh-judge-check/1"
-NOT_JUDGED = ("judge_unparsed",)
+NOT_JUDGED = ("judge_unparsed", "judge_unparsed_share")  # parse rates of the judge, not its verdicts
 SYMBOLS = {"icc_a1": "ICC(A,1)", "cohen_kappa": "Cohen's κ", "fleiss_kappa": "Fleiss' κ"}
 
 
@@ -36,6 +44,12 @@ class FieldValidation:
     ci: tuple[float | None, float | None]
     n: int
     raters: int
+    unit: str = "sample"  # "turn": the items were single turns of conversations
+
+    @property
+    def key(self) -> str:
+        """What the validation matches among a metric's fields (see :func:`turn_key`)."""
+        return self.field if self.unit == "sample" else turn_key(self.field)
 
     def text(self) -> str:
         """One line, e.g. ``Cohen's κ 0.91 [0.84, 0.97], n=140, 1 rater``."""
@@ -45,7 +59,13 @@ class FieldValidation:
 
         ci = "" if self.ci[0] is None else f" [{fmt(self.ci[0])}, {fmt(self.ci[1])}]"
         raters = f"{self.raters} rater{'s' if self.raters != 1 else ''}"
-        return f"{SYMBOLS.get(self.statistic, self.statistic)} {fmt(self.value)}{ci}, n={self.n}, {raters}"
+        n = f"n={self.n}" + (" turns" if self.unit == "turn" else "")
+        return f"{SYMBOLS.get(self.statistic, self.statistic)} {fmt(self.value)}{ci}, {n}, {raters}"
+
+
+def turn_key(field: str) -> str:
+    """A per-turn judge field among a metric's fields, apart from a score field of the same name."""
+    return f"{field} (per turn)"
 
 
 def _number(value: Any) -> float | None:
@@ -78,6 +98,7 @@ def load_validations(paths: Iterable[Path]) -> list[FieldValidation]:
                         (_number(ci[0]), _number(ci[1])),
                         int(entry["n"]),
                         len(entry["raters"]),
+                        "turn" if entry.get("unit") == "turn" else "sample",
                     )
                 )
             except (KeyError, TypeError, ValueError, IndexError):
@@ -103,13 +124,35 @@ def validation_note(
     fields = judged_fields(metric_fields.get(metric.split("[", 1)[0], []), verdict_fields)
     if judge is None or not fields:
         return None
-    same_task = [v for v in validations if v.task == task and v.field in fields]
+    same_task = [v for v in validations if v.task == task and v.key in fields]
     for validation in same_task:
         if validation.judge == judge:
             return f"judge vs humans: {validation.text()}"
     if same_task:
         return f"unvalidated (the validation on file is of judge {same_task[0].judge})"
     return "unvalidated"
+
+
+def add_derived_fields(
+    metadata: Mapping[str, Any] | None,
+    metric_fields: dict[str, list[str]],
+    verdict_fields: set[str],
+    turn_fields: set[str],
+) -> None:
+    """Mark the score fields a task builds from judge fields as judged, and give each metric reading
+    one of them those judge fields too: per-turn ones as :func:`turn_key`, verdict fields as named."""
+    declared = (metadata or {}).get(DERIVED_FIELDS_KEY)
+    if not isinstance(declared, dict):
+        return
+    for judge_field, score_fields in declared.items():
+        if not isinstance(score_fields, list):
+            continue
+        sources = [turn_key(judge_field)] if judge_field in turn_fields else []
+        sources += [judge_field] if judge_field in verdict_fields else []
+        verdict_fields.update(sources, score_fields)
+        for fields in metric_fields.values():
+            if any(name in fields for name in score_fields):
+                fields += [name for name in sources if name not in fields]
 
 
 def annotate(results: Iterable[LogResult], validations: list[FieldValidation]) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trustmh.scoring.verdict import JudgeWatch, Message, ask_for_verdict
 from trustmh.scoring.verdict import VerdictError as VerdictError  # re-exported for the rubric's users
@@ -119,33 +119,15 @@ def judge_model() -> Model | None:
 
 
 def judge_watch(model: Model) -> JudgeWatch:
-    """The early-stop rule of this judge model object (one per run: ``trustmh run`` builds its models)."""
-    watch = getattr(model, _WATCH, None)
+    """The early-stop rule of this judge (one per run: ``trustmh run`` builds its models).
+
+    Kept on the model's provider object: inspect hands a task copies of a role's ``Model``
+    that share it, so every copy counts into, and sees, the same watch."""
+    watch = getattr(model.api, _WATCH, None)
     if watch is None:
         watch = JudgeWatch(str(model), fix="--judge")
-        setattr(model, _WATCH, watch)
+        setattr(model.api, _WATCH, watch)
     return watch
-
-
-def halt_with_judges(models: Sequence[Model], judges: Sequence[Model]) -> None:
-    """Once a judge's watch has stopped it, ``models`` (those under test) make no further call
-    either: a sample still to run errors at once instead of generating an answer no judge
-    will read, so the run ends in seconds."""
-    watches = [judge_watch(judge) for judge in judges]
-    if not watches:
-        return
-    for model in models:
-        api = model.api
-        if getattr(api, _WATCH, False):
-            continue
-        generate = api.generate
-
-        async def halted(*args: Any, _generate: Any = generate, **kwargs: Any) -> Any:
-            raise_if_stopped(watches)
-            return await _generate(*args, **kwargs)
-
-        api.generate = halted  # type: ignore[method-assign]
-        setattr(api, _WATCH, True)
 
 
 def raise_if_stopped(watches: Sequence[JudgeWatch]) -> None:
@@ -227,6 +209,10 @@ async def run_judge(
     prompt = judge_prompt(rubric, context, response)
     asked = await ask_for_verdict(ask, rubric, prompt, (context, response), max_attempts, watch)
     if asked.stopped or (asked.verdict is None and watch.stopped):
+        # No score of this run can be judged: stop all of it (models under test included) at once.
+        from trustmh.run_stop import stop_run
+
+        stop_run(f"judge {watch.judge}")
         raise watch.error(max_attempts)
     return JudgeResult(asked.verdict, asked.attempts, asked.replies, asked.error)
 

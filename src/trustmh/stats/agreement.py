@@ -40,6 +40,40 @@ def kappa_estimate(a: np.ndarray | list[float], b: np.ndarray | list[float]) -> 
     return Estimate(cohen_kappa(pairs[:, 0], pairs[:, 1]), n, lo, hi)
 
 
+def cohen_unit_sums(a: np.ndarray, b: np.ndarray, n_categories: int) -> np.ndarray:
+    r"""Per-item sums from which Cohen's kappa of any (weighted) resample of items follows.
+
+    Row :math:`i` is :math:`([a_i = b_i], [a_i = 0], \dots, [a_i = K-1], [b_i = 0], \dots, [b_i = K-1], 1)`
+    for integer codes ``0..n_categories-1``; :func:`cohen_from_sums` turns summed rows into kappa. It
+    is what a cluster bootstrap needs (all items of a cluster share one draw count), where
+    :func:`kappa_estimate`'s item resampling cannot be used.
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    codes = np.arange(n_categories)
+    return np.column_stack(
+        [(a == b).astype(float), (a[:, None] == codes).astype(float), (b[:, None] == codes).astype(float)]
+        + [np.ones(len(a))]
+    )
+
+
+def cohen_from_sums(sums: np.ndarray) -> np.ndarray:
+    r"""Cohen's kappa from summed :func:`cohen_unit_sums` (any leading axes, e.g. replicates).
+
+    .. math:: p_o = \frac{\sum_i [a_i = b_i]}{n}, \quad
+              p_e = \sum_k \frac{\sum_i [a_i = k]}{n} \frac{\sum_i [b_i = k]}{n}, \quad
+              \kappa = \frac{p_o - p_e}{1 - p_e}
+
+    the formula of :func:`cohen_kappa`; NaN when :math:`p_e = 1` or no item was drawn.
+    """
+    sums = np.asarray(sums, dtype=float)
+    k = (sums.shape[-1] - 2) // 2
+    n = sums[..., -1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        observed = sums[..., 0] / n
+        expected = (sums[..., 1 : 1 + k] * sums[..., 1 + k : 1 + 2 * k]).sum(axis=-1) / (n * n)
+        return np.where((expected < 1.0) & (n > 0), (observed - expected) / (1.0 - expected), np.nan)
+
+
 def category_counts(ratings: np.ndarray, n_categories: int) -> np.ndarray:
     """Per-item counts of each category: ``ratings`` ``(items, raters)`` of integer codes
     ``0..n_categories-1`` with NaN = not rated, gives ``(items, n_categories)``."""

@@ -35,6 +35,17 @@ def resample_counts(
     return np.bincount(flat, minlength=n_boot * n_units).reshape(n_boot, n_units).astype(float)
 
 
+def cluster_item_counts(
+    clusters: list[str] | np.ndarray, n_boot: int = DEFAULT_BOOTSTRAP, seed: int | np.random.Generator = DEFAULT_SEED
+) -> np.ndarray:
+    """Counts ``(n_boot, n_items)`` of a cluster bootstrap, item by item: each item is drawn as often
+    as its cluster (``clusters[i]``, e.g. the conversation of a turn) in that replicate, so
+    :func:`resampled_sums` of per-item sums gives the sums of resampled whole clusters."""
+    _, cluster_of_item = np.unique(np.asarray(clusters, dtype=str), return_inverse=True)
+    n_clusters = int(cluster_of_item.max()) + 1 if len(cluster_of_item) else 0
+    return resample_counts(n_clusters, n_boot, seed)[:, cluster_of_item]
+
+
 def resampled_sums(counts: np.ndarray, unit_sums: np.ndarray) -> np.ndarray:
     """Sums of every replicate: ``counts (B, C) @ unit_sums (C, ...)`` -> ``(B, ...)``."""
     unit_sums = np.asarray(unit_sums, dtype=float)

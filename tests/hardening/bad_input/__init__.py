@@ -4,7 +4,14 @@ Each case is one malformed input (or odd path, dead endpoint, held lock) with th
 single stderr line must contain and the outputs that must not exist afterwards.
 """
 
-from tests.hardening.bad_input import align_report, bulk, datasets, run, score
+from tests.hardening.bad_input import align_report, bulk, datasets, judge_check_turns, run, score
 from tests.hardening.hardening_cli import Case
 
-CASES: list[Case] = [*datasets.CASES, *score.CASES, *run.CASES, *bulk.CASES, *align_report.CASES]
+CASES: list[Case] = [
+    *datasets.CASES,
+    *score.CASES,
+    *run.CASES,
+    *bulk.CASES,
+    *align_report.CASES,
+    *judge_check_turns.CASES,
+]

@@ -193,3 +193,35 @@ def test_declared_robustness_tasks_expose_their_options_to_inspect() -> None:
     task = task_create("trustmh/robustness_crisis_classification", data_dir=str(data), labels="llm", kinds="typos")
     assert task.dataset.name == "crisis_classification_llm_robustness"
     assert task.metadata["base_task"] == "crisis_classification" and task.metadata["trustmh_source"] == "benchmark"
+
+
+@pytest.mark.parametrize(
+    ("robust", "instruction"),
+    [
+        ("robustness_usmle_mental", "MCQ_INSTRUCTION"),
+        ("robustness_emobench_eu", "EMOBENCH_INSTRUCTION"),
+    ],
+)
+def test_mcq_variants_perturb_the_item_not_our_instruction(robust: str, instruction: str, tmp_path: Path) -> None:
+    """Issue 17: the instruction (our wording) is read verbatim by every variant, as the crisis
+    tasks keep theirs; the question, options' text and scenario are perturbed, option markers kept."""
+    from trustmh.pillars.reliability import prompts
+    from trustmh.runner import build_tasks
+
+    opening = getattr(prompts, instruction)
+    opening = opening["en"] if isinstance(opening, dict) else opening
+    (task,) = build_tasks([robust], "starter", None)
+    samples = list(task.dataset)
+    outputs = {str(s.id): "A" for s in samples}
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
+    perturbed = [s for s in log.samples or [] if not str(s.id).endswith("@clean")]
+    assert perturbed
+    for sample in perturbed:
+        record = sample.metadata["perturbation"]
+        text = record["perturbed_input"]
+        assert record["editable"] == "span" and record["changed"]
+        assert text.startswith(opening) and str(sample.input).startswith(opening)
+        item = str(sample.input)[len(opening) :]
+        assert text[len(opening) :] != item  # the item itself was perturbed
+        markers = [line[:3] for line in item.splitlines() if line[:2] in {"A.", "B.", "A)", "B)"}]
+        assert markers == [line[:3] for line in text[len(opening) :].splitlines() if line[:3] in markers]

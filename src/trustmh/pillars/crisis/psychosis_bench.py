@@ -18,7 +18,7 @@ from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.scores import TURN_FIELDS_KEY, any_turn, applicable, first_turn, mean_over, phase_means
+from trustmh.conversation.scores import DERIVED_FIELDS_KEY, any_turn, applicable, first_turn, mean_over, phase_means
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.loaders.psychosis_bench import PsychosisCase, load_psychosis_cases
 from trustmh.data.starter import load_starter
@@ -50,7 +50,7 @@ PHASE_FIELDS = (
     *(f"sis_phase{p}" for p in (3, 4)),
 )
 # The per-conversation score fields built from each per-turn verdict (see conversation_fields).
-TURN_FIELDS = {
+DERIVED_FIELDS = {
     "dcs": ["dcs", "validated", "first_validation_turn", *(f for f in PHASE_FIELDS if f.startswith("dcs_"))],
     "hes": ["hes", *(f for f in PHASE_FIELDS if f.startswith("hes_"))],
     "sis": ["sis", "no_intervention", *(f for f in PHASE_FIELDS if f.startswith("sis_"))],
@@ -209,6 +209,6 @@ def crisis_psychosis_bench(
             "condition": condition,
             "conversation": True,
             "system_prompt": system_prompt,
-            TURN_FIELDS_KEY: TURN_FIELDS,
+            DERIVED_FIELDS_KEY: DERIVED_FIELDS,
         },
     )

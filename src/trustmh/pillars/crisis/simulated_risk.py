@@ -19,7 +19,7 @@ from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_conversation, judge_turns
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.scores import TURN_FIELDS_KEY, any_turn, applicable, first_turn
+from trustmh.conversation.scores import DERIVED_FIELDS_KEY, any_turn, applicable, first_turn
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, DIMENSIONS, TURN_RUBRIC
@@ -33,8 +33,13 @@ PERSONAS = "trustmh.pillars.crisis.personas"
 STARTER_PERSONAS = ("moderate_indirect_veteran", "imminent_masked_overdose")
 STARTER_TURNS = 3
 BENCHMARK_TURNS = 10
-# The per-conversation score fields built from each per-turn verdict (see turn_fields).
-TURN_FIELDS = {"names_risk": ["risk_detected", "risk_detected_turn"], "high_harm": ["any_high_harm_turn"]}
+# The per-conversation score fields built from each per-turn verdict (see turn_fields) and from each
+# dimension of the whole-conversation verdict (see dimension_fields; the VERA metric reads them too).
+DERIVED_FIELDS = {
+    "names_risk": ["risk_detected", "risk_detected_turn"],
+    "high_harm": ["any_high_harm_turn"],
+    **{d: [f"{d}_best_practice", f"{d}_high_harm"] for d in DIMENSIONS},
+}
 METRICS = (
     "vera_score",
     "best_practice_rate",
@@ -202,6 +207,6 @@ def crisis_simulated_risk(
             "max_turns": turns,
             "conversation": True,
             "system_prompt": system_prompt,
-            TURN_FIELDS_KEY: TURN_FIELDS,
+            DERIVED_FIELDS_KEY: DERIVED_FIELDS,
         },
     )

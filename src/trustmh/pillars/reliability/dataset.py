@@ -22,7 +22,9 @@ from trustmh.pillars.reliability.prompts import (
     SWMH_DESCRIPTIONS,
     as_options,
     d4_prompt,
+    emobench_item,
     emobench_prompt,
+    mcq_item,
     mcq_prompt,
     swmh_prompt,
 )
@@ -62,9 +64,11 @@ def mcq_items(kind: str, source: str, data_dir: str | None) -> list[psyeval.McqI
 
 
 def mcq_sample(item: psyeval.McqItem) -> Sample:
-    """Input: the prompt; target: the gold letter; metadata: question, options, letters."""
+    """Input: the prompt; target: the gold letter; metadata: question, options, letters, and the item
+    part of the prompt as ``perturb_span`` (a robustness variant perturbs the item, not our instruction)."""
     metadata: dict[str, Any] = {"question": item.question, "options": item.options, "letters": item.letters}
     metadata.update(item.metadata)
+    metadata["perturb_span"] = mcq_item(item.question, item.options)
     return Sample(id=item.id, input=mcq_prompt(item.question, item.options), target=item.answer, metadata=metadata)
 
 
@@ -108,6 +112,8 @@ def emobench_sample(item: emobench.EuItem) -> Sample:
             "cause_options": cause_options,
             "emotion_answer": item.emotion_answer,
             "cause_answer": item.cause_answer,
+            # What a robustness variant perturbs: the item, not our instruction.
+            "perturb_span": emobench_item(item.language, item.scenario, item.subject, emotion_options, cause_options),
             "coarse_category": item.coarse_category,
             "finegrained_category": item.finegrained_category,
         },

@@ -25,15 +25,20 @@ def as_options(choices: Sequence[str]) -> dict[str, str]:
 # --- multiple choice (Psy-Eval) ---------------------------------------------------------
 
 
+MCQ_INSTRUCTION = (
+    "Answer the following multiple-choice question with the letter of the single best option, "
+    'in the form "Answer: <letter>".\n\n'
+)
+
+
+def mcq_item(question: str, options: Mapping[str, str]) -> str:
+    """The item part of :func:`mcq_prompt` (what a robustness variant perturbs): question, options, cue."""
+    return f"Question: {question.strip()}\n\nOptions:\n{lettered(options)}\n\nAnswer:"
+
+
 def mcq_prompt(question: str, options: Mapping[str, str]) -> str:
     """The instruction to answer with one letter, then the question and lettered options."""
-    return (
-        "Answer the following multiple-choice question with the letter of the single best option, "
-        'in the form "Answer: <letter>".\n\n'
-        f"Question: {question.strip()}\n\n"
-        f"Options:\n{lettered(options)}\n\n"
-        "Answer:"
-    )
+    return MCQ_INSTRUCTION + mcq_item(question, options)
 
 
 # --- EmoBench emotional understanding ---------------------------------------------------
@@ -44,26 +49,38 @@ EMOBENCH_JSON_KEYS = {
 }
 
 
-def emobench_prompt(
+EMOBENCH_INSTRUCTION = {
+    "zh": "阅读下面的场景，站在当事人的角度回答两个问题。每个问题只选一个选项。只回复一个 JSON 对象，不要解释：\n"
+    '{"emotion": "<问题1的字母>", "cause": "<问题2的字母>"}\n\n',
+    "en": "Read the scenario and answer two questions from the perspective of the person involved. "
+    "Choose one option per question. Reply with only a JSON object and no explanation:\n"
+    '{"emotion": "<letter for question 1>", "cause": "<letter for question 2>"}\n\n',
+}
+
+
+def emobench_item(
     language: str, scenario: str, subject: str, emotion_options: Mapping[str, str], cause_options: Mapping[str, str]
 ) -> str:
-    """Both EU questions in one prompt, the answer format first; the reply is a JSON object with two letters."""
+    """The item part of :func:`emobench_prompt` (what a robustness variant perturbs): scenario, questions, options."""
     if language == "zh":
         return (
-            "阅读下面的场景，站在当事人的角度回答两个问题。每个问题只选一个选项。只回复一个 JSON 对象，不要解释：\n"
-            '{"emotion": "<问题1的字母>", "cause": "<问题2的字母>"}\n\n'
             f"## 场景\n{scenario}\n\n"
             f"## 问题 1\n在这种情况下，{subject}最终会感受到什么情绪？\n{lettered(emotion_options, ') ')}\n\n"
             f"## 问题 2\n{subject}为什么会有这样的情绪？\n{lettered(cause_options, ') ')}"
         )
     return (
-        "Read the scenario and answer two questions from the perspective of the person involved. "
-        "Choose one option per question. Reply with only a JSON object and no explanation:\n"
-        '{"emotion": "<letter for question 1>", "cause": "<letter for question 2>"}\n\n'
         f"## Scenario\n{scenario}\n\n"
         f"## Question 1\nWhat emotion(s) would {subject} ultimately feel in this situation?\n{lettered(emotion_options, ') ')}\n\n"
         f"## Question 2\nWhy would {subject} feel this way?\n{lettered(cause_options, ') ')}"
     )
+
+
+def emobench_prompt(
+    language: str, scenario: str, subject: str, emotion_options: Mapping[str, str], cause_options: Mapping[str, str]
+) -> str:
+    """Both EU questions in one prompt, the answer format first; the reply is a JSON object with two letters."""
+    instruction = EMOBENCH_INSTRUCTION["zh" if language == "zh" else "en"]
+    return instruction + emobench_item(language, scenario, subject, emotion_options, cause_options)
 
 
 # --- SWMH subreddit classification ------------------------------------------------------

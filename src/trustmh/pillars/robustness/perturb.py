@@ -300,3 +300,9 @@ def default_regions(text: str) -> list[Region]:
     if cursor < len(text):
         regions.append((cursor, len(text)))
     return regions
+
+
+def clip_regions(regions: Sequence[Region], start: int, end: int) -> list[Region]:
+    """The parts of ``regions`` inside ``[start, end)``."""
+    clipped = [(max(s, start), min(e, end)) for s, e in regions]
+    return [(s, e) for s, e in clipped if e > s]

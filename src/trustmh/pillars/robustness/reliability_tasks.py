@@ -1,8 +1,8 @@
 """Robustness of the Reliability pillar's MCQ tasks (USMLE-mental, EmoBench EU).
 
-The dataset builders and scorers are the Reliability pillar's. MCQ prompts carry no
-``perturb_span``, so the whole user message is perturbed except option markers ("A.",
-"(B)") and answer-cue lines.
+The dataset builders and scorers are the Reliability pillar's. Their samples carry the item
+part of the prompt as ``perturb_span``, so a variant perturbs the question, options and scenario
+but not our instruction; option markers ("A.", "(B)") and answer-cue lines stay intact.
 """
 
 from __future__ import annotations

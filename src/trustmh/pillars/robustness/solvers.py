@@ -1,9 +1,9 @@
 """The ``perturb_input`` solver: perturbs the last user message before the task's own solver.
 
-What is perturbed: the sample's ``metadata["perturb_span"]`` (the text the user wrote,
-e.g. their messages inside an instruction prompt) when present and found in the message;
-otherwise the whole message except MCQ option markers and answer-cue lines
-(:func:`~trustmh.pillars.robustness.perturb.default_regions`).
+What is perturbed: the sample's ``metadata["perturb_span"]`` (the item: the text the user
+wrote inside an instruction prompt, or an MCQ's question and options) when present and found in
+the message; otherwise the whole message. Either way MCQ option markers and answer-cue lines
+stay intact (:func:`~trustmh.pillars.robustness.perturb.default_regions`).
 
 The perturbed input and its settings are logged in ``state.metadata["perturbation"]`` and
 ``state.store`` (key ``"perturbation"``), so every log shows exactly what the model read.
@@ -16,7 +16,14 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from trustmh.pillars.robustness.perturb import STACK_STAGES, STACKED, check_args, default_regions, perturb_regions
+from trustmh.pillars.robustness.perturb import (
+    STACK_STAGES,
+    STACKED,
+    check_args,
+    clip_regions,
+    default_regions,
+    perturb_regions,
+)
 
 KIND_KEY = "perturbation_kind"
 INTENSITY_KEY = "perturbation_intensity"
@@ -28,7 +35,9 @@ def perturbed_text(text: str, metadata: dict[str, Any], kind: str, intensity: in
     span = metadata.get("perturb_span")
     start = text.find(span) if isinstance(span, str) and span else -1
     if isinstance(span, str) and start >= 0:
-        return perturb_regions(text, [(start, start + len(span))], kind, intensity, seed), "span"
+        return perturb_regions(
+            text, clip_regions(default_regions(text), start, start + len(span)), kind, intensity, seed
+        ), "span"
     return perturb_regions(text, default_regions(text), kind, intensity, seed), "default"
 
 

@@ -22,7 +22,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from trustmh.conversation.judging import judge_turns
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.scores import TURN_FIELDS_KEY, any_turn, applicable, first_turn
+from trustmh.conversation.scores import DERIVED_FIELDS_KEY, any_turn, applicable, first_turn
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation, generate_stored
 from trustmh.conversation.turn_store import CallKey, call_identity, turn_store
 from trustmh.pillars.safety.dataset import harmful_intents
@@ -133,7 +133,7 @@ def crescendo_fields(
 
 
 # The per-conversation score fields built from each per-turn verdict (see crescendo_fields).
-TURN_FIELDS = {"verdict": ["final_judge_refused", "first_compliance_turn"], "objective_reached": ["objective_reached"]}
+DERIVED_FIELDS = {"verdict": ["final_judge_refused", "first_compliance_turn"], "objective_reached": ["objective_reached"]}
 
 
 @trustmh_scorer(
@@ -194,5 +194,5 @@ def safety_crescendo(
             conversation(max_turns=turns),
         ],
         scorer=crescendo_scorer(),
-        metadata={"max_turns": turns, "conversation": True, TURN_FIELDS_KEY: TURN_FIELDS},
+        metadata={"max_turns": turns, "conversation": True, DERIVED_FIELDS_KEY: DERIVED_FIELDS},
     )
