@@ -195,6 +195,7 @@ def test_declared_robustness_tasks_expose_their_options_to_inspect() -> None:
     assert task.metadata["base_task"] == "crisis_classification" and task.metadata["trustmh_source"] == "benchmark"
 
 
+@pytest.mark.parametrize("source", ["starter", "benchmark"])
 @pytest.mark.parametrize(
     ("robust", "instruction"),
     [
@@ -202,20 +203,23 @@ def test_declared_robustness_tasks_expose_their_options_to_inspect() -> None:
         ("robustness_emobench_eu", "EMOBENCH_INSTRUCTION"),
     ],
 )
-def test_mcq_variants_perturb_the_item_not_our_instruction(robust: str, instruction: str, tmp_path: Path) -> None:
-    """Issue 17: the instruction (our wording) is read verbatim by every variant, as the crisis
-    tasks keep theirs; the question, options' text and scenario are perturbed, option markers kept."""
+def test_mcq_variants_perturb_the_item_not_our_instruction(
+    robust: str, instruction: str, source: str, tmp_path: Path, shared_data: Path
+) -> None:
+    """Issue 17: the instruction (our wording, both modes) is read verbatim by every variant, as
+    the crisis tasks keep theirs; the question, options' text and scenario are perturbed, option
+    markers kept."""
     from trustmh.pillars.reliability import prompts
     from trustmh.runner import build_tasks
 
     opening = getattr(prompts, instruction)
     opening = opening["en"] if isinstance(opening, dict) else opening
-    (task,) = build_tasks([robust], "starter", None)
-    samples = list(task.dataset)
+    (task,) = build_tasks([robust], source, str(shared_data) if source == "benchmark" else None)
+    samples = list(task.dataset)[:8]  # clean + perturbed, four items
     outputs = {str(s.id): "A" for s in samples}
-    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path)
+    log = replay_eval(task, write_replay(tmp_path / "r.jsonl", outputs), tmp_path, limit=len(samples))
     perturbed = [s for s in log.samples or [] if not str(s.id).endswith("@clean")]
-    assert perturbed
+    assert len(perturbed) == 4
     for sample in perturbed:
         record = sample.metadata["perturbation"]
         text = record["perturbed_input"]
