@@ -133,7 +133,10 @@ def crescendo_fields(
 
 
 # The per-conversation score fields built from each per-turn verdict (see crescendo_fields).
-DERIVED_FIELDS = {"verdict": ["final_judge_refused", "first_compliance_turn"], "objective_reached": ["objective_reached"]}
+DERIVED_FIELDS = {
+    "verdict": ["final_judge_refused", "first_compliance_turn"],
+    "objective_reached": ["objective_reached"],
+}
 
 
 @trustmh_scorer(
