@@ -12,10 +12,10 @@ tokenizer: no token covers less than one byte.
 
 from __future__ import annotations
 
+import atexit
 import math
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 CHARS_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4  # role markers and separators of a chat template
@@ -39,8 +39,25 @@ def worst_case_prompt_tokens(messages: Messages) -> int:
     return sum(len(_text(m).encode("utf-8")) + 2 * TOKENS_PER_MESSAGE for m in messages)
 
 
-@lru_cache(maxsize=4)
+# Loaded vocabularies by GGUF path (None: SmolLM2), closed at exit: left to their destructor,
+# they are freed after llama.cpp's library during interpreter shutdown, which prints a traceback.
+_vocabularies: dict[str | None, Any] = {}
+
+
 def _gguf_vocab(path: str | None) -> Any:
+    if path not in _vocabularies:
+        _vocabularies[path] = _load_gguf_vocab(path)
+    return _vocabularies[path]
+
+
+@atexit.register
+def _close_vocabularies() -> None:
+    for vocabulary in _vocabularies.values():
+        vocabulary.close()
+    _vocabularies.clear()
+
+
+def _load_gguf_vocab(path: str | None) -> Any:
     import os
     import sys
 
@@ -62,7 +79,7 @@ def _gguf_vocab(path: str | None) -> Any:
         os.close(saved)
 
 
-def gguf_path_of(model: str) -> str | None | bool:
+def gguf_path_of(model: str) -> str | None | Literal[False]:
     """The GGUF path of an embedded model (``None`` = SmolLM2), ``False`` for any other."""
     if model == "trustmh/smollm2":
         return None
