@@ -63,11 +63,6 @@ class DeclaresContextWindow(Protocol):
     def count_prompt_tokens(self, messages: list[ChatMessage]) -> int: ...
 
 
-def context_window_of(model: Model) -> int | None:
-    """The model's declared context window in tokens, or None when it declares none."""
-    return model.api.context_window() if isinstance(model.api, DeclaresContextWindow) else None
-
-
 def _target_skeleton(plan: UserPlan, limit: int, system_prompt: str | None) -> list[ChatMessage]:
     """The model under test's last prompt with empty answers: what its context must hold besides them."""
     messages: list[ChatMessage] = [ChatMessageSystem(content=system_prompt)] if system_prompt else []
@@ -86,11 +81,14 @@ class _Party:
 
 
 def _party(model: Model, messages: list[ChatMessage], limit: int, reserve: int) -> _Party | None:
-    window = context_window_of(model)
-    if window is None or not isinstance(model.api, DeclaresContextWindow):
+    """``None`` when the model declares no context window."""
+    api = model.api
+    if not isinstance(api, DeclaresContextWindow):
         return None
-    fixed = model.api.count_prompt_tokens(messages)
-    return _Party(window, (window - fixed - reserve) // limit)
+    window = api.context_window()
+    if window is None:
+        return None
+    return _Party(window, (window - api.count_prompt_tokens(messages) - reserve) // limit)
 
 
 def fitted_turn_budget(

@@ -205,18 +205,16 @@ class EmbeddedLlama:
     def count_prompt_tokens(self, messages: list[dict[str, str]]) -> int:
         """Tokens of ``messages`` as a prompt (chat template and generation cue included)."""
         if self._template is not None:
-            formatted = self._template(messages=messages)
-            return len(
-                self._llama.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True)
-            )
+            return len(self._templated_tokens(self._template, messages))
         texts = [message["content"].encode() for message in messages]
         return sum(len(self._llama.tokenize(text, add_bos=False)) + UNTEMPLATED_MESSAGE_OVERHEAD for text in texts)
 
     def _prompt_tokens(self, messages: list[dict[str, str]]) -> list[int]:
         """The prompt's tokens as llama-cpp-python will build them (empty when unknown or not needed)."""
-        if self._formatter is None:
-            return []
-        formatted = self._formatter(messages=messages)
+        return [] if self._formatter is None else self._templated_tokens(self._formatter, messages)
+
+    def _templated_tokens(self, formatter: Any, messages: list[dict[str, str]]) -> list[int]:
+        formatted = formatter(messages=messages)
         return list(self._llama.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True))
 
     def _serve(self) -> None:
