@@ -57,6 +57,14 @@ def no_batch_reason(model: str) -> str | None:
     return None
 
 
+def goes_through_batch_api(model: str, batch: object) -> bool:
+    """Whether inspect sends a call to ``model`` whose generate config has ``batch`` through a
+    batch API: its config asks for batching (only the roles of a :class:`BatchPlan` do; the
+    models under test share one setting) and its provider has one. inspect's batchers send
+    every such call in a batch (no fallback to a direct request)."""
+    return bool(batch) and no_batch_reason(model) is None
+
+
 @dataclass
 class BatchPlan:
     model: Batch | None = None  # for eval-set's generate config (the models under test)

@@ -11,6 +11,13 @@ ours. It reuses the bulk engine's :class:`trustmh.bulk.budget.Budget` through in
 * the usage the provider reports settles it (``on_model_usage``); an answer from inspect's
   cache costs nothing (``on_model_cache_usage``).
 
+A call that goes through a provider's batch API (``--batch``: its role's generate config asks
+for batching and its provider has a batch API, :func:`trustmh.batching.goes_through_batch_api`)
+is reserved and counted at the batch price, as ``--dry-run`` prices it
+(:func:`trustmh.cost.prices.call_price`); every other call, a batched role's model whose
+provider cannot batch included, at the list price. Whether a call is batched is known when it
+is reserved: inspect sends every call of a batching config through its batcher.
+
 A call whose reservation would cross a cap is never sent: the hook marks the run stopped and
 stops it (:func:`trustmh.run_stop.stop_run`: inspect's task cancel, the same path as a user's
 cancel and as a judge that gives nothing usable) and holds the call until the abort reaches it. The runner then exits with code 3 and one line
@@ -30,6 +37,7 @@ from typing import Any
 
 from inspect_ai.hooks import BeforeModelGenerate, Hooks, ModelCacheUsageData, ModelUsageData, hooks
 
+from trustmh.batching import goes_through_batch_api
 from trustmh.bulk.budget import Budget, BudgetStop, CapReached, Reservation, stopped_before_cap
 from trustmh.bulk.request import ChatRequest, Completion, GenerationParams
 from trustmh.cost.prices import PriceTable
@@ -41,12 +49,13 @@ UNSET_MAX_TOKENS = 4096  # reserved for a call that leaves max_tokens to the pro
 @dataclass
 class RunBudget:
     budget: Budget
-    reservations: dict[asyncio.Task[Any], tuple[Reservation, ChatRequest]] = field(default_factory=dict)
+    reservations: dict[asyncio.Task[Any], Reservation] = field(default_factory=dict)
+    batched_calls: int = 0  # calls reserved at the batch price (every attempt counts)
 
     def release(self, task: asyncio.Task[Any] | None, completion: Completion | None = None) -> None:
         held = self.reservations.pop(task, None) if task is not None else None
         if held is not None:
-            self.budget.settle(held[0], held[1], completion)
+            self.budget.settle(held, completion)
 
     def release_finished(self) -> None:
         for task in [t for t in self.reservations if t.done()]:
@@ -85,6 +94,19 @@ def cap_message(run: RunBudget, finished_samples: int) -> CapReached:
     )
 
 
+def spent_line(run: RunBudget) -> str:
+    """What a run that stayed under its caps counted against them."""
+    budget = run.budget
+    parts = []
+    if budget.max_cost is not None:
+        parts.append(f"{budget.spent_cost:.4f} USD of --max-cost {budget.max_cost:g}")
+    if budget.max_tokens_total is not None:
+        parts.append(f"{budget.spent_tokens:,} tokens of --max-tokens-total {budget.max_tokens_total:,}")
+    calls = run.batched_calls
+    batched = f" ({calls:,} batched call{'s' * (calls != 1)} at the batch price)" if calls else ""
+    return "counted against the caps: " + ", ".join(parts) + batched
+
+
 def _request(data: BeforeModelGenerate) -> ChatRequest:
     messages = tuple({"role": str(m.role), "content": m.text} for m in data.input)
     return ChatRequest(
@@ -104,14 +126,15 @@ class RunBudgetHooks(Hooks):
         task = asyncio.current_task()
         run.release(task)  # an earlier attempt of this call, or this sample's previous call
         run.release_finished()
-        request = _request(data)
+        batched = goes_through_batch_api(data.model_name, data.config.batch)
         try:
-            reservation = run.budget.reserve(request)
+            reservation = run.budget.reserve(_request(data), batched)
         except BudgetStop:  # never send it: abort the run and wait for the abort to cancel us
             stop_run("run cap")
             await hold_until_cancelled()
+        run.batched_calls += batched
         if task is not None:
-            run.reservations[task] = (reservation, request)
+            run.reservations[task] = reservation
 
     async def on_model_usage(self, data: ModelUsageData) -> None:
         run = _active

@@ -165,6 +165,10 @@ def run_tasks(
             raise cap_message(budget, finished_samples(logs))
     raise_if_a_judge_stopped(judge_models)
     print_results(logs)
+    if budget is not None:
+        from trustmh.run_budget import spent_line
+
+        console.print(spent_line(budget), highlight=False)
     if not success:
         raise_on_failed(logs)
     if write_report:

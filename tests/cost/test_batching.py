@@ -85,3 +85,16 @@ def test_run_dry_run_prices_batched_roles_at_the_batch_price(monkeypatch):
     plan = plan_batch("all", ["openai/gpt-4o", "trustmh/smollm2"], ["anthropic/claude-3-5-haiku"])
     assert plan.batches("openai/gpt-4o", "model") and not plan.batches("trustmh/smollm2", "model")
     assert plan.batches("anthropic/claude-3-5-haiku", "judge") and not plan.batches("openai/gpt-4o", "user")
+
+
+def test_a_call_goes_through_a_batch_api_when_its_config_asks_and_its_provider_can(monkeypatch):
+    from trustmh.batching import goes_through_batch_api
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert goes_through_batch_api("anthropic/claude-3-5-haiku", True)
+    assert goes_through_batch_api("openai/gpt-4o", 500)
+    assert not goes_through_batch_api("openai/gpt-4o", None)  # a role that did not ask
+    # the models under test share one setting: the embedded model gets it too, and cannot batch
+    assert not goes_through_batch_api("trustmh/smollm2", True)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://localhost:8000/v1")
+    assert not goes_through_batch_api("openai/my-vllm-model", True)

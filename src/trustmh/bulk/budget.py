@@ -7,6 +7,11 @@ flight have reserved, would cross a cap is not sent: the run stops taking new wo
 calls in flight finish (their results are cached) and ends with :class:`BudgetStop`'s
 message. Rerunning the same command (with a higher cap) resumes from the cache. Spending is
 counted from the usage the endpoint reports; cached answers cost nothing.
+
+A call that goes through a provider's batch API (every call of a model in ``batched_models``,
+or one its caller reserves with ``batched=True``) is reserved and counted at the batch price
+(:func:`trustmh.cost.prices.call_price`, as the dry run prices it); every other call at the
+list price.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trustmh.bulk.request import ChatRequest, Completion
-from trustmh.cost.prices import Price
+from trustmh.cost.prices import Price, call_price
 from trustmh.cost.tokens import worst_case_prompt_tokens
 from trustmh.errors import UserError
 
@@ -27,13 +32,15 @@ class BudgetStop(Exception):
 class Reservation:
     tokens: int
     cost: float
+    price: Price | None  # what the call's usage is counted at when it settles
 
 
 @dataclass
 class Budget:
     max_cost: float | None
     max_tokens_total: int | None
-    prices: dict[str, Price | None]  # per model name (needed for every model when max_cost is set)
+    prices: dict[str, Price | None]  # list price per model name (needed for every model when max_cost is set)
+    batched_models: frozenset[str] = frozenset()  # every call of these goes through a batch API (bulk --batch)
     spent_tokens: int = 0
     spent_cost: float = 0.0
     reserved_tokens: int = 0
@@ -47,9 +54,10 @@ class Budget:
             if missing:
                 raise UserError(f"--max-cost: no price known for {', '.join(missing)}; give one with --prices FILE")
 
-    def reserve(self, request: ChatRequest) -> Reservation:
+    def reserve(self, request: ChatRequest, batched: bool = False) -> Reservation:
+        """Reserve the call's worst case; ``batched``: this call goes through a batch API."""
         tokens = worst_case_prompt_tokens(request.messages) + request.params.max_tokens
-        price = self.prices.get(request.model)
+        price = call_price(self.prices.get(request.model), batched or request.model in self.batched_models)
         cost = price.cost(tokens - request.params.max_tokens, request.params.max_tokens) if price else 0.0
         if self.stopped is None:
             if self.max_tokens_total is not None and (
@@ -64,18 +72,17 @@ class Budget:
             raise BudgetStop(self.stopped)
         self.reserved_tokens += tokens
         self.reserved_cost += cost
-        return Reservation(tokens, cost)
+        return Reservation(tokens, cost, price)
 
-    def settle(self, reservation: Reservation, request: ChatRequest, completion: Completion | None) -> None:
+    def settle(self, reservation: Reservation, completion: Completion | None) -> None:
         """Release the reservation and count what the call really used."""
         self.reserved_tokens -= reservation.tokens
         self.reserved_cost -= reservation.cost
         if completion is None:
             return
         self.spent_tokens += completion.input_tokens + completion.output_tokens
-        price = self.prices.get(request.model)
-        if price is not None:
-            self.spent_cost += price.cost(completion.input_tokens, completion.output_tokens)
+        if reservation.price is not None:
+            self.spent_cost += reservation.price.cost(completion.input_tokens, completion.output_tokens)
 
 
 class CapReached(UserError):

@@ -108,9 +108,5 @@ def make_budget(
     """The caps of a run; a batched model's spending is counted at its batch price."""
     if max_cost is None and max_tokens_total is None:
         return None
-    batched = batched_models([spec.spec for spec in specs], batch)
     model_prices = {spec.spec: prices.price(spec.spec) for spec in specs}
-    for model in batched:
-        price = model_prices[model]
-        model_prices[model] = price.for_batch() if price is not None else None
-    return Budget(max_cost, max_tokens_total, model_prices)
+    return Budget(max_cost, max_tokens_total, model_prices, batched_models(model_prices, batch))

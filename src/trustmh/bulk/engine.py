@@ -134,7 +134,7 @@ class BulkEngine:
         finally:
             del self._in_flight[key]
             if reservation is not None and self.budget is not None:
-                self.budget.settle(reservation, request, outcome.completion if outcome else None)
+                self.budget.settle(reservation, outcome.completion if outcome else None)
         future.set_result(outcome)
         if outcome.completion is not None:
             self._account_fresh(outcome.completion)

@@ -193,7 +193,9 @@ def run_command(
     max_cost: Annotated[
         float | None,
         typer.Option(
-            min=0, help="Stop before the run's cost (USD, all models and roles) could cross this; rerun resumes."
+            min=0,
+            help="Stop before the run's cost (USD, all models and roles; --batch calls at the batch price) could "
+            "cross this; rerun resumes.",
         ),
     ] = None,
     max_tokens_total: Annotated[

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.table import Table
 
-from trustmh.cost.prices import Price, PriceTable
+from trustmh.cost.prices import Price, PriceTable, call_price
 from trustmh.cost.tokens import Messages, TokenCounter
 
 
@@ -84,14 +84,13 @@ class Estimate:
         key = (model, role)
         if key not in self.rows:
             counter = self.counter(model)
-            price = self.prices.price(model)
-            row = EstimateRow(model, role, method=counter.method, price=price)
-            if price is not None and self.batched(model, role):
-                row.batched, row.price = True, price.for_batch()
-                if price.batch_share is None:
-                    row.notes.append(
-                        "batched, but no batch price is known: priced at the full price (give batch: SHARE in --prices)"
-                    )
+            batched = self.batched(model, role)
+            price = call_price(self.prices.price(model), batched)
+            row = EstimateRow(model, role, method=counter.method, price=price, batched=batched and price is not None)
+            if row.batched and price is not None and price.batch_share is None:
+                row.notes.append(
+                    "batched, but no batch price is known: priced at the full price (give batch: SHARE in --prices)"
+                )
             self.rows[key] = row
         return self.rows[key]
 

@@ -45,6 +45,13 @@ class Price:
         return Price(self.input * share, self.output * share, f"{self.source} x {share:g} (batch)", share)
 
 
+def call_price(price: Price | None, batched: bool) -> Price | None:
+    """What one call is priced at: the batch price when it goes through a provider's batch API,
+    else ``price`` (the list price). The one place this is decided, for the dry runs (``run``,
+    ``generate``, ``judge``) and the caps of ``run`` and of the bulk engine alike."""
+    return price.for_batch() if batched and price is not None else price
+
+
 # Share of the standard price charged for a batched request, by provider (both "50% off").
 BATCH_SHARES = {"openai": 0.5, "anthropic": 0.5}
 
