@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
@@ -50,13 +51,15 @@ def judge_reply(prompt: str) -> str:
 def simulated_risk_log(directory: Path) -> EvalLog:
     """Run the seven conversations (one turn each) into ``directory``."""
     target = scripted_model("I hear you. Are you thinking about hurting yourself?", name="risk-target-fixed")
-    [log] = eval(
-        crisis_simulated_risk(source="benchmark", max_turns=1),
-        model=target,
-        model_roles={"judge": scripted_model(judge_reply, name="risk-judge-fixed")},
-        sample_id=list(VERDICTS),
-        log_dir=str(directory),
-        display="none",
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(directory / "xdg-cache"))  # the conversation turn store
+        [log] = eval(
+            crisis_simulated_risk(source="benchmark", max_turns=1),
+            model=target,
+            model_roles={"judge": scripted_model(judge_reply, name="risk-judge-fixed")},
+            sample_id=list(VERDICTS),
+            log_dir=str(directory / "logs"),
+            display="none",
+        )
     assert log.status == "success", log.error
     return log
