@@ -17,14 +17,19 @@ run's turns. Both
 report ``input_tokens_cache_read`` (the prompt tokens the model did not prefill), so the logs
 give, per configuration: samples, prompt tokens, tokens really prefilled (input - cache read),
 generated tokens and wall time; then the ratios. A per-task table for ``after`` shows where the
-remaining prefill is. ``--logs DIR`` only reads an existing run's logs and prints the same
-totals (e.g. for a plain ``trustmh run --log-dir DIR``).
+remaining prefill is, beside its **floor**: what any reuse must prefill for the same prompts
+(:mod:`prefill_floor`). The **wall floor** of ``after`` — its floor prefilled and its answers
+generated at the best rates this machine reaches, measured in the same benchmark run — says
+what wall ratio is reachable at all. ``--logs DIR`` only reads an existing run's logs and
+prints the same totals (e.g. for a plain ``trustmh run --log-dir DIR``), its wall time being
+the span of its logs (first task started to last completed: the process's start-up left out);
+``--before-logs DIR`` adds a ``before`` run's logs read the same way, for the ratios.
 
 Targets (issue 17): tokens really prefilled by the default run <= 25,000, wall <= 0.4 x before,
 at least 300 samples.
 
     PYTHONPATH=src python benchmarks/default_run_bench.py [--only after] [--before-ref REF|none]
-        [--keep-logs DIR] [--logs DIR] [extra trustmh run args]
+        [--keep-logs DIR] [--logs DIR [--before-logs DIR]] [extra trustmh run args]
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+
+from prefill_floor import describe_rates, measure_rates, prefill_floor, read_calls, wall_floor
 
 PREFILL_TARGET = 25_000
 WALL_RATIO_TARGET = 0.4
@@ -73,6 +80,8 @@ class RunResult:
     wall: float
     rows: list[TaskRow] = field(default_factory=list)
     outputs: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    # Tokens any reuse must prefill for this run's prompts, by task (prefill_floor.py).
+    floor: dict[str, int] = field(default_factory=dict)
 
     def total(self, attribute: str) -> int:
         return sum(getattr(row, attribute) for row in self.rows)
@@ -118,6 +127,16 @@ def run_configuration(
     return result
 
 
+def log_span(log_dir: Path) -> float:
+    """Seconds from the first task's start to the last one's end in a run's logs."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    stats = [read_eval_log(info.name, header_only=True).stats for info in list_eval_logs(str(log_dir))]
+    starts = [datetime.fromisoformat(s.started_at) for s in stats if s.started_at]
+    ends = [datetime.fromisoformat(s.completed_at) for s in stats if s.completed_at]
+    return (max(ends) - min(starts)).total_seconds() if starts and ends else 0.0
+
+
 def read_logs(name: str, log_dir: Path, wall: float) -> RunResult:
     """Samples, tokens and outputs per task from the logs of one run. Usage is summed over the
     samples in the log, so an unfinished run's log (samples flushed as they finish) counts too."""
@@ -142,18 +161,20 @@ def read_logs(name: str, log_dir: Path, wall: float) -> RunResult:
         for sample in samples:
             result.outputs[(task, str(sample.id), sample.epoch)] = sample.output.completion
     result.rows.sort(key=lambda row: row.task)
+    result.floor = prefill_floor(read_calls(log_dir))
     return result
 
 
 def print_tasks(result: RunResult) -> None:
     print(f"\nper task ({result.name}):")
     print(
-        f"{'task':<34} {'samples':>7} {'wall s':>7} {'prompt tok':>10} {'cache read':>10} {'prefilled':>9} {'gen tok':>8}"
+        f"{'task':<34} {'samples':>7} {'wall s':>7} {'prompt tok':>10} {'cache read':>10} {'prefilled':>9} "
+        f"{'floor':>6} {'gen tok':>8}"
     )
     for row in result.rows:
         print(
             f"{row.task:<34} {row.samples:>7} {row.wall:>7.1f} {row.input_tokens:>10} {row.cache_read:>10} "
-            f"{row.prefilled:>9} {row.output_tokens:>8}"
+            f"{row.prefilled:>9} {result.floor.get(row.task, 0):>6} {row.output_tokens:>8}"
         )
 
 
@@ -190,6 +211,28 @@ def print_comparison(results: list[RunResult], same_prompts: bool) -> None:
         checks.append(("outputs identical (greedy tasks)", not differing and len(shared) == len(compared)))
     for label, passed in checks:
         print("PASS" if passed else "MISS", label)
+    print_floors(after, by_name.get("before"))
+
+
+def print_floors(after: RunResult, before: RunResult | None) -> None:
+    """Whether the targets are reachable at all for this run's prompts and outputs, on this machine."""
+    floor, prefilled, generated = sum(after.floor.values()), after.total("prefilled"), after.total("output_tokens")
+    print(
+        f"\nprefill floor of '{after.name}' (any reuse, any order, unlimited store): {floor} tokens; "
+        f"prefilled {prefilled} (floor + {prefilled - floor})"
+    )
+    rates = measure_rates()
+    print(describe_rates(rates))
+    seconds = wall_floor(floor, generated, rates)
+    line = f"wall floor of '{after.name}': {floor} / {rates.prefill:.0f} + {generated} / {rates.best_decode:.0f}"
+    print(f"{line} = {seconds:.0f} s" + (f" = {seconds / before.wall:.2f} x before" if before else ""))
+    verdicts = [(f"prefilled <= {PREFILL_TARGET} for these prompts", floor <= PREFILL_TARGET)]
+    if before is not None:
+        verdicts.append(
+            (f"wall ratio <= {WALL_RATIO_TARGET} for these outputs", seconds <= WALL_RATIO_TARGET * before.wall)
+        )
+    for label, reachable in verdicts:
+        print("REACHABLE" if reachable else "UNREACHABLE", label)
 
 
 def main() -> None:
@@ -204,12 +247,15 @@ def main() -> None:
         help=f"git ref whose src/ runs as 'before' (default {BEFORE_REF}); 'none': this tree with reuse off",
     )
     parser.add_argument("--logs", type=Path, default=None, help="only print the totals of an existing run's logs")
+    parser.add_argument("--before-logs", type=Path, default=None, help="with --logs: the 'before' run's logs")
     args, extra = parser.parse_known_args()
 
     if args.logs is not None:
-        result = read_logs(str(args.logs), args.logs, wall=0.0)
-        print_tasks(result)
-        print_comparison([result], same_prompts=False)
+        results = [read_logs("after", args.logs, wall=log_span(args.logs))]
+        if args.before_logs is not None:
+            results.append(read_logs("before", args.before_logs, wall=log_span(args.before_logs)))
+        print_tasks(results[0])
+        print_comparison(results, same_prompts=False)
         return
     root = args.keep_logs or Path(tempfile.mkdtemp(prefix="trustmh-default-run-"))
     scratch = Path(tempfile.mkdtemp(prefix="trustmh-default-run-scratch-"))

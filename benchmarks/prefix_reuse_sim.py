@@ -38,15 +38,14 @@ class ReuseSimulator:
 
     def __init__(self) -> None:
         from llama_cpp import Llama
-        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-        from trustmh.models.llama import smollm2_path
+        from trustmh.models.llama import quiet_llama_logs, smollm2_path
+        from trustmh.models.reuse import chat_formatter
 
-        self.tokenizer = Llama(model_path=str(smollm2_path()), vocab_only=True, verbose=False)
+        with quiet_llama_logs():
+            self.tokenizer = Llama(model_path=str(smollm2_path()), vocab_only=True, verbose=False)
         meta = self.tokenizer.metadata
-        self.formatter = Jinja2ChatFormatter(
-            template=meta["tokenizer.chat_template"], eos_token="<|im_end|>", bos_token="<|im_start|>"
-        )
+        self.formatter = chat_formatter(self.tokenizer)
         head_dim = int(meta["llama.embedding_length"]) // int(meta["llama.attention.head_count"])
         # K and V, f16, per layer and KV head: what a stored state costs per token.
         self.kv_bytes_per_token = (
@@ -68,8 +67,9 @@ class ReuseSimulator:
         return list(self.cache.cache_state) if self.cache is not None else []
 
     def prompt_tokens(self, messages: list[dict[str, str]]) -> list[int]:
-        formatted = self.formatter(messages=messages)
-        return self.tokenizer.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True)
+        from trustmh.models.reuse import templated_tokens
+
+        return templated_tokens(self.tokenizer, self.formatter, messages)
 
     def answered(self, messages: list[dict[str, str]], settings: list[Any]) -> bool:
         """Whether the answer cache holds this request (deterministic ones only, as the model's)."""

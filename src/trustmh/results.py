@@ -19,7 +19,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from trustmh.errors import UserError
 
 # Metric arguments that name the score field a trustmh metric reads.
-FIELD_ARGUMENTS = ("field", "first", "second", "predicted", "gold")
+FIELD_ARGUMENTS = ("field", "first", "second", "predicted", "gold", "denominator")
 SUFFIXES = ("_ci_low", "_ci_high", "_n", "_unparsed")
 STRICT = "_strict"
 

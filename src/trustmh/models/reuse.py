@@ -124,6 +124,14 @@ def chat_formatter(llama: Any) -> Any | None:
     )
 
 
+def templated_tokens(llama: Any, formatter: Any, messages: list[dict[str, str]]) -> list[int]:
+    """A chat request's prompt tokens exactly as llama-cpp-python builds them: ``formatter``
+    (:func:`chat_formatter`) applies the GGUF's template, ``llama`` (a model or a vocabulary-only
+    ``Llama``) tokenizes with special tokens parsed, adding BOS only when the template did not."""
+    formatted = formatter(messages=messages)
+    return list(llama.tokenize(formatted.prompt.encode(), add_bos=not formatted.added_special, special=True))
+
+
 def superseded(stored: Sequence[int], new: Sequence[int]) -> bool:
     """Whether a stored state is worth little once ``new`` is stored: they share at least half of
     the stored one's tokens (a conversation's earlier turn, another item after the same

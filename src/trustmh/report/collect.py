@@ -79,6 +79,7 @@ class LogResult:
     metric_fields: dict[str, list[str]] = field(default_factory=dict)
     verdict_fields: set[str] = field(default_factory=set)
     turn_fields: set[str] = field(default_factory=set)  # per-turn judge fields of a conversation task
+    judge_sources: set[str] = field(default_factory=set)  # judge fields the task builds score fields from
     judge_notes: dict[str, str] = field(default_factory=dict)
     # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
     judge_fingerprints: JudgeFingerprints | None = None
@@ -306,5 +307,7 @@ def _load(path: str, header: EvalLog, redact: bool) -> LogResult:
     )
     if needs_samples:
         _add_samples(result, read_log(path, header_only=False), redact)
-    add_derived_fields(header.eval.metadata, result.metric_fields, result.verdict_fields, result.turn_fields)
+    result.judge_sources = add_derived_fields(
+        header.eval.metadata, result.metric_fields, result.verdict_fields, result.turn_fields
+    )
     return result

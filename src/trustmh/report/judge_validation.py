@@ -16,7 +16,7 @@ metrics judged and lets a per-turn validation (``unit`` turn; key ``"dcs (per tu
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -119,18 +119,38 @@ def validation_note(
     metric_fields: Mapping[str, list[str]],
     verdict_fields: set[str],
     validations: list[FieldValidation],
+    sources: Collection[str] = (),
 ) -> str | None:
-    """The text beside a metric: ``"judge vs humans: <agreement>"``, ``"unvalidated"``, or None for a metric no judge made."""
+    """The text beside a metric: ``"judge vs humans: <agreement>"``, ``"unvalidated"``, or None for a metric no judge made.
+
+    ``sources``: the judge fields the task declares its score fields are built from (see
+    :func:`add_derived_fields`). A metric built from several of them (the VERA rates pool five
+    dimension labels) names each validated field and lists the ones no validation covers, so a
+    check of one dimension does not read as a check of the whole metric.
+    """
     fields = judged_fields(metric_fields.get(metric.split("[", 1)[0], []), verdict_fields)
     if judge is None or not fields:
         return None
     same_task = [v for v in validations if v.task == task and v.key in fields]
+    mine: dict[str, FieldValidation] = {}
     for validation in same_task:
         if validation.judge == judge:
-            return f"judge vs humans: {validation.text()}"
+            mine.setdefault(validation.key, validation)
+    built_from = list(dict.fromkeys(_base(f) for f in fields if f in sources))
+    if mine and len(built_from) > 1:
+        named = "; ".join(f"{key}: {validation.text()}" for key, validation in mine.items())
+        missing = [name for name in built_from if name not in {_base(key) for key in mine}]
+        return f"judge vs humans: {named}" + (f" (unvalidated: {', '.join(missing)})" if missing else "")
+    if mine:
+        return f"judge vs humans: {next(iter(mine.values())).text()}"
     if same_task:
         return f"unvalidated (the validation on file is of judge {same_task[0].judge})"
     return "unvalidated"
+
+
+def _base(field: str) -> str:
+    """A judge field without the per-turn mark of :func:`turn_key`."""
+    return field.removesuffix(turn_key(""))
 
 
 def add_derived_fields(
@@ -138,21 +158,25 @@ def add_derived_fields(
     metric_fields: dict[str, list[str]],
     verdict_fields: set[str],
     turn_fields: set[str],
-) -> None:
+) -> set[str]:
     """Mark the score fields a task builds from judge fields as judged, and give each metric reading
-    one of them those judge fields too: per-turn ones as :func:`turn_key`, verdict fields as named."""
+    one of them those judge fields too: per-turn ones as :func:`turn_key`, verdict fields as named.
+    Returns those judge fields (as they appear among the metrics' fields)."""
     declared = (metadata or {}).get(DERIVED_FIELDS_KEY)
+    tied: set[str] = set()
     if not isinstance(declared, dict):
-        return
+        return tied
     for judge_field, score_fields in declared.items():
         if not isinstance(score_fields, list):
             continue
         sources = [turn_key(judge_field)] if judge_field in turn_fields else []
         sources += [judge_field] if judge_field in verdict_fields else []
         verdict_fields.update(sources, score_fields)
+        tied.update(sources)
         for fields in metric_fields.values():
             if any(name in fields for name in score_fields):
                 fields += [name for name in sources if name not in fields]
+    return tied
 
 
 def annotate(results: Iterable[LogResult], validations: list[FieldValidation]) -> None:
@@ -160,7 +184,13 @@ def annotate(results: Iterable[LogResult], validations: list[FieldValidation]) -
     for result in results:
         for row in result.rows:
             note = validation_note(
-                result.task, row.judge, row.metric, result.metric_fields, result.verdict_fields, validations
+                result.task,
+                row.judge,
+                row.metric,
+                result.metric_fields,
+                result.verdict_fields,
+                validations,
+                result.judge_sources,
             )
             if note is not None:
                 result.judge_notes[row.metric] = note
