@@ -254,3 +254,41 @@ def test_a_create_that_failed_after_acceptance_is_found_not_resubmitted(
     summary = json.loads((tmp_path / "out.csv.summary.json").read_text())
     assert summary["batches"] == {"submitted": 0, "resumed": 1, "recovered": 1}
     assert summary["retries"] == 6 and len(read_csv(out)) == 6
+
+
+LINE_SEPARATOR = "\u2028"  # JSON may hold it unescaped; str.splitlines splits on it
+
+
+def test_a_prompt_with_a_unicode_line_separator_goes_through_the_batch_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = tmp_path / "conv.csv"
+    source.write_text(f"context,response\nfirst line{LINE_SEPARATOR}second line — é,a reply\nplain worry,a reply\n",
+                      encoding="utf-8")  # fmt: skip
+    out = tmp_path / "out.csv"
+    with BatchDouble(processing_delay=0.1) as api:
+        for name, value in provider_env("openai", api).items():
+            monkeypatch.setenv(name, value)
+        # the bare context as the prompt, so the double's echo shows what it read
+        code, output = invoke(
+            *batch_args("openai", source, out, tmp_path, api, 10), "--prompt-template", "{user_concern}"
+        )
+        uploads = list(api.state.files.values())
+        submissions = dict(api.state.submissions)
+    assert code == 0, output
+    assert any(LINE_SEPARATOR.encode() in upload for upload in uploads)  # sent unescaped, one record all the same
+    assert len(submissions) == 2 and set(submissions.values()) == {1}
+    rows = read_csv(out)
+    assert [row["m"] for row in rows] == [
+        "I hear you. You said: first line second line — é",  # the double echoes the prompt's words
+        "I hear you. You said: plain worry",
+    ]
+
+
+def test_jsonl_records_split_on_newlines_only() -> None:
+    from trustmh.bulk.batch_backend import jsonl_records
+
+    records = [{"custom_id": "a", "text": f"x{LINE_SEPARATOR}y\u2029z\x85w"}, {"custom_id": "b", "text": "plain"}]
+    content = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records).encode()
+    assert jsonl_records(content) == records
+    assert jsonl_records(content + b"\n\n") == records  # blank lines are skipped

@@ -22,7 +22,7 @@ from typing import Any
 
 from trustmh.bulk.anthropic_backend import anthropic_client, completion_from_message, message_params
 from trustmh.bulk.backends import redact
-from trustmh.bulk.batch_backend import CLOCK_SKEW_SECONDS, BatchState, ItemResult
+from trustmh.bulk.batch_backend import CLOCK_SKEW_SECONDS, BatchState, ItemResult, jsonl_records
 from trustmh.bulk.request import ChatRequest
 from trustmh.bulk.retry import PermanentError, RetryableError
 
@@ -54,8 +54,7 @@ class AnthropicBatchApi:
         if not url:
             raise RetryableError(f"batch {batch_id} ended without a results_url")
         content = await self.client.get(url, cast_to=bytes, options={"headers": {"Accept": "application/binary"}})
-        lines = [json.loads(line) for line in content.decode("utf-8").splitlines() if line.strip()]
-        return {str(line.get("custom_id")): self._result(line.get("result") or {}) for line in lines}
+        return {str(line.get("custom_id")): self._result(line.get("result") or {}) for line in jsonl_records(content)}
 
     def _result(self, result: dict[str, Any]) -> ItemResult:
         kind = result.get("type")

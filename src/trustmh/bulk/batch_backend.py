@@ -27,6 +27,7 @@ result that arrives while its call waits to be retried is kept until the call as
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -49,6 +50,14 @@ class BatchState:
 
 # A request's result: its completion, or the error (RetryableError / PermanentError) to raise.
 ItemResult = Completion | Exception
+
+
+def jsonl_records(content: bytes) -> list[dict[str, Any]]:
+    """The records of a JSONL file (a batch's upload, output file or results stream), split on
+    "\n" only, as the providers split and write them: a JSON string may hold U+2028, U+2029 or
+    U+0085 unescaped (our uploads write non-ASCII text as it is, and so may a provider), where
+    ``str.splitlines`` would cut the record in two."""
+    return [json.loads(line) for line in content.decode("utf-8").split("\n") if line.strip()]
 
 
 class BatchApi(Protocol):

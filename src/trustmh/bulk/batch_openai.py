@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from trustmh.bulk.backends import completion_from_body, redact
-from trustmh.bulk.batch_backend import CLOCK_SKEW_SECONDS, BatchState, ItemResult
+from trustmh.bulk.batch_backend import CLOCK_SKEW_SECONDS, BatchState, ItemResult, jsonl_records
 from trustmh.bulk.request import ChatRequest
 from trustmh.bulk.retry import PermanentError, RetryableError
 
@@ -63,7 +63,7 @@ class OpenAIBatchApi:
         if not file_id:
             return []
         content = await self.client.files.content(file_id)
-        return [json.loads(line) for line in content.content.decode("utf-8").splitlines() if line.strip()]
+        return jsonl_records(content.content)
 
     async def results(self, batch_id: str, state: BatchState) -> dict[str, ItemResult]:
         batch = state.handle

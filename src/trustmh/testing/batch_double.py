@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from aiohttp import BodyPartReader, web
 
+from trustmh.bulk.batch_backend import jsonl_records
 from trustmh.testing.openai_double import default_responder
 from trustmh.testing.threaded_app import ThreadedApp
 
@@ -171,7 +172,7 @@ def add_openai_routes(app: web.Application, state: BatchState, behaviour: Behavi
 
     def prepare(batch: dict[str, Any]) -> tuple[list[str], list[str]]:
         """The lines of the output and error files (the processing of the batch)."""
-        lines = [json.loads(line) for line in state.files[batch["input_file_id"]].decode().splitlines() if line.strip()]
+        lines = jsonl_records(state.files[batch["input_file_id"]])
         output: list[str] = []
         errors: list[str] = []
         for index, line in enumerate(lines):
@@ -198,7 +199,7 @@ def add_openai_routes(app: web.Application, state: BatchState, behaviour: Behavi
             content = state.files.get(body.get("input_file_id", ""))
             if content is None:
                 return web.json_response({"error": {"message": "no such file"}}, status=404)
-            lines = [json.loads(line) for line in content.decode().splitlines() if line.strip()]
+            lines = jsonl_records(content)
             number = state.accept([line["custom_id"] for line in lines])
             batch_id = f"batch_{number}"
             state.batches[batch_id] = {
