@@ -204,6 +204,31 @@ def test_anthropic_models_without_batch_call_the_messages_api(tmp_path: Path, mo
     assert code == 0, output
     rows = read_csv(out)
     assert len(rows) == 3 and all(row["c"].startswith("I hear you.") for row in rows) and created == 0
+    # The double answers 400 to temperature/top_p as API version 2026-10-21 does; the user is told.
+    assert "anthropic/claude-x: Anthropic's API (version 2026-10-21) takes no temperature" in " ".join(output.split())
+
+
+def test_the_double_rejects_sampling_parameters_as_api_version_2026_10_21_does() -> None:
+    import httpx
+
+    with BatchDouble() as api:
+        base = provider_env("anthropic", api)["ANTHROPIC_BASE_URL"].rstrip("/")
+        body = {"model": "claude-x", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+        assert httpx.post(f"{base}/v1/messages", json=body).status_code == 200
+        for name, value in (("temperature", 0.0), ("top_p", 1.0), ("top_k", 5)):
+            direct = httpx.post(f"{base}/v1/messages", json=body | {name: value})
+            batch = httpx.post(f"{base}/v1/messages/batches",
+                               json={"requests": [{"custom_id": "a", "params": body | {name: value}}]})  # fmt: skip
+            assert (direct.status_code, batch.status_code) == (400, 400), name
+            assert name in direct.json()["error"]["message"] and name in batch.json()["error"]["message"]
+        assert api.state.batches_created == 0
+
+
+def test_no_notice_without_anthropic_models() -> None:
+    from trustmh.bulk.anthropic_backend import unsent_sampling_notice
+
+    assert unsent_sampling_notice(["openai/gpt-x", "trustmh/smollm2"]) is None
+    assert "anthropic/c" in (unsent_sampling_notice(["openai/gpt-x", "anthropic/c"]) or "")
 
 
 def test_anthropic_request_shape() -> None:
@@ -217,7 +242,8 @@ def test_anthropic_request_shape() -> None:
         GenerationParams(max_tokens=7, temperature=0.0, seed=5),
     )
     params = message_params(request)
-    assert params == {"model": "claude-x", "max_tokens": 7, "temperature": 0.0, "system": "S",
+    # No temperature/top_p: API version 2026-10-21 (anthropic SDK 2.x) answers 400 to either.
+    assert params == {"model": "claude-x", "max_tokens": 7, "system": "S",
                       "messages": [{"role": "user", "content": "U"}]}  # fmt: skip
     reply = {"content": [{"type": "text", "text": "hi"}], "stop_reason": "max_tokens",
              "usage": {"input_tokens": 3, "output_tokens": 1}}  # fmt: skip

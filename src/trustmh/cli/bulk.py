@@ -67,6 +67,14 @@ def run_summary(report: RunReport, price_in: float | None, price_out: float | No
     }
 
 
+def print_sampling_notice(models: list[str]) -> None:
+    from trustmh.bulk.anthropic_backend import unsent_sampling_notice
+
+    notice = unsent_sampling_notice(models)
+    if notice is not None:
+        console.print(notice, highlight=False)
+
+
 def print_usage_line(summary: dict[str, Any]) -> None:
     tokens = summary["tokens"]
     cost = "" if summary["cost"] is None else f", cost {summary['cost']:.4f}"
@@ -126,6 +134,7 @@ def generate_command(
     if "{user_concern}" not in prompt_template:
         raise UserError("--prompt-template: expected the placeholder {user_concern} where the context goes")
     targets = parse_model_columns(model)  # before reading a possibly large file
+    print_sampling_notice([t.model.spec for t in targets])
     price_table = PriceTable.load(options.prices)
     table = first_rows(load_conversations(conversations), options.limit)
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
@@ -177,6 +186,7 @@ def judge_command(
     check_table_suffix(output, "--output")
     check_output_file(output, "--output")
     judge = parse_model(judge_model)
+    print_sampling_notice([judge.spec])
     price_table = PriceTable.load(options.prices)
     table = first_rows(read_table(responses, ["context"]), options.limit)
     keys = select_keys(table, key or [])

@@ -6,7 +6,9 @@
 has passed, then ``ended`` with its ``request_counts`` and ``results_url``) and ``GET
 /v1/messages/batches/{id}/results`` (JSONL: ``succeeded`` / ``errored`` / ``expired`` /
 ``canceled`` per request, in no particular order). ``POST /v1/messages`` answers one call
-at once (Anthropic models without ``--batch``).
+at once (Anthropic models without ``--batch``). As API version 2026-10-21 (sent by the
+``anthropic`` SDK 2.x), both answer 400 to a request carrying ``temperature``, ``top_p`` or
+``top_k``, whatever their value.
 """
 
 from __future__ import annotations
@@ -32,6 +34,18 @@ from trustmh.testing.batch_double import (
 )
 
 _COUNT_NAME: dict[Fate, str] = {"ok": "succeeded", "error": "errored", "expired": "expired", "canceled": "canceled"}
+
+
+# Sampling parameters API version 2026-10-21 removed: a request carrying one gets a 400.
+_REMOVED_SAMPLING = ("temperature", "top_p", "top_k")
+
+
+def _removed_sampling_error(params: dict[str, Any], where: str) -> web.Response | None:
+    present = [name for name in _REMOVED_SAMPLING if name in params]
+    if not present:
+        return None
+    error = {"type": "invalid_request_error", "message": f"{where}{present[0]}: Extra inputs are not permitted"}
+    return web.json_response({"type": "error", "error": error}, status=400)
 
 
 def _timestamp(seconds: float) -> str:
@@ -83,6 +97,10 @@ def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Beh
     async def create(request: web.Request) -> web.Response:
         body = await request.json()
         requests = body.get("requests") or []
+        for index, item in enumerate(requests):
+            rejected = _removed_sampling_error(item.get("params") or {}, f"requests.{index}.params.")
+            if rejected is not None:
+                return rejected
         with state.lock:
             number = state.accept([r["custom_id"] for r in requests])
             batch_id = f"msgbatch_{number:04d}"
@@ -135,6 +153,9 @@ def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Beh
     async def message(request: web.Request) -> web.Response:
         """One Messages API call answered at once (the path without ``--batch``)."""
         params = await request.json()
+        rejected = _removed_sampling_error(params, "")
+        if rejected is not None:
+            return rejected
         return web.json_response(_result("direct", "ok", params)["result"]["message"])
 
     app.router.add_post("/v1/messages", message)
