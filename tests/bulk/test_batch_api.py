@@ -205,7 +205,7 @@ def test_anthropic_models_without_batch_call_the_messages_api(tmp_path: Path, mo
     rows = read_csv(out)
     assert len(rows) == 3 and all(row["c"].startswith("I hear you.") for row in rows) and created == 0
     # The double answers 400 to temperature/top_p as API version 2026-10-21 does; the user is told.
-    assert "anthropic/claude-x: Anthropic's API (version 2026-10-21) takes no temperature" in " ".join(output.split())
+    assert "anthropic/claude-x: the provider's API takes no temperature" in " ".join(output.split())
 
 
 def test_the_double_rejects_sampling_parameters_as_api_version_2026_10_21_does() -> None:
@@ -225,7 +225,7 @@ def test_the_double_rejects_sampling_parameters_as_api_version_2026_10_21_does()
 
 
 def test_no_notice_without_anthropic_models() -> None:
-    from trustmh.bulk.anthropic_backend import unsent_sampling_notice
+    from trustmh.bulk.sampling import unsent_sampling_notice
 
     assert unsent_sampling_notice(["openai/gpt-x", "trustmh/smollm2"]) is None
     assert "anthropic/c" in (unsent_sampling_notice(["openai/gpt-x", "anthropic/c"]) or "")

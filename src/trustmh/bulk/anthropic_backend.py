@@ -7,7 +7,8 @@ cache key all the same). Nor are ``temperature`` and ``top_p``: API version 2026
 the ``anthropic`` SDK 2.x we require sends on every request, answers 400 to any of
 ``temperature``/``top_p``/``top_k``, even at their default values, on the Messages API and in
 Message Batches alike. Claude then samples at its own setting, so a judge asked for
-temperature 0 is not deterministic there (:func:`unsent_sampling_notice` says so to the user;
+temperature 0 is not deterministic there (:func:`trustmh.bulk.sampling.unsent_sampling_notice`
+says so to the user;
 the requested values stay in the cache key, so a rerun reuses the first answer). The key is
 read from ``$ANTHROPIC_API_KEY``, the endpoint from ``$ANTHROPIC_BASE_URL`` (the SDK's own
 variables; default https://api.anthropic.com).
@@ -43,19 +44,6 @@ def message_params(request: ChatRequest) -> dict[str, Any]:
     if system:
         params["system"] = system
     return params
-
-
-def unsent_sampling_notice(models: list[str]) -> str | None:
-    """One line telling the user that the Anthropic models among ``models`` get no sampling
-    settings (see the module docstring), or None when there are none."""
-    claude = [model for model in models if model.startswith("anthropic/")]
-    if not claude:
-        return None
-    return (
-        f"note: {', '.join(claude)}: Anthropic's API (version 2026-10-21) takes no temperature or top_p, "
-        "so these models sample at their own setting and their answers can differ between runs "
-        "(the cache keeps the first; docs/bulk.md)"
-    )
 
 
 def completion_from_message(body: Any) -> Completion:

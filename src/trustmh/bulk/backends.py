@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the SDK costs ~0.4 s to import; only calls need it
 
 from trustmh.bulk.request import ChatRequest, Completion
 from trustmh.bulk.retry import PermanentError, RetryableError, parse_retry_after
+from trustmh.bulk.sampling import openai_params
 from trustmh.errors import UserError
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
@@ -99,7 +100,7 @@ class OpenAIBackend:
         body = {
             "model": request.model.partition("/")[2],
             "messages": list(request.messages),
-            **request.params.as_dict(),
+            **openai_params(request.model.partition("/")[2], request.params),
         }
         return completion_from_body(await sdk_post(self._client, "/chat/completions", body, self._secret))
 

@@ -16,6 +16,7 @@ from trustmh.bulk.backends import completion_from_body, redact
 from trustmh.bulk.batch_backend import CLOCK_SKEW_SECONDS, BatchState, ItemResult, jsonl_records
 from trustmh.bulk.request import ChatRequest
 from trustmh.bulk.retry import PermanentError, RetryableError
+from trustmh.bulk.sampling import openai_params_json
 
 FINAL_STATUSES = ("completed", "expired", "failed", "cancelled")
 INTENT_METADATA = "trustmh_intent"
@@ -24,8 +25,9 @@ INTENT_METADATA = "trustmh_intent"
 def _batch_line(key: str, request: ChatRequest) -> str:
     """One JSONL line of the batch input: ``{"custom_id", "method", "url", "body"}``, the body's
     messages being the request's canonical JSON, already encoded for its cache key."""
-    params = request.params.canonical_json()[1:-1]
-    model = json.dumps(request.model.partition("/")[2], ensure_ascii=False)
+    name = request.model.partition("/")[2]
+    params = openai_params_json(name, request.params)[1:-1]
+    model = json.dumps(name, ensure_ascii=False)
     return (
         f'{{"custom_id":{json.dumps(key)},"method":"POST","url":"/v1/chat/completions",'
         f'"body":{{"model":{model},"messages":{request.messages_json()}{"," + params if params else ""}}}}}'

@@ -68,7 +68,7 @@ def run_summary(report: RunReport, price_in: float | None, price_out: float | No
 
 
 def print_sampling_notice(models: list[str]) -> None:
-    from trustmh.bulk.anthropic_backend import unsent_sampling_notice
+    from trustmh.bulk.sampling import unsent_sampling_notice
 
     notice = unsent_sampling_notice(models)
     if notice is not None:

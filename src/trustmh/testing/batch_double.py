@@ -39,7 +39,7 @@ from typing import Any, Literal
 from aiohttp import BodyPartReader, web
 
 from trustmh.bulk.batch_backend import jsonl_records
-from trustmh.testing.openai_double import default_responder
+from trustmh.testing.openai_double import default_responder, unsupported_parameter
 from trustmh.testing.threaded_app import ThreadedApp
 
 Fate = Literal["ok", "error", "expired", "canceled"]
@@ -135,6 +135,9 @@ def public(batch: dict[str, Any]) -> dict[str, Any]:
 
 def _openai_line(custom_id: str, fate: Fate, body: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     """(goes to the output file?, the line)."""
+    if fate == "ok" and (unsupported := unsupported_parameter(body)) is not None:
+        return False, {"id": f"resp-{custom_id[:12]}", "custom_id": custom_id,
+                       "response": {"status_code": 400, "body": {"error": unsupported}}}  # fmt: skip
     if fate == "ok":
         text, prompt_tokens, completion_tokens = reply_for(body.get("messages") or [])
         completion = {

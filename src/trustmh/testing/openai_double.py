@@ -142,9 +142,28 @@ class DoubleState:
             return dict(self.counts), dict(self.outcomes)
 
 
+# Names the double treats as OpenAI reasoning models, listed here rather than taken from
+# trustmh.bulk.sampling, so a wrong detection there fails the tests instead of agreeing with them.
+REASONING_MODEL_PREFIXES = ("o1", "o3", "o4", "gpt-5", "gpt-6")
+
+
+def unsupported_parameter(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The error (HTTP 400) OpenAI answers to a reasoning model's request with ``max_tokens``
+    (it takes ``max_completion_tokens``), ``temperature`` or ``top_p``; None when accepted."""
+    if not str(body.get("model", "")).startswith(REASONING_MODEL_PREFIXES):
+        return None
+    name = next((name for name in ("max_tokens", "temperature", "top_p") if name in body), None)
+    if name is None:
+        return None
+    message = f"Unsupported parameter: '{name}' is not supported with this model."
+    return {"message": message, "type": "invalid_request_error", "param": name, "code": "unsupported_parameter"}
+
+
 def build_app(latency: float, faults: Faults, seed: int, responder: Responder, state: DoubleState) -> web.Application:
     async def chat_completions(request: web.Request) -> web.StreamResponse:
         body = await request.json()
+        if (unsupported := unsupported_parameter(body)) is not None:
+            return web.json_response({"error": unsupported}, status=400)
         messages = body.get("messages") or []
         key = request.headers.get("X-Sample-Key") or messages_key(messages)
         attempt = state.record(key, dict(request.headers))
