@@ -52,6 +52,12 @@ async def hold_until_cancelled() -> NoReturn:
         await asyncio.sleep(RESTOP_SECONDS)
 
 
+def _evaluation_running() -> bool:
+    from trustmh._inspect_compat import get_eval_states
+
+    return any(state.task_id and not state.is_finished for state in get_eval_states())
+
+
 def _cancel_running_tasks() -> None:
     from trustmh._inspect_compat import cancel_task, get_eval_states
 
@@ -76,5 +82,12 @@ class RunStopHooks(Hooks):
             reset()
 
     async def on_before_model_generate(self, data: BeforeModelGenerate) -> None:
-        if _reasons:
+        if not _reasons:
+            return
+        if _evaluation_running():
             await hold_until_cancelled()
+        else:
+            # The stopped evaluation has ended: this call is not part of it (a direct call made
+            # afterwards in the same process, e.g. a notebook or a test), and with nothing left to
+            # cancel, holding it would hang forever.
+            reset()
