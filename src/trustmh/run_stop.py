@@ -52,18 +52,21 @@ async def hold_until_cancelled() -> NoReturn:
         await asyncio.sleep(RESTOP_SECONDS)
 
 
-def _evaluation_running() -> bool:
+def _running_task_ids() -> list[str]:
     from trustmh._inspect_compat import get_eval_states
 
-    return any(state.task_id and not state.is_finished for state in get_eval_states())
+    return [state.task_id for state in get_eval_states() if state.task_id and not state.is_finished]
+
+
+def _evaluation_running() -> bool:
+    return bool(_running_task_ids())
 
 
 def _cancel_running_tasks() -> None:
-    from trustmh._inspect_compat import cancel_task, get_eval_states
+    from trustmh._inspect_compat import cancel_task
 
-    for state in get_eval_states():
-        if state.task_id and not state.is_finished:
-            cancel_task(state.task_id)
+    for task_id in _running_task_ids():
+        cancel_task(task_id)
 
 
 @hooks(name="trustmh_run_stop", description="trustmh: no model call is sent after a run was stopped")

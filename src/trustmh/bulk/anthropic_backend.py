@@ -8,9 +8,8 @@ the ``anthropic`` SDK 2.x we require sends on every request, answers 400 to any 
 ``temperature``/``top_p``/``top_k``, even at their default values, on the Messages API and in
 Message Batches alike. Claude then samples at its own setting, so a judge asked for
 temperature 0 is not deterministic there (:func:`trustmh.bulk.sampling.unsent_sampling_notice`
-says so to the user;
-the requested values stay in the cache key, so a rerun reuses the first answer). The key is
-read from ``$ANTHROPIC_API_KEY``, the endpoint from ``$ANTHROPIC_BASE_URL`` (the SDK's own
+says so to the user; the requested values stay in the cache key, so a rerun reuses the first
+answer). The key is read from ``$ANTHROPIC_API_KEY``, the endpoint from ``$ANTHROPIC_BASE_URL`` (the SDK's own
 variables; default https://api.anthropic.com).
 """
 
