@@ -34,10 +34,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from trustmh.testing.batch_double import BatchDouble
-
 sys.path.insert(0, str(Path(__file__).parent))
 from cost_dry_run_bench import write_workload
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: tests.doubles
+from tests.doubles.batch_double import BatchDouble
 
 
 def judge_command(provider: str, api: BatchDouble, workload: Path, out: Path, batch: int) -> list[str]:

@@ -11,6 +11,7 @@ The ideal is ceil(requests / connections) x latency = 16 x 0.1 s = 1.6 s.
 
 from __future__ import annotations
 
+import sys
 import time
 
 IMPORT_STARTED = time.perf_counter()
@@ -33,7 +34,9 @@ from trustmh.bulk.request import ChatRequest, GenerationParams  # noqa: E402
 from trustmh.bulk.retry import RetryPolicy  # noqa: E402
 from trustmh.bulk.session import RunSettings  # noqa: E402
 from trustmh.bulk.tables import Table  # noqa: E402
-from trustmh.testing.openai_double import OpenAIDouble  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: tests.doubles
+from tests.doubles.openai_double import OpenAIDouble  # noqa: E402
 
 IMPORT_SECONDS = time.perf_counter() - IMPORT_STARTED
 MODEL = "openai/bench"

@@ -7,7 +7,7 @@ separate process (its CPU is not counted). Measured in the same run:
 * ideal: T x latency (turns are serial within a conversation, conversations run in parallel);
 * plain inspect loop: a solver that appends each scripted user turn and calls ``generate()``,
   a scorer counting turns, inspect's own defaults (``eval``);
-* plain loop, trustmh run options: the same solver under ``trustmh.runner.eval_set_options``
+* plain loop, trustmh run options: the same solver under ``trustmh.run.runner.eval_set_options``
   (log_buffer=1, no realtime buffer, retries, timeouts) — what our machinery runs inside;
 * trustmh: ``trustmh.conversation.conversation`` + the ``crisis_psychosis_bench`` scorer (no
   judge) under the same options, with the per-turn cache on (the default: what makes resume skip
@@ -27,9 +27,11 @@ import argparse
 import os
 import resource
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 # `trustmh run`'s default display. inspect creates one display per process, so every configuration
 # shares it; "none" would be inspect's rich display, which lays out each task's metrics table
@@ -107,7 +109,7 @@ def _ours_task(items: list[tuple[str, list[str]]], cache: bool):
 
     from trustmh.conversation import conversation
     from trustmh.pillars.crisis.psychosis_bench import psychosis_scorer
-    from trustmh.tasking import task_metadata
+    from trustmh.tasking.declare import task_metadata
 
     samples = [
         Sample(id=i, input=t[0], metadata={"user_turns": t, "condition": "explicit", "harm": "isolation"})
@@ -127,7 +129,7 @@ def run(kind: str, items: list[tuple[str, list[str]]], log_dir: str) -> Measure:
     from inspect_ai import eval, eval_set
 
     import trustmh._registry  # noqa: F401
-    from trustmh.runner import eval_set_options
+    from trustmh.run.runner import eval_set_options
 
     connections = len(items)
     cpu0, t0 = cpu_seconds(), time.perf_counter()
@@ -167,7 +169,8 @@ def main() -> None:
     scratch = tempfile.mkdtemp(prefix="trustmh-conv-bench-")
     os.environ["XDG_CACHE_HOME"] = os.path.join(scratch, "cache")  # inspect's cache starts empty
     os.environ["TRUSTMH_CACHE_DIR"] = os.path.join(scratch, "trustmh-cache")  # so does the turn store
-    from trustmh.testing.openai_double import OpenAIDouble
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: tests.doubles
+    from tests.doubles.openai_double import OpenAIDouble
 
     kinds = ("plain", "plain-options", "ours", "ours-nocache")
     results: dict[str, list[Measure]] = {}

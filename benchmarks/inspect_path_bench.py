@@ -7,7 +7,7 @@ a separate process (its CPU is not counted). Measured in the same run:
 * a bare aiohttp loop posting the same chat requests (the floor for any Python client);
 * inspect alone: a plain inspect Task, ``generate()`` + ``match()``, inspect's defaults;
 * trustmh: the same samples through our scorer and metrics (the PsyLeak scorer) and
-  exactly the eval-set options ``trustmh run`` uses (``trustmh.runner.eval_set_options``:
+  exactly the eval-set options ``trustmh run`` uses (``trustmh.run.runner.eval_set_options``:
   log_buffer=1 for resume, retries, timeouts, chat completions, no SDK retries).
 
 Each inspect configuration runs ``--reps`` times, interleaved; the best run is reported.
@@ -23,9 +23,11 @@ import asyncio
 import os
 import resource
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass
@@ -136,8 +138,8 @@ def trustmh_path(items: list[tuple[str, str, dict]], connections: int | None, lo
 
     import trustmh._registry  # noqa: F401
     from trustmh.pillars.privacy.scorers import psyleak_scorer
-    from trustmh.runner import eval_set_options
-    from trustmh.tasking import task_metadata
+    from trustmh.run.runner import eval_set_options
+    from trustmh.tasking.declare import task_metadata
 
     task = Task(
         dataset=MemoryDataset([Sample(id=sid, input=text, metadata=meta) for sid, text, meta in items]),
@@ -166,7 +168,8 @@ def main() -> None:
     parser.add_argument("--skip-default-connections", action="store_true")
     args = parser.parse_args()
 
-    from trustmh.testing.openai_double import OpenAIDouble
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: tests.doubles
+    from tests.doubles.openai_double import OpenAIDouble
 
     items = workload(args.samples)
     ideal = args.samples * args.latency / args.connections

@@ -161,7 +161,7 @@ class SerialWorker:
 def register_model(simulator: ReuseSimulator, worker: SerialWorker) -> None:
     from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
 
-    from trustmh._inspect_compat import sample_active
+    from trustmh.core.inspect_compat import sample_active
     from trustmh.models.providers import _as_chat
 
     @modelapi(name="reuse-sim")
@@ -204,7 +204,7 @@ def main() -> None:
 
     import trustmh._registry  # noqa: F401
     from trustmh.cli.evaluate import _selected_tasks
-    from trustmh.runner import build_tasks, eval_set_options
+    from trustmh.run.runner import build_tasks, eval_set_options
 
     simulator = ReuseSimulator()
     worker = SerialWorker(simulator)

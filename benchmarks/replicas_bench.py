@@ -17,14 +17,18 @@ import argparse
 import asyncio
 import math
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from trustmh.bulk.backends import OpenAIBackend
 from trustmh.bulk.engine import BulkEngine
 from trustmh.bulk.replicas import ReplicaBackend
 from trustmh.bulk.request import ChatRequest, GenerationParams
 from trustmh.bulk.retry import RetryPolicy
-from trustmh.testing.openai_double import OpenAIDouble
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: tests.doubles
+from tests.doubles.openai_double import OpenAIDouble
 
 MODEL = "openai/bench"
 

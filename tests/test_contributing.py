@@ -13,8 +13,8 @@ from inspect_ai import eval
 
 from tests.conftest import REPO_ROOT
 from tests.fakes import script
-from trustmh import tasking
-from trustmh.results import score_summary
+from trustmh.scoring.results import score_summary
+from trustmh.tasking import declare as tasking
 
 DOC = (REPO_ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC, flags=re.DOTALL)

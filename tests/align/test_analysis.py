@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from trustmh.align import ALL_ATTRIBUTES, analyze, analyze_files, category
+from trustmh.core.errors import UserError
 from trustmh.data.loaders.mentalalign import HUMAN_PREFIX, JUDGE_PREFIX, read_ratings
-from trustmh.errors import UserError
 from trustmh.mentalalign.schema import DEFAULT_SCORE_RANGE, STRICT_SCORE_RANGE
 from trustmh.stats.paired import icc_c1_a1
 

@@ -32,7 +32,7 @@ def test_a_result_read_back_from_its_json_draws_the_same_figures(fixtures: Path)
 
     from trustmh.align import AlignmentResult
     from trustmh.align.figures import alignment_figures
-    from trustmh.files import json_text
+    from trustmh.core.files import json_text
 
     result = analyze_files(
         fixtures / "human.csv", {"a": fixtures / "judge_a.csv", "b": fixtures / "judge_b.csv"}, n_boot=50
@@ -62,7 +62,7 @@ def test_a_malformed_alignment_json_is_one_line(fixtures: Path) -> None:
     import pytest
 
     from trustmh.align import AlignmentResult
-    from trustmh.errors import UserError
+    from trustmh.core.errors import UserError
 
     for payload in ({"rows": 3}, [], {"rows": [{"judge": "a"}]}):
         with pytest.raises(UserError, match=r"a\.json: .*trustmh align --json"):

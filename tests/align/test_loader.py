@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.loaders.mentalalign import (
     ATTRIBUTES,
     HUMAN_PREFIX,
@@ -21,7 +22,6 @@ from trustmh.data.loaders.mentalalign import (
     parse_cell,
     read_ratings,
 )
-from trustmh.errors import DataFormatError, UserError
 from trustmh.mentalalign.schema import STRICT_SCORE_RANGE
 
 SEVEN = '{"Guidance": 1, "Informativeness": 2, "Relevance": 3, "Safety": 4, "Empathy": 5, "Helpfulness": 4, "Understanding": 3}'

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.doubles.openai_double import OpenAIDouble
 from trustmh.cli.main import app
 from trustmh.mentalalign.schema import ATTRIBUTES
-from trustmh.testing.openai_double import OpenAIDouble
 
 CONTEXTS = [
     "I have not slept properly for weeks and I feel numb at work.",

@@ -19,7 +19,7 @@ import pytest
 from tests.bulk.cli import invoke, read_csv
 from tests.bulk.conftest import FAKE_KEY
 from tests.bulk.test_cost_cli import conversations
-from trustmh.testing.batch_double import BatchDouble
+from tests.doubles.batch_double import BatchDouble
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 PROVIDERS = ["openai", "anthropic"]

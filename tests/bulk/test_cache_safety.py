@@ -11,8 +11,8 @@ import pytest
 
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.request import Completion
-from trustmh.errors import UserError
-from trustmh.locks import exclusive
+from trustmh.core.errors import UserError
+from trustmh.core.locks import exclusive
 
 
 def test_cache_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
@@ -60,8 +60,8 @@ def test_a_failed_write_is_one_error_and_leaves_no_temporary_file(
 ) -> None:
     import errno
 
-    from trustmh import files
     from trustmh.bulk import tables
+    from trustmh.core import files
 
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.bulk.cli import common, generate, invoke, judge
-from trustmh.testing.openai_double import Faults, OpenAIDouble
+from tests.doubles.openai_double import Faults, OpenAIDouble
 
 
 def test_the_api_key_appears_in_no_written_file(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from tests.bulk.cli import common, generate, invoke, read_csv
+from tests.doubles.openai_double import Faults, OpenAIDouble
 from trustmh.mentalalign.rubric import generation_prompt
-from trustmh.testing.openai_double import Faults, OpenAIDouble
 
 
 def test_generate_writes_the_wide_format_with_one_column_per_model(

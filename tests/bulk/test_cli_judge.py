@@ -9,8 +9,8 @@ import openpyxl
 import pytest
 
 from tests.bulk.cli import VERDICT_KEYS, common, invoke, judge, read_csv
+from tests.doubles.openai_double import OpenAIDouble
 from trustmh.mentalalign.schema import ATTRIBUTES, EXPLANATION, OVERALL
-from trustmh.testing.openai_double import OpenAIDouble
 
 
 def test_judge_writes_the_mentalalign_judge_format(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:

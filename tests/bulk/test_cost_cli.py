@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.bulk.cli import common, invoke, read_csv
-from trustmh.testing.openai_double import OpenAIDouble
+from tests.doubles.openai_double import OpenAIDouble
 
 
 def conversations(tmp_path: Path, rows: int) -> Path:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from tests.doubles.openai_double import Faults, OpenAIDouble
 from trustmh.bulk.backends import OpenAIBackend
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine
 from trustmh.bulk.request import ChatOutcome, ChatRequest, GenerationParams
 from trustmh.bulk.retry import RetryPolicy
-from trustmh.testing.openai_double import Faults, OpenAIDouble
 
 MODEL = "openai/double"
 FAST_RETRIES = RetryPolicy(max_attempts=8, base_delay=0.01, max_delay=0.05)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from tests.bulk.cli import invoke, read_csv
 from tests.bulk.test_cost_cli import conversations
+from tests.doubles.openai_double import OpenAIDouble
 from trustmh.bulk.limits import LimitedBackend, TokenBucket
 from trustmh.bulk.replicas import ReplicaBackend
 from trustmh.bulk.request import ChatRequest, Completion, GenerationParams
 from trustmh.bulk.retry import RetryableError
-from trustmh.testing.openai_double import OpenAIDouble
 
 
 class FakeBackend:

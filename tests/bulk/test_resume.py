@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from trustmh.testing.openai_double import OpenAIDouble
+from tests.doubles.openai_double import OpenAIDouble
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 CONVERSATIONS = 300

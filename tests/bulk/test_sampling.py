@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.bulk.cli import common, generate, invoke, judge, read_csv
+from tests.doubles.batch_double import BatchDouble
+from tests.doubles.openai_double import OpenAIDouble
 from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.sampling import openai_params, openai_params_json, openai_reasoning_model, unsent_sampling_notice
-from trustmh.testing.batch_double import BatchDouble
-from trustmh.testing.openai_double import OpenAIDouble
 
 
 @pytest.mark.parametrize(

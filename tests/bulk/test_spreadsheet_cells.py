@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 
 from trustmh.bulk.tables import read_table, write_table
-from trustmh.spreadsheet import neutralise_csv_cell, restore_csv_cell
+from trustmh.core.spreadsheet import neutralise_csv_cell, restore_csv_cell
 
 HOSTILE = [
     "=== Coping plan ===",

@@ -8,8 +8,9 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.fakes import write_jsonl
-from trustmh.errors import UserError
-from trustmh.runner import build_tasks, run_tasks
+from trustmh.core.errors import UserError
+from trustmh.run.config import RunConfig
+from trustmh.run.runner import build_tasks, run_tasks
 
 TASK = "ethics_ethicmh"
 LIMIT = 6
@@ -30,17 +31,16 @@ def _models_in(log_dir: Path) -> dict[str, str]:
 
 def _run(models: list[str], responses: Path, log_dir: Path) -> None:
     run_tasks(
-        [TASK],
-        models,
-        {"responses": str(responses)},
-        None,
-        LIMIT,
-        log_dir,
-        None,
-        "starter",
-        None,
-        False,
-        display="none",
+        RunConfig(
+            tasks=(TASK,),
+            models=tuple(models),
+            model_args={"responses": str(responses)},
+            limit=LIMIT,
+            log_dir=log_dir,
+            source="starter",
+            display="none",
+            write_report=False,
+        )
     )
 
 

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from tests.fakes import script, write_jsonl
 from trustmh.cli.main import app
 from trustmh.data.starter import load_starter
-from trustmh.results import score_summary
 from trustmh.scoring.judge_record import FINGERPRINT_KEY
+from trustmh.scoring.results import score_summary
 
 runner = CliRunner()
 STARTER = "trustmh.pillars.crisis.starter"
@@ -75,7 +75,7 @@ def test_a_second_run_in_one_process_uses_its_own_judge():
     run's judge) instead of ``name``; the run's roles are built outside that context."""
     import inspect_ai.model._model as inspect_model
 
-    from trustmh.run_models import with_redacting_models
+    from trustmh.run.models import with_redacting_models
 
     def roles(judge: str) -> dict:
         return with_redacting_models({"model": [], "model_roles": {"judge": judge}})["model_roles"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from trustmh.errors import UserError
-from trustmh.runner import build_tasks
-from trustmh.task_catalog import task_args_for, task_parameters
+from trustmh.core.errors import UserError
+from trustmh.run.runner import build_tasks
+from trustmh.run.task_catalog import task_args_for, task_parameters
 
 
 def test_each_task_gets_only_the_arguments_it_takes() -> None:

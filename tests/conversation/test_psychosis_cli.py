@@ -11,8 +11,8 @@ from typing import Any
 
 from inspect_ai.log import read_eval_log
 
+from tests.doubles.openai_double import OpenAIDouble, _last_user_text
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
-from trustmh.testing.openai_double import OpenAIDouble, _last_user_text
 
 # The judge's verdict for every turn it is asked about, by the score its rubric asks for.
 VERDICTS = {"dcs": 2, "hes": 1, "sis": 0}

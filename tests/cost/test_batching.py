@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from trustmh.batching import parse_batch, plan_batch
-from trustmh.errors import UserError
-from trustmh.runner import DEFAULT_TIMEOUT, eval_set_options
+from trustmh.core.errors import UserError
+from trustmh.run.batching import parse_batch, plan_batch
+from trustmh.run.runner import DEFAULT_TIMEOUT, eval_set_options
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_run_dry_run_prices_batched_roles_at_the_batch_price(monkeypatch):
 
 
 def test_a_call_goes_through_a_batch_api_when_its_config_asks_and_its_provider_can(monkeypatch):
-    from trustmh.batching import goes_through_batch_api
+    from trustmh.run.batching import goes_through_batch_api
 
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     assert goes_through_batch_api("anthropic/claude-3-5-haiku", True)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from trustmh.core.errors import UserError
 from trustmh.cost.estimate import Estimate
 from trustmh.cost.prices import PriceTable
 from trustmh.cost.tokens import ESTIMATE_METHOD, TokenCounter, estimate_prompt_tokens, worst_case_prompt_tokens
-from trustmh.errors import UserError
 
 
 def test_price_lookup_exact_versioned_local_and_unknown():

@@ -11,10 +11,10 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 from typer.testing import CliRunner
 
+from tests.doubles.batch_double import BatchDouble
 from tests.hardening.double import running_double
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 from trustmh.cli.main import app
-from trustmh.testing.batch_double import BatchDouble
 
 SAMPLES = 6
 

@@ -3,9 +3,10 @@ import shutil
 
 import pytest
 
+from trustmh.core.errors import DatasetMissingError, UserError
 from trustmh.data import registry
-from trustmh.data.registry import DataFile, DatasetSpec, download, resolve_file
-from trustmh.errors import DatasetMissingError, UserError
+from trustmh.data.registry import download, resolve_file
+from trustmh.data.spec import DataFile, DatasetSpec
 
 
 def test_resolution_order_data_dir_env_cache(tmp_path, monkeypatch, isolated_cache):

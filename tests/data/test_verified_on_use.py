@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from trustmh.cli.main import app
+from trustmh.core.errors import UserError
 from trustmh.data.registry import get_dataset, resolve_file
-from trustmh.errors import UserError
 
 
 def _cache_copy(shared_data: Path, cache: Path, dataset: str, name: str) -> Path:

@@ -5,7 +5,7 @@ from inspect_ai.model import get_model
 
 from tests.fakes import script, write_jsonl
 from trustmh.dialogue.tasks import dialogue_mentalbench
-from trustmh.results import score_summary
+from trustmh.scoring.results import score_summary
 
 SCORES = {
     "Guidance": 4,

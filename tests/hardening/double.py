@@ -1,4 +1,4 @@
-"""Thin wrapper over the bulk engineer's :mod:`trustmh.testing.openai_double`.
+"""Thin wrapper over the bulk engineer's :mod:`tests.doubles.openai_double`.
 
 The double counts requests per *sample key* (a hash of the request's messages). Inspect's
 openai provider sends no ``X-Sample-Key``, so tests need to map those keys back to sample
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from trustmh.testing.openai_double import Faults, OpenAIDouble, _last_user_text, default_responder, messages_key
+from tests.doubles.openai_double import Faults, OpenAIDouble, _last_user_text, default_responder, messages_key
 
 __all__ = ["CountingDouble", "Faults", "normalise", "running_double"]
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.hardening.bad_input import CASES
 from tests.hardening.hardening_cli import TEST_KEY, Case, Files, isolated_env, run_cli
-from trustmh.locks import exclusive
+from trustmh.core.locks import exclusive
 
 
 def _write(root: Path, files: Files) -> None:

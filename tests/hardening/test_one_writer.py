@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.bulk.cli import generate
+from tests.doubles.openai_double import OpenAIDouble
 from tests.hardening.hardening_cli import REPO, isolated_env, run_cli
-from trustmh.locks import exclusive
-from trustmh.runner import LOCK_FILE
-from trustmh.testing.openai_double import OpenAIDouble
+from trustmh.core.locks import exclusive
+from trustmh.run.runner import LOCK_FILE
 
 
 def test_a_second_run_on_the_same_log_folder_refuses(tmp_path: Path) -> None:

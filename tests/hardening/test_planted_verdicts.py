@@ -11,13 +11,13 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 from typer.testing import CliRunner
 
+from tests.doubles.openai_double import OpenAIDouble
 from tests.fakes import script, write_jsonl
 from tests.scoring.test_verdict import ALL_FIVES, HONEST, PLANTED_RESPONSE, quoting_judge
 from trustmh.cli.bulk import standalone_app
 from trustmh.cli.main import app
 from trustmh.dialogue.tasks import dialogue_mentalbench
-from trustmh.results import score_summary
-from trustmh.testing.openai_double import OpenAIDouble
+from trustmh.scoring.results import score_summary
 
 runner = CliRunner()
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from tests.doubles.openai_double import choose_fault, messages_key
 from tests.hardening.double import Faults, normalise, running_double
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, psyleak_run, run_cli
-from trustmh.testing.openai_double import choose_fault, messages_key
 
 N = 20  # PsyLeak starter: 5 scenarios x 4 questions
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.hardening.double import Faults, running_double
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, psyleak_run, run_cli
-from trustmh.errors import REDACTED, redact
+from trustmh.core.errors import REDACTED, redact
 
 ARG_KEY = "sk-arg-0c41d7e9b2a85f36aa17"
 

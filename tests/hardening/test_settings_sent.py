@@ -11,7 +11,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.hardening.double import running_double
 from tests.hardening.hardening_cli import TEST_KEY, isolated_env, run_cli
-from trustmh.run_models import model_defaults
+from trustmh.run.models import model_defaults
 
 
 def test_the_temperature_logged_is_the_temperature_sent(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 
 import trustmh._registry  # noqa: F401  (registers the trustmh providers and tasks)
 from trustmh.pillars.privacy.dataset import psyleak_dataset
-from trustmh.run_logs import remove_superseded_logs
-from trustmh.runner import build_tasks
+from trustmh.run.logs import remove_superseded_logs
+from trustmh.run.runner import build_tasks
 
 
 def _finished_log(tmp_path: Path):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from trustmh.cli.evaluate import _parse_pairs
-from trustmh.errors import UserError
-from trustmh.run_models import model_defaults
-from trustmh.run_summary import error_reason
-from trustmh.runner import eval_set_options
+from trustmh.core.errors import UserError
+from trustmh.run.models import model_defaults
+from trustmh.run.runner import eval_set_options
+from trustmh.run.summary import error_reason
 
 
 def test_model_arg_values_are_typed_like_inspect() -> None:

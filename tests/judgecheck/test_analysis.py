@@ -10,7 +10,7 @@ import pingouin
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.judgecheck import check
 from trustmh.judgecheck.ratings import Rating, Value
 from trustmh.judgecheck.verdicts import JudgeVerdicts

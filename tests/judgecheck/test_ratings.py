@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trustmh.errors import DataFormatError
+from trustmh.core.errors import DataFormatError
 from trustmh.judgecheck.ratings import read_ratings
 
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from tests.judgecheck.conversation_run import judge_table, psychosis_log
 from tests.judgecheck.test_cli import app  # noqa: F401 (the fixture)
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.judgecheck import check
 from trustmh.judgecheck.ratings import read_ratings
 from trustmh.judgecheck.verdicts import from_log, from_ratings_file

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log
 
+from tests.doubles.chatbot_double import ChatbotDouble
 from tests.hardening.hardening_cli import REPO, isolated_env, run_cli
 from tests.hardening.test_secrets import _occurrences
 from tests.models.test_http_provider import SESSION_CONFIG
 from trustmh.pillars.reliability.solvers import REPLIES
-from trustmh.testing.chatbot_double import ChatbotDouble
 
 KEY = "bot-cli-key-93e07b41c2d8"
 

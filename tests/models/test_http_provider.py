@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, GenerateConfig, get_model
 
-from trustmh.errors import REDACTED, UserError
+from tests.doubles.chatbot_double import ChatbotDouble
+from tests.doubles.openai_double import OpenAIDouble
+from trustmh.core.errors import REDACTED, UserError
 from trustmh.models.http_chatbot import HttpChatbot, HttpChatbotError
 from trustmh.models.http_config import json_path, load_config, render
-from trustmh.testing.chatbot_double import ChatbotDouble
-from trustmh.testing.openai_double import OpenAIDouble
 
 KEY = "bot-key-5e1f0c9a7d3b"
 

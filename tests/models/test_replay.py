@@ -4,7 +4,7 @@ import pytest
 from inspect_ai.model import ChatMessageUser, get_model
 
 from tests.fakes import write_jsonl
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.models.replay import MissingRecordError, Recordings
 
 

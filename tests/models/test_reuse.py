@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.models.llama import EmbeddedLlama, smollm2_path
 from trustmh.models.reuse import DEFAULT_CACHE_MB, AnswerCache, Request, cache_megabytes
 
@@ -126,7 +126,7 @@ def eval_slice(model: EmbeddedLlama, log_dir: str, monkeypatch: pytest.MonkeyPat
     """A base task and its robustness twin on a few starter items, as in one ``trustmh run``."""
     from inspect_ai import eval
 
-    from trustmh.runner import build_tasks
+    from trustmh.run.runner import build_tasks
 
     monkeypatch.setattr("trustmh.models.providers.shared_llama", lambda path=None: model)
     tasks = build_tasks(["crisis_classification", "robustness_crisis_classification"], "starter", None)

@@ -13,7 +13,8 @@ from trustmh.data.starter import load_starter
 from trustmh.report import build_report
 from trustmh.report.collect import collect
 from trustmh.report.judge_fingerprint import JudgeFingerprints, add_sample, fingerprint_label, fingerprint_notes
-from trustmh.runner import run_tasks
+from trustmh.run.config import RunConfig
+from trustmh.run.runner import run_tasks
 
 FP = {"judges": ["openai/gpt-4o"], "rubrics": {"crisis": "abcdef123456"}, "temperature": 0.0, "prompt_version": 1}
 
@@ -64,8 +65,18 @@ def judged_logs(tmp_path: Path, runs: tuple[tuple[str, str], ...]) -> Path:
     write_jsonl(responses / "crisis_escalation.jsonl", [{"id": r["id"], "output": "call 988"} for r in records])
     log_dir = tmp_path / "logs"
     for model, judge in runs:
-        args = (["crisis_escalation"], [model], {"responses": str(responses)}, [script(judge, [_judge(4)])])
-        run_tasks(*args, 5, log_dir, None, "starter", None, False)
+        config = RunConfig(
+            tasks=("crisis_escalation",),
+            models=(model,),
+            model_args={"responses": str(responses)},
+            judges=(script(judge, [_judge(4)]),),
+            limit=5,
+            log_dir=log_dir,
+            source="starter",
+            display=None,
+            write_report=False,
+        )
+        run_tasks(config)
     return log_dir
 
 

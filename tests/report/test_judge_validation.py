@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.judgecheck.judged_run import human_file, judged_safety_log
-from trustmh.errors import UserError
-from trustmh.files import json_text
+from trustmh.core.errors import UserError
+from trustmh.core.files import json_text
 from trustmh.judgecheck import check
 from trustmh.judgecheck.ratings import read_ratings
 from trustmh.judgecheck.verdicts import from_log

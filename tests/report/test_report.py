@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from tests.report.report_helpers import MARKUP, SECRET_OUTPUT, Logs, write_alignment
 from trustmh.cli import report as report_cli
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.report import TIDY_COLUMNS, build_report, collect
 from trustmh.report.headline import pillar_scores
 from trustmh.report.ranking import leaderboards
@@ -268,9 +268,9 @@ def test_same_item_side_by_side_across_models(logs: Logs, tmp_path: Path) -> Non
 
 
 def test_metrics_no_model_scored_collapse_into_one_line_per_task() -> None:
-    from trustmh.report.collect import LogResult
+    from trustmh.report.log_result import LogResult
     from trustmh.report.render import _metric_table
-    from trustmh.results import MetricRow
+    from trustmh.scoring.results import MetricRow
 
     def row(model: str, metric: str, value: float | None, unparsed: int = 0) -> MetricRow:
         return MetricRow("t", "ethics", model, metric, value, None, None, 0 if value is None else 9, unparsed, "", None)

@@ -289,22 +289,22 @@ def test_page_one_model(driver, logs: Logs, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_page_three_models_starter_and_benchmark(driver, logs: Logs, shared_data: Path, tmp_path: Path) -> None:
     from trustmh.report import collect
-    from trustmh.runner import run_tasks
+    from trustmh.run.config import RunConfig
+    from trustmh.run.runner import run_tasks
 
     starter = [r for r in collect([logs.real]).results if r.model == "trustmh/replay/model-a"]
     folder = _copy_logs(starter, tmp_path / "three")
     run_tasks(
-        ["ethics_ethicmh", "privacy_confaide_tier1"],
-        ["trustmh/replay/gpt-4o-mini", "trustmh/replay/gpt-5.1"],
-        {"responses": str(shared_data / "replay_trustmh")},
-        None,
-        None,
-        folder,
-        str(shared_data),
-        "benchmark",
-        None,
-        False,
-        display="none",
+        RunConfig(
+            tasks=("ethics_ethicmh", "privacy_confaide_tier1"),
+            models=("trustmh/replay/gpt-4o-mini", "trustmh/replay/gpt-5.1"),
+            model_args={"responses": str(shared_data / "replay_trustmh")},
+            log_dir=folder,
+            data_dir=str(shared_data),
+            source="benchmark",
+            display="none",
+            write_report=False,
+        )
     )
     page = build_report([folder], tmp_path / "three.html")
     text = page.read_text(encoding="utf-8")
@@ -321,7 +321,7 @@ def test_page_alignment_section(driver, logs: Logs, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_page_judge_validation_beside_judged_metrics(driver, tmp_path: Path) -> None:
     from tests.judgecheck.judged_run import human_file, judged_safety_log
-    from trustmh.files import json_text
+    from trustmh.core.files import json_text
     from trustmh.judgecheck import check
     from trustmh.judgecheck.ratings import read_ratings
     from trustmh.judgecheck.verdicts import from_log

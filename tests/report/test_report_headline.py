@@ -7,10 +7,11 @@ from dataclasses import replace
 import pytest
 
 from trustmh import PILLARS
-from trustmh.pillars.headline import Headline, headline_components, pillar_components
+from trustmh.pillars.headline import headline_components, pillar_components
 from trustmh.report.headline import MIN_N, chosen_headline, chosen_headlines, pillar_scores, strict_name
 from trustmh.report.plain import pillar_sentences
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
+from trustmh.tasking.headline import Headline
 
 
 def _row(

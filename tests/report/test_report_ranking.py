@@ -8,7 +8,7 @@ import pytest
 from trustmh.pillars.headline import pillar_headlines
 from trustmh.report.headline import PillarScore, TaskHeadline, pillar_scores
 from trustmh.report.ranking import leaderboards, pillar_comparisons, pillar_ranks
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
 
 
 def _score(model: str, value: float, ci: tuple[float, float] | None, pillar: str = "ethics") -> PillarScore:

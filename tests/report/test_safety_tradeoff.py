@@ -6,7 +6,7 @@ import pytest
 
 from trustmh.report.figures import styles
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
 
 
 def row(model: str, task: str, metric: str, value: float | None, ci: tuple[float, float] | None = None) -> MetricRow:

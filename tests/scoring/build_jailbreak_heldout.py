@@ -37,7 +37,7 @@ PER_METHOD = {
     "multitask": 10,
     "no_long_word": 10,
 }
-MAX_TOKENS = 1024  # trustmh.tasking.JUDGED_TOKENS: the benchmark-mode budget of safety_jailbreakmh
+MAX_TOKENS = 1024  # trustmh.tasking.declare.JUDGED_TOKENS: the benchmark-mode budget of safety_jailbreakmh
 ECHO_WORDS = 12
 OUTPUT = Path(__file__).with_name("jailbreak_heldout_outputs.jsonl")
 

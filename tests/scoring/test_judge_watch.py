@@ -9,9 +9,10 @@ import pytest
 from inspect_ai.model import get_model
 
 from tests.fakes import CALLS, script
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.scoring import verdict
-from trustmh.scoring.judge import JudgeField, Rubric, run_judge
+from trustmh.scoring.judge import run_judge
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.verdict import JudgeWatch, UnusableJudge, VerdictAttempts
 
 RUBRIC = Rubric(name="test", instructions="Rate the reply.", fields=(JudgeField("empathy", "warmth"),))
@@ -60,24 +61,25 @@ def test_inspect_judge_stops_asking_after_its_first_unusable_verdicts(monkeypatc
 
 
 def test_a_run_with_a_junk_judge_stops_with_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from trustmh.runner import run_tasks
+    from trustmh.run.config import RunConfig
+    from trustmh.run.runner import run_tasks
 
     monkeypatch.setattr(verdict, "FIRST_VERDICTS", 3)
     under_test = script("watch-under-test", ["I hear you. Please call a crisis line now."])
     judge = script("watch-run-junk", [JUNK])
     with pytest.raises(UserError) as stopped:
         run_tasks(
-            ["crisis_escalation", "ethics_ethicmh"],
-            [under_test],
-            {},
-            judge,
-            None,
-            tmp_path / "logs",
-            None,
-            "starter",
-            1,  # max_connections: samples run (nearly) one after another, as with a slow local judge
-            False,
-            display="none",
+            RunConfig(
+                tasks=("crisis_escalation", "ethics_ethicmh"),
+                models=(under_test,),
+                judges=(judge,),
+                log_dir=tmp_path / "logs",
+                source="starter",
+                # samples run (nearly) one after another, as with a slow local judge
+                max_connections=1,
+                display="none",
+                write_report=False,
+            )
         )
     message = str(stopped.value)
     assert message.startswith("judge scripted/watch-run-junk gave no usable verdict in its first")

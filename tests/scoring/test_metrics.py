@@ -7,8 +7,8 @@ import math
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from trustmh.results import fold_metrics
 from trustmh.scoring import metrics as m
+from trustmh.scoring.results import fold_metrics
 from trustmh.scoring.unparsed import UNPARSED, mark_unparsed
 from trustmh.stats import proportion_estimate
 

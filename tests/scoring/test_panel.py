@@ -16,11 +16,11 @@ from inspect_ai.solver import TaskState
 from scipy.stats import spearmanr
 
 from tests.fakes import CALLS, metrics_of, script, scripted_model
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields
 from trustmh.scoring.judge_record import FINGERPRINT_KEY, JUDGE_PROMPT_VERSION, PANEL_KEY, rubric_hash
-from trustmh.scoring.panel import combine_verdicts, judge_roles, model_family, panel_settings
+from trustmh.scoring.panel import combine_verdicts, judge_fields, judge_roles, model_family, panel_settings
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 
 RUBRIC = Rubric(

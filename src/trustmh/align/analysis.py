@@ -28,8 +28,8 @@ from trustmh.align.result import (
     JudgeData,
     category,
 )
+from trustmh.core.errors import UserError
 from trustmh.data.loaders.mentalalign import OK, UNPARSED, RatingTable, coverage, match_to, read_ratings
-from trustmh.errors import UserError
 from trustmh.mentalalign.schema import (
     ALL_ATTRIBUTES,
     ATTRIBUTES,

@@ -2,7 +2,7 @@
 the report's alignment section (``trustmh report --align``) draw these same figures.
 
 Each builder returns a ``plotly.graph_objects.Figure`` (or ``None`` when the result holds
-nothing to draw); embedding is left to the caller. The look is :mod:`trustmh.plotting`'s.
+nothing to draw); embedding is left to the caller. The look is :mod:`trustmh.core.plotting`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from trustmh.align.result import ALL_ATTRIBUTES, COMPOSITES, AlignmentResult, AlignmentRow, category
-from trustmh.plotting import OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
+from trustmh.core.plotting import OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
 
 CATEGORY_NAMES = {"GR": "good reliability", "MR": "moderate reliability", "PR": "poor reliability"}
 LABELS = {"icc_c1": "ICC(C,1)", "icc_a1": "ICC(A,1)"}

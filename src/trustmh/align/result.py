@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from trustmh.core.errors import UserError
 from trustmh.data.loaders.mentalalign import Coverage
-from trustmh.errors import UserError
 from trustmh.mentalalign.schema import ALL_ATTRIBUTES, COMPOSITES
 from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 

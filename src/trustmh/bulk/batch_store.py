@@ -14,7 +14,7 @@ Every request of a batch run asks :meth:`BatchStore.open_batch` first; a query p
 cost ~40 µs (0.4 s for 10,000). The keys that can be in an open batch are the keys of batches
 open when the run first asks, plus those this process adds; that set is read once, and a
 key outside it is answered without a query. One run at a time holds the cache
-(``trustmh.locks``) and the set is read on the first ask, inside the run, so no other
+(``trustmh.core.locks``) and the set is read on the first ask, inside the run, so no other
 process adds keys behind it.
 """
 
@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from trustmh.bulk.cache import create_private
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 
 SUBMITTING = "submitting"
 PENDING = "pending"

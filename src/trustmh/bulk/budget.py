@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trustmh.bulk.request import ChatRequest, Completion
+from trustmh.core.errors import UserError
 from trustmh.cost.prices import Price, call_price
 from trustmh.cost.tokens import worst_case_prompt_tokens
-from trustmh.errors import UserError
 
 
 class BudgetStop(Exception):

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from trustmh.bulk.request import Completion
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS completions (

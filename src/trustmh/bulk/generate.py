@@ -18,7 +18,7 @@ from trustmh.bulk.engine import BulkEngine
 from trustmh.bulk.request import ChatOutcome, ChatRequest, GenerationParams
 from trustmh.bulk.session import RunReport, RunSettings, run_jobs
 from trustmh.bulk.tables import Table, read_table
-from trustmh.errors import DataFormatError, UserError
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.mentalalign.rubric import GENERATION_PROMPT, generation_prompt
 from trustmh.mentalalign.schema import CONTEXT_COLUMN, HUMAN_RESPONSE_COLUMN, ID_COLUMN
 

@@ -22,7 +22,7 @@ from trustmh.bulk.engine import BulkEngine
 from trustmh.bulk.request import ChatRequest, GenerationParams
 from trustmh.bulk.session import RunReport, RunSettings, run_jobs
 from trustmh.bulk.tables import Table
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.mentalalign.schema import (
     CONTEXT_COLUMN,
@@ -33,7 +33,8 @@ from trustmh.mentalalign.schema import (
     response_column,
     response_key,
 )
-from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, Rubric, judge_prompt
+from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, judge_prompt
+from trustmh.scoring.rubric import Rubric
 from trustmh.scoring.verdict import JudgeCallFailed, JudgeWatch, ask_for_verdict
 
 NOT_RESPONSE_COLUMNS = frozenset({ID_COLUMN, CONTEXT_COLUMN, "id", "ID"})

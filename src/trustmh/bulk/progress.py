@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 if TYPE_CHECKING:
-    from trustmh.bulk.engine import RunStats
+    from trustmh.bulk.run_stats import RunStats
 
 
 class ProgressReporter:

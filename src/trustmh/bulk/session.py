@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from trustmh.bulk.backends import EndpointSettings, ModelSpec, make_backends
+from trustmh.bulk.backends import EndpointSettings, ModelSpec
 from trustmh.bulk.budget import Budget, cap_reached
 from trustmh.bulk.cache import CompletionCache
-from trustmh.bulk.engine import BulkEngine, RunStats
+from trustmh.bulk.engine import BulkEngine
+from trustmh.bulk.factory import make_backends
 from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.retry import RetryPolicy
-from trustmh.endpoints import DEFAULT_BASE_URLS, check_reachable
-from trustmh.errors import UserError
-from trustmh.locks import exclusive
+from trustmh.bulk.run_stats import RunStats
+from trustmh.core.endpoints import DEFAULT_BASE_URLS, check_reachable
+from trustmh.core.errors import UserError
+from trustmh.core.locks import exclusive
 
 Item = TypeVar("Item")
 GC_THRESHOLD = 20_000  # new objects between two collections of the youngest generation, during a run

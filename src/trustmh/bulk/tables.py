@@ -3,7 +3,7 @@
 Reading is strict (one-line errors naming file, line/row and column); writing is atomic
 (a temporary file renamed into place), so an interrupted run never leaves half a file.
 Cells are text a spreadsheet never executes and that reads back exactly
-(:mod:`trustmh.spreadsheet`).
+(:mod:`trustmh.core.spreadsheet`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from trustmh.core.errors import DataFormatError, UserError
+from trustmh.core.paths import check_input_file, check_output_file, os_error_words
+from trustmh.core.spreadsheet import escape_xlsx_text, neutralise_csv_cell, restore_csv_cell, unescape_xlsx_text
 from trustmh.data.readers import read_csv_rows
-from trustmh.errors import DataFormatError, UserError
 from trustmh.mentalalign.schema import ID_COLUMN
-from trustmh.paths import check_input_file, check_output_file, os_error_words
-from trustmh.spreadsheet import escape_xlsx_text, neutralise_csv_cell, restore_csv_cell, unescape_xlsx_text
 
 TABLE_SUFFIXES = (".csv", ".xlsx")
 INTEGER_COLUMNS = (ID_COLUMN,)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal, cast
 import typer
 
 from trustmh.cli.common import console, err_console, user_errors
-from trustmh.errors import UserError
-from trustmh.files import write_text
+from trustmh.core.errors import UserError
+from trustmh.core.files import write_text
 from trustmh.mentalalign.schema import MENTALBENCH_MIN_SCORE, SCORE_MAX
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def align_command(
     ),
 ) -> None:
     from trustmh.align import analyze_files
-    from trustmh.files import json_text
+    from trustmh.core.files import json_text
 
     if level not in ("model", "item", "both"):
         raise UserError(f"--level {level}: expected model, item or both")

@@ -18,10 +18,10 @@ from trustmh.bulk.session import RunReport
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.bulk_options import CallOptions, Output, with_call_options
 from trustmh.cli.common import console, user_errors
-from trustmh.errors import IncompleteRunError, UserError
-from trustmh.files import write_json
+from trustmh.core.errors import IncompleteRunError, UserError
+from trustmh.core.files import write_json
+from trustmh.core.paths import check_output_file
 from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
-from trustmh.paths import check_output_file
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 

@@ -20,7 +20,7 @@ from trustmh.bulk.backends import DEFAULT_API_KEY_ENV, EndpointSettings
 from trustmh.bulk.budget import Budget
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunSettings, default_cache_path
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 
 Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
 BaseUrl = Annotated[

@@ -1,4 +1,4 @@
-"""Helpers shared by every CLI command: user-error handling and consoles (files: :mod:`trustmh.files`)."""
+"""Helpers shared by every CLI command: user-error handling and consoles (files: :mod:`trustmh.core.files`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from trustmh.errors import UserError, redact
+from trustmh.core.errors import UserError, redact
 
 console = Console()
 err_console = Console(stderr=True)

@@ -12,8 +12,8 @@ import typer
 from rich.table import Table
 
 from trustmh.cli.common import console, err_console, user_errors
-from trustmh.errors import UserError
-from trustmh.files import write_json
+from trustmh.core.errors import UserError
+from trustmh.core.files import write_json
 
 app = typer.Typer(
     help="Datasets: status, import from a folder, fetch from upstream.\n\nExample: trustmh data status",
@@ -48,8 +48,9 @@ def status_command(
 
     Example: trustmh data status --data-dir ../shared/data
     """
-    from trustmh.catalog_view import offline
     from trustmh.data.registry import list_datasets, verify_file
+    from trustmh.data.row_counts import count_rows
+    from trustmh.run.catalog_view import offline
 
     rows: list[dict[str, Any]] = []
     with offline():
@@ -59,7 +60,7 @@ def status_command(
             problems: list[str] = []
             if len(present) == len(spec.files):
                 try:
-                    rows_count = spec.count_rows(data_dir)
+                    rows_count = count_rows(spec.name, data_dir)
                 except UserError as error:
                     problems.append(str(error))
                 if verify:
@@ -100,9 +101,10 @@ def import_command(
 
     Example: trustmh data import ~/Downloads/trustmh-data
     """
-    from trustmh.catalog_view import offline
+    from trustmh.core.errors import DatasetMissingError
     from trustmh.data.registry import data_cache_dir, list_datasets, verify_file
-    from trustmh.errors import DatasetMissingError
+    from trustmh.data.row_counts import can_count, count_rows
+    from trustmh.run.catalog_view import offline
 
     if not folder.is_dir():
         raise UserError(f"{folder}: not a folder")
@@ -118,10 +120,10 @@ def import_command(
     # 2. every dataset must parse before anything is copied: a bad file imports nothing
     with offline():
         for spec, _ in plan:
-            if spec.counter is None:
+            if not can_count(spec.name):
                 continue
             try:
-                spec.count_rows(folder)
+                count_rows(spec.name, folder)
             except DatasetMissingError:
                 pass  # only part of the dataset is here: its files are checked when used
             except UserError as error:

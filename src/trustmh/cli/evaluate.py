@@ -13,13 +13,12 @@ from rich.table import Table
 
 from trustmh import TASK_GROUPS
 from trustmh.cli.common import console, err_console, user_errors
-from trustmh.errors import UserError, is_secret_name, redact, register_secret
-from trustmh.files import write_json
-from trustmh.paths import check_input_file, check_output_file
+from trustmh.core.errors import UserError, is_secret_name, redact, register_secret
+from trustmh.core.files import write_json
+from trustmh.core.paths import check_input_file, check_output_file
+from trustmh.run.config import DEFAULT_MODEL, RunCaps, RunConfig
 
-DEFAULT_MODEL = "trustmh/smollm2"
 DEFAULT_LOG_DIR = "logs"
-DISPLAYS = ("log", "rich", "full", "plain", "conversation", "none")
 
 
 def register(app: typer.Typer) -> None:
@@ -40,7 +39,7 @@ def tasks_command(
 
     Example: trustmh tasks --json
     """
-    from trustmh.catalog_view import task_rows
+    from trustmh.run.catalog_view import task_rows
 
     rows = task_rows(_existing_data_dir(data_dir))
     if as_json:
@@ -63,7 +62,7 @@ def tasks_command(
 
 
 def _selected_tasks(tasks: list[str], pillars: list[str]) -> list[str]:
-    from trustmh.task_catalog import all_tasks, get_task_info
+    from trustmh.run.task_catalog import all_tasks, get_task_info
 
     for pillar in pillars:
         if pillar not in TASK_GROUPS:
@@ -219,64 +218,43 @@ def run_command(
 
     Example: trustmh run crisis_psychosis_bench --data-dir DATA -T condition=explicit -T max_tokens=300
     """
-    from trustmh.runner import RunCaps, dry_run_tasks, run_tasks
-    from trustmh.scoring.panel import judge_roles
+    from trustmh.run.runner import dry_run_tasks, run_tasks
 
-    model = model or [DEFAULT_MODEL]
-    selected = _selected_tasks(tasks or [], pillar or [])
-    if not selected:
-        raise UserError("no tasks selected; see `trustmh tasks`")
-    if display not in DISPLAYS:
-        raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
-    judge_roles(judge)  # a judge given twice is refused before anything runs
-    task_args = _parse_pairs(task_arg or [], "--task-arg")
-    if dry_run:
-        roles: dict[str, str | None] = {**judge_roles(judge), "user": user_model}
-        dry_run_tasks(
-            selected,
-            model,
-            roles,
-            limit,
-            _existing_data_dir(data_dir),
-            source,
-            prices,
-            epochs,
-            epochs_reducer,
-            judge_repeats,
-            task_args,
-            batch,
-        )
-        return
-    # stdout: stderr carries nothing but the one-line error when the input is bad
-    console.print(
-        f"running {len(selected)} task{'s' if len(selected) != 1 else ''} × {len(model)} "
-        f"model{'s' if len(model) != 1 else ''} into {log_dir}/"
-        + (" (progress: --display rich)" if display == "log" else "")
-    )
-    run_tasks(
-        selected,
-        models=model,
+    config = RunConfig(
+        tasks=tuple(_selected_tasks(tasks or [], pillar or [])),
+        models=tuple(model or [DEFAULT_MODEL]),
         model_args=_parse_pairs(model_arg or [], "--model-arg"),
-        judge=judge,
+        judges=tuple(judge or []),
         judge_repeats=judge_repeats,
         exclude_self=exclude_self,
+        user_model=user_model,
         limit=limit,
         log_dir=log_dir,
         data_dir=_existing_data_dir(data_dir),
         source=source,
+        task_args=_parse_pairs(task_arg or [], "--task-arg"),
+        epochs=epochs,
+        epochs_reducer=epochs_reducer,
         max_connections=max_connections,
-        write_report=report,
         timeout=timeout,
         attempt_timeout=attempt_timeout,
         max_retries=max_retries,
-        epochs=epochs,
-        epochs_reducer=epochs_reducer,
         display=display,
-        user_model=user_model,
         batch=batch,
         caps=RunCaps(max_cost, max_tokens_total, prices),
-        task_args=task_args,
+        write_report=report,
     )
+    if dry_run:
+        dry_run_tasks(config)
+        return
+    config.check()
+    # stdout: stderr carries nothing but the one-line error when the input is bad
+    console.print(
+        f"running {len(config.tasks)} task{'s' if len(config.tasks) != 1 else ''} × {len(config.models)} "
+        f"model{'s' if len(config.models) != 1 else ''} into {log_dir}/"
+        + (" (progress: --display rich)" if display == "log" else "")
+    )
+    run_tasks(config)
 
 
 def _existing_data_dir(data_dir: Path | None) -> str | None:
@@ -344,7 +322,7 @@ def score_command(
 
     Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir ../shared/data --json -
     """
-    from trustmh.replay_scoring import score_responses
+    from trustmh.run.replay_scoring import score_responses
 
     if not responses.is_dir():  # a folder of <task>.jsonl is checked by the replay model, naming the task
         check_input_file(responses, "a JSONL file of recorded outputs, or a folder of <task>.jsonl")

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from trustmh.cli.common import console, user_errors
-from trustmh.errors import UserError
-from trustmh.files import write_text
+from trustmh.core.errors import UserError
+from trustmh.core.files import write_text
 
 if TYPE_CHECKING:
     from trustmh.judgecheck import JudgeCheck
@@ -160,7 +160,7 @@ def judge_check_command(
         None, "--json", help="Write the result as JSON to this file (the report's --judge-validation), or - for stdout."
     ),
 ) -> None:
-    from trustmh.files import json_text
+    from trustmh.core.files import json_text
     from trustmh.judgecheck import check
     from trustmh.judgecheck.fields import parse_binary, parse_kinds
     from trustmh.judgecheck.ratings import read_ratings

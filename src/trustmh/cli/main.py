@@ -35,7 +35,7 @@ def main() -> None:
 
     * usage errors (an unknown option, ``--limit abc``): ``error: ...``, exit 2 (click's
       own rendering is a multi-line box);
-    * :class:`~trustmh.errors.UserError`: handled inside each command (exit 2);
+    * :class:`~trustmh.core.errors.UserError`: handled inside each command (exit 2);
     * anything else is a bug: one line naming the exception, exit 1; ``TRUSTMH_DEBUG=1``
       shows the traceback.
     """
@@ -45,7 +45,7 @@ def main() -> None:
         import click  # type: ignore[no-redef]  # the same module under its own name in older typer
 
     from trustmh.cli.common import fail
-    from trustmh.errors import UserError
+    from trustmh.core.errors import UserError
 
     try:
         code = app(standalone_mode=False)

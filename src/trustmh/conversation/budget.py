@@ -2,7 +2,7 @@
 
 A conversation's prompt grows every turn: turn *k* resends the system prompt, every earlier
 message and every earlier answer. With a task's per-answer budget *B* (1024 tokens in benchmark
-mode, :data:`trustmh.tasking.JUDGED_TOKENS`) and *L* planned turns, the last prompt can reach
+mode, :data:`trustmh.tasking.declare.JUDGED_TOKENS`) and *L* planned turns, the last prompt can reach
 ``fixed + (L - 1) * B`` tokens, where *fixed* is everything but the answers (system prompt, user
 messages, chat template). A model whose context window *W* is smaller cannot finish the
 conversation: the embedded SmolLM2-135M (*W* = 8192) often writes to the limit, and a

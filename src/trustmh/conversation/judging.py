@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from trustmh.conversation.record import Turn, transcript_text
-from trustmh.scoring.judge import JudgeResult, Rubric, judge_model
-from trustmh.scoring.panel import PanelResult, judge_panel
+from trustmh.scoring.panel import judge_model, judge_panel
+from trustmh.scoring.rubric import JudgeResult, PanelResult, Rubric
 
 
 @dataclass

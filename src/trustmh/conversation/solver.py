@@ -29,7 +29,6 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from trustmh._inspect_compat import resolved_generate_config
 from trustmh.conversation.budget import fitted_turn_budget
 from trustmh.conversation.record import ConversationRecord, Turn, save
 from trustmh.conversation.turn_store import CallKey, TurnStore, call_identity, replay, turn_store
@@ -43,6 +42,7 @@ from trustmh.conversation.users import (
     read_user_reply,
     simulated_user_messages,
 )
+from trustmh.core.inspect_compat import resolved_generate_config
 
 # The simulated user writes short messages; its temperature gives personas some variety.
 USER_CONFIG = GenerateConfig(max_tokens=160, temperature=0.7)

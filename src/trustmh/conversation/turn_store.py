@@ -34,8 +34,8 @@ from pathlib import Path
 from inspect_ai.event import ModelEvent
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 
-from trustmh._inspect_compat import cache_key_config, record_event, resolved_generate_config, sample_active
 from trustmh.bulk.cache import create_private
+from trustmh.core.inspect_compat import cache_key_config, record_event, resolved_generate_config, sample_active
 from trustmh.data.registry import cache_dir
 
 logger = logging.getLogger(__name__)

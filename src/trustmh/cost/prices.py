@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_text
-from trustmh.errors import DataFormatError
 
 LOCAL_PROVIDERS = ("trustmh", "vllm", "ollama", "hf", "sglang", "llama-cpp-python", "transformer_lens", "mockllm")
 

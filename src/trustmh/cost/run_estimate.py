@@ -21,11 +21,12 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, modelapi
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from trustmh.cost.estimate import Estimate
 from trustmh.cost.prices import PriceTable
+from trustmh.models.in_process import InProcessModelAPI
 
 PROVIDER = "trustmhdryrun"
 STUB_REPLY = "(dry run: no model was called)"
@@ -37,18 +38,8 @@ _reasks: dict[tuple[str, str], int] = {}  # (model, judge role) -> re-asks seen
 
 
 @modelapi(name=PROVIDER)
-class DryRunModelAPI(ModelAPI):
+class DryRunModelAPI(InProcessModelAPI):
     """Records requests for the estimate; never calls a model."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
 
     def max_connections(self) -> int:
         return 64

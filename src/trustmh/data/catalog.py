@@ -6,7 +6,7 @@ TrustMH-Bench authors, which has no public URL, so it can only be imported).
 
 from urllib.parse import quote
 
-from trustmh.data.registry import ACCESS_CONTROLLED, DataFile, DatasetSpec, register
+from trustmh.data.spec import ACCESS_CONTROLLED, DataFile, DatasetSpec, register
 
 RAW_GITHUB = "https://raw.githubusercontent.com"
 
@@ -118,7 +118,6 @@ register(
                 "tier_3_control.txt": "7affb08b90d5b7161980a731d717f87cb4e4d0506b02f196473beb3cc28c13c0",
             },
         ),
-        counter="trustmh.data.loaders.confaide:count_rows",
     )
 )
 
@@ -140,7 +139,6 @@ register(
                 "ESConv_fair.json": "d97d5398c98e7cc6bacb82f45527c3702b030baa734e3c39a24ffa09638b1c6e",
             },
         ),
-        counter="trustmh.data.loaders.trustmh_release:count_rows",
     )
 )
 
@@ -152,7 +150,6 @@ register(
         source=("https://huggingface.co/datasets/UVSKKR/Ethical-Reasoning-in-Mental-Health-v1",),
         license="see the Hugging Face dataset card (UVSKKR/Ethical-Reasoning-in-Mental-Health-v1)",
         files=(DataFile("EthicMH_utf8.csv", "f0be79e5bc0471f6236b25f3259fa78c819b47cc7198ef9ab4aa32c010e97181", None),),
-        counter="trustmh.data.loaders.ethicmh:count_rows",
     )
 )
 
@@ -171,7 +168,6 @@ register(
                 "Crisis_Response_QA.jsonl": "aaceb54c15708f862c3ac63f107be1b66c60f8389f60e6c95e175e49ceb1ba9d",
             },
         ),
-        counter="trustmh.data.loaders.psyeval:count_rows",
     )
 )
 
@@ -187,7 +183,6 @@ register(
             "data",
             {"EU.jsonl": "60140a7617779bdb496cd50dcebaf33037c39c65821ae300a6a24a72fd7c7037"},
         ),
-        counter="trustmh.data.loaders.emobench:count_rows",
     )
 )
 
@@ -199,7 +194,6 @@ register(
         source=("https://github.com/CAS-SIAT-XinHai/CPsyCoun",),
         license="CC BY 4.0",
         files=_cpsycoune_files(),
-        counter="trustmh.data.loaders.cpsycoune:count_rows",
     )
 )
 
@@ -219,7 +213,6 @@ register(
                 "protocol.csv": "65c0c002b2fee9e21a826f6e1630fe8d5bf9998743904cc8c6e983776ed1511c",
             },
         ),
-        counter="trustmh.data.loaders.llms_mh_crisis:count_rows",
     )
 )
 
@@ -237,7 +230,6 @@ register(
             "anonymized_dataset",
             {"500_Reddit_users_posts_labels.csv": "7be0336be18f5b198f260b46fccab7abf7ddb4dd593c7b57829f7f9a7d765b24"},
         ),
-        counter="trustmh.data.loaders.cssrs:count_rows",
     )
 )
 
@@ -256,7 +248,6 @@ register(
                 "OEQ_sample.csv": "3cafb2e0a9cac2de6d10a3afdce54b5e7de0c5574b16bf7ebc53e4be70c9bfce",
             },
         ),
-        counter="trustmh.data.loaders.elephant:count_rows",
     )
 )
 
@@ -272,7 +263,6 @@ register(
             "dataset/safety",
             {"jailbreak.json": "d1d9f68e6416f05912600b4f36f22f0f3f044714b65740995643264de3a35055"},
         ),
-        counter="trustmh.data.loaders.trustllm:count_rows",
     )
 )
 
@@ -288,7 +278,6 @@ register(
             "data",
             {"test_cases.json": "d9b7820c0bebb6ec845e5825378535e8e35b79b0244a72be64ec5e49d8da439f"},
         ),
-        counter="trustmh.data.loaders.psychosis_bench:count_rows",
     )
 )
 
@@ -305,7 +294,6 @@ register(
             "data",
             {"profiles.jsonl": "48bf913b31b98ba5909d42737fe144f5ade99fa74db04b7f850b076e05dbb171"},
         ),
-        counter="trustmh.data.loaders.mindeval:count_rows",
     )
 )
 
@@ -327,7 +315,6 @@ register(
                 "o4-mini_llm_judge.xlsx": "f99eb6dece161b654f3ed11988fbc9495b3653aa5b8b1b9ee6547f4bd79d070c",
             },
         ),
-        counter="trustmh.data.loaders.mentalalign:count_rows",
     )
 )
 
@@ -341,7 +328,6 @@ register(
         # Released on OSF only, so no URL or checksum: the user imports it (see the
         # loader trustmh.data.loaders.pas for the accepted CSV format).
         files=(DataFile("PAS.csv"),),
-        counter="trustmh.data.loaders.pas:count_rows",
         notes="CSV with a 'statement' column (first-person problematic action) and optional 'category' and 'id'.",
     )
 )
@@ -358,7 +344,6 @@ register(
             "",
             {"ESConv.json": None},
         ),
-        counter="trustmh.data.loaders.esconv:count_rows",
         notes="No checksum is pinned: upstream has revised the file; the loader checks its schema instead.",
     )
 )
@@ -375,7 +360,6 @@ register(
             DataFile("val.csv"),
             DataFile("test.csv"),
         ),
-        counter="trustmh.data.loaders.swmh:count_rows",
         notes="Ji et al. (2021), 'Suicidal ideation and mental disorder detection with attentive relation networks'. Columns text,label.",
         tags=(ACCESS_CONTROLLED,),
     )
@@ -393,7 +377,6 @@ register(
             DataFile("raw_data_val.json"),
             DataFile("raw_data_test.json"),
         ),
-        counter="trustmh.data.loaders.d4:count_rows",
         notes="Yao et al. (EMNLP 2022). Raw release format {log, portrait, record{drisk, srisk, summary}}.",
         tags=(ACCESS_CONTROLLED,),
     )

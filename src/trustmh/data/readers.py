@@ -1,7 +1,7 @@
 """Strict readers for the file formats datasets come in.
 
 They turn every decoding or structural problem into a one-line
-:class:`~trustmh.errors.DataFormatError` naming the file and the line or field.
+:class:`~trustmh.core.errors.DataFormatError` naming the file and the line or field.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from trustmh.errors import DataFormatError, UserError
-from trustmh.paths import check_input_file, os_error_words
+from trustmh.core.errors import DataFormatError, UserError
+from trustmh.core.paths import check_input_file, os_error_words
 
 # A single field above this size is almost certainly a corrupted file (a missing quote in a
 # CSV swallows the rest of the file into one cell); real items are a few KB at most.

@@ -13,82 +13,28 @@ When none works the error names the dataset, the file and the command that fixes
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import tempfile
 import urllib.error
 import urllib.request
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from trustmh.errors import DatasetMissingError, UserError
+import trustmh.data.catalog  # noqa: F401  (importing the catalogue registers every dataset)
+from trustmh.core.errors import DatasetMissingError, UserError
+from trustmh.data.spec import ACCESS_CONTROLLED, DECLARED, DataFile, DatasetSpec
 
 DOWNLOAD_TIMEOUT_S = 30
 
 
-@dataclass(frozen=True)
-class DataFile:
-    """One upstream file: its name inside the dataset folder, checksum and download URL."""
-
-    name: str
-    sha256: str | None = None
-    url: str | None = None
-
-
-@dataclass(frozen=True)
-class DatasetSpec:
-    """A dataset trustmh can use: provenance, expected files and how to count its rows."""
-
-    name: str
-    pillars: tuple[str, ...]
-    title: str
-    source: tuple[str, ...]
-    license: str
-    files: tuple[DataFile, ...]
-    # "module:function" taking ``data_dir`` (as for resolve_file) and returning the number of
-    # rows; imported lazily so listing datasets never imports every loader.
-    counter: str | None = None
-    notes: str = ""
-    tags: tuple[str, ...] = field(default=())
-
-    def file(self, name: str) -> DataFile:
-        for data_file in self.files:
-            if data_file.name == name:
-                return data_file
-        raise KeyError(f"dataset {self.name!r} has no file {name!r}")
-
-    def count_rows(self, data_dir: str | Path | None) -> int:
-        if self.counter is None:
-            raise UserError(f"dataset {self.name!r} has no row counter")
-        module_name, function_name = self.counter.split(":")
-        function: Callable[[str | Path | None], int] = getattr(importlib.import_module(module_name), function_name)
-        return function(data_dir)
-
-
-_REGISTRY: dict[str, DatasetSpec] = {}
-
-
-def register(spec: DatasetSpec) -> DatasetSpec:
-    _REGISTRY[spec.name] = spec
-    return spec
-
-
-def _ensure_catalog() -> None:
-    importlib.import_module("trustmh.data.catalog")
-
-
 def get_dataset(name: str) -> DatasetSpec:
-    _ensure_catalog()
-    if name not in _REGISTRY:
-        known = ", ".join(sorted(_REGISTRY))
+    if name not in DECLARED:
+        known = ", ".join(sorted(DECLARED))
         raise UserError(f"unknown dataset {name!r}; known datasets: {known}")
-    return _REGISTRY[name]
+    return DECLARED[name]
 
 
 def list_datasets() -> list[DatasetSpec]:
-    _ensure_catalog()
-    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+    return [DECLARED[name] for name in sorted(DECLARED)]
 
 
 def cache_dir() -> Path:
@@ -128,9 +74,6 @@ def find_local(dataset: str, name: str, data_dir: str | Path | None = None) -> P
         if candidate.is_file():
             return candidate
     return None
-
-
-ACCESS_CONTROLLED = "access-controlled"
 
 
 def fix_command(spec: DatasetSpec) -> str:

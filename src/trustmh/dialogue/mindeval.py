@@ -25,9 +25,9 @@ from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
 from trustmh.data.starter import load_starter
 from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeResult
+from trustmh.scoring.rubric import JudgeResult
 from trustmh.scoring.unparsed import trustmh_scorer
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 PILLAR = "dialogue"
 STARTER = "trustmh.dialogue.starter"

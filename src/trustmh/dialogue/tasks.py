@@ -35,10 +35,10 @@ from trustmh.mentalalign.schema import (
     composite_means,
 )
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import judge_fields
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields
 from trustmh.scoring.unparsed import trustmh_scorer
-from trustmh.tasking import Generation, greedy, trustmh_task
+from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
 STARTER = "trustmh.dialogue.starter"
 METRICS = (*(a.lower() for a in ATTRIBUTES), "overall", "css", "ars", "judge_unparsed_rate", "response_words")

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.judgecheck.analysis import FieldAgreement, agreement
 from trustmh.judgecheck.fields import build_table
 from trustmh.judgecheck.ratings import Rating, Value

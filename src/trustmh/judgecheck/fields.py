@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.judgecheck.ratings import Rating, Value
 
 KINDS = ("scale", "nominal", "binary")

@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_csv_rows, read_jsonl
-from trustmh.errors import DataFormatError
 
 COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` is optional
 Value = float | str

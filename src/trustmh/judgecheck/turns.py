@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.judgecheck.ratings import Rating, Value
 
 ROW_KEYS = ("turns", "checkpoints")  # score metadata keys holding per-turn rows

@@ -3,7 +3,7 @@ refusal detector on recorded answers, or given as a long-format file).
 
 **From a log.** A field of a sample is either a *score field* (``Score.value[field]``, what
 the metrics read: ``judge_refused``, ``harmfulness``, ``over_refusal_judge`` ...) or a
-*verdict field*: the judge's own verdict as :func:`trustmh.scoring.judge.judge_fields` keeps it
+*verdict field*: the judge's own verdict as :func:`trustmh.scoring.panel.judge_fields` keeps it
 in the score metadata (``judge_verdict``, e.g. ``verdict`` = ``refused``), before the scorer
 derived its fields. A verdict field wins over a score field of the same name (the scorer may
 have dropped it for some samples). ``None``/NaN is an unparsed verdict. With several epochs
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.judgecheck.ratings import Value, read_ratings
 from trustmh.judgecheck.turns import TurnValues, derived_metrics, sample_turns, turn_count, turn_rows
 
@@ -89,7 +89,7 @@ def _sample_values(scores: dict[str, Any], verdict_fields: set[str]) -> dict[str
 
 def from_log(path: str | Path) -> JudgeVerdicts:
     """The judge's values of every sample of an inspect log (see the module docstring)."""
-    from trustmh.results import log_judge, metric_fields, read_log
+    from trustmh.scoring.results import log_judge, metric_fields, read_log
 
     log = read_log(str(path), header_only=False)
     if log.status != "success":

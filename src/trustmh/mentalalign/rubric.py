@@ -13,7 +13,7 @@ JSON schema, re-asking) is the shared judge's (:mod:`trustmh.scoring.judge`).
 from __future__ import annotations
 
 from trustmh.mentalalign.schema import AFFECTIVE_RESONANCE, ATTRIBUTES, COGNITIVE_SUPPORT, EXPLANATION, OVERALL
-from trustmh.scoring.judge import JudgeField, Rubric
+from trustmh.scoring.rubric import JudgeField, Rubric
 
 # Attribute -> (description, anchors for 5, 4, 3, 2, 1), quoted from the guidelines.
 ANCHORS: dict[str, tuple[str, tuple[str, str, str, str, str]]] = {

@@ -36,7 +36,7 @@ from typing import Any
 import httpx
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage
 
-from trustmh.errors import REDACTED, redact
+from trustmh.core.errors import REDACTED, redact
 from trustmh.models.http_config import HttpConfig, JsonPathError, json_path, render
 
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -67,7 +67,7 @@ def _chat(messages: list[ChatMessage]) -> list[dict[str, str]]:
 
 
 def _conversation_key() -> str | None:
-    from trustmh._inspect_compat import sample_active
+    from trustmh.core.inspect_compat import sample_active
 
     active = sample_active()
     if active is None:
@@ -138,7 +138,7 @@ class HttpChatbot:
             raise HttpChatbotError(f"{shown}: the reply is not JSON", retry=True) from None
 
     def should_retry(self, error: Exception) -> bool | Any:
-        from trustmh._inspect_compat import RetryDecision
+        from trustmh.core.inspect_compat import RetryDecision
 
         if not isinstance(error, HttpChatbotError) or not error.retry:
             return RetryDecision.no()

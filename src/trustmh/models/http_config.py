@@ -32,8 +32,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_text
-from trustmh.errors import DataFormatError
 
 # Request variables a template may use.
 VARIABLES = {

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.models.reuse import (
     AnswerCache,
     Request,

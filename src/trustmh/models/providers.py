@@ -25,16 +25,16 @@ from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
     GenerateConfig,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from trustmh._inspect_compat import sample_active
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
+from trustmh.core.inspect_compat import sample_active
 from trustmh.models.http_chatbot import HttpChatbot
+from trustmh.models.in_process import InProcessModelAPI
 from trustmh.models.llama import shared_llama
 from trustmh.models.replay import Recordings, ReplayFolder
 
@@ -62,18 +62,12 @@ def _usage(input_tokens: int, output_tokens: int, cache_read: int | None = None)
 
 
 @modelapi(name="trustmh")
-class TrustmhModelAPI(ModelAPI):
+class TrustmhModelAPI(InProcessModelAPI):
     """Dispatches ``smollm2``, ``gguf`` and ``replay`` (see module docstring)."""
 
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
+    def __init__(self, model_name: str, **provider_args: Any) -> None:
+        super().__init__(model_name, **provider_args)
+        model_args = self.model_args
         kind, _, rest = model_name.partition("/")
         self.kind = kind
         self.recordings: Recordings | None = None

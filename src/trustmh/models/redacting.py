@@ -18,7 +18,7 @@ import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from trustmh.errors import redact, scrub_exception
+from trustmh.core.errors import redact, scrub_exception
 
 if TYPE_CHECKING:
     from inspect_ai.model import Model

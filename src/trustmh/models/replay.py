@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.readers import MAX_FIELD_CHARS, read_text
-from trustmh.errors import DataFormatError, UserError
 
 
 def normalise(text: str) -> str:

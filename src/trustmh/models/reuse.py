@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 
 # 512 MB ≈ 23,000 tokens of SmolLM2 state (23 KB per token): a default run then keeps nearly every shared
 # prefix it will use again (stand-in: 24,525 tokens prefilled against 25,224 at 256 MB; docs/performance.md).

@@ -9,19 +9,19 @@ import csv
 import io
 from pathlib import Path
 
-from trustmh.errors import UserError
-from trustmh.files import write_json, write_text
+from trustmh.core.errors import UserError
+from trustmh.core.files import write_json, write_text
+from trustmh.core.spreadsheet import neutralise_csv_cell
 from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
 from trustmh.report.headline import pillar_scores
 from trustmh.report.judge_validation import annotate, load_validations
 from trustmh.report.ranking import leaderboards
 from trustmh.report.render import render_html
-from trustmh.spreadsheet import neutralise_csv_cell
 
 # Column order of the tidy results table (CSV and JSON exports). ``strict*``: the metric with
 # every unparsed answer counted wrong, where the scorer reports that variant (``<metric>_strict``,
-# folded into the metric's row by trustmh.results); empty otherwise.
+# folded into the metric's row by trustmh.scoring.results); empty otherwise.
 TIDY_COLUMNS = (
     "model",
     "pillar",
@@ -58,7 +58,7 @@ def build_report(
 
     ``csv_path``/``json_path`` also export the tidy results table; ``judge_validation``:
     ``trustmh judge-check --json`` files shown beside the judged metrics. All input is read and
-    checked before anything is written: bad input raises :class:`trustmh.errors.UserError`
+    checked before anything is written: bad input raises :class:`trustmh.core.errors.UserError`
     and leaves no file behind (each file is written atomically). ``exclude_self`` leaves out
     the logs judged by a judge of their model's own family (``docs/judges.md``).
     """

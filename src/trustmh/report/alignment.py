@@ -16,7 +16,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 
 from trustmh.align.result import AlignmentResult, AlignmentRow
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.report.headline import fmt
 
 # The table's columns, in order; a column no row defines is left out.

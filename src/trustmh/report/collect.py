@@ -10,7 +10,7 @@ so also in a redacted report): the ranking compares two models on the items both
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,14 +18,15 @@ from urllib.parse import unquote
 
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 
-from trustmh.errors import UserError
+import trustmh.report.conversations as conversations
+from trustmh.core.errors import UserError
 from trustmh.judgecheck.turns import is_bookkeeping, turn_rows
 from trustmh.pillars.headline import pillar_headlines
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
-from trustmh.report import conversations
 from trustmh.report.judge_fingerprint import JudgeFingerprints, add_sample
 from trustmh.report.judge_validation import add_derived_fields
-from trustmh.results import MetricRow, log_judge, metric_fields, metric_rows, read_log
+from trustmh.report.log_result import CellStat, LogResult, SampleExcerpt
+from trustmh.scoring.results import log_judge, metric_fields, metric_rows, read_log
 from trustmh.scoring.unparsed import is_unparsed
 
 LOG_SUFFIXES = (".eval", ".json")
@@ -34,61 +35,6 @@ EXCERPT = 280
 # them beside its headline (judge verdict first); the first one present is used.
 RTA_FIELDS = tuple(SAMPLE_FIELDS.values())
 MAX_SAMPLES_SHOWN = 200
-
-
-@dataclass
-class SampleExcerpt:
-    id: str
-    input: str
-    output: str
-    score: str
-
-
-@dataclass
-class CellStat:
-    """Mean of a 0/1 field over the samples of one heatmap cell."""
-
-    total: float = 0.0
-    n: int = 0
-
-    @property
-    def mean(self) -> float | None:
-        return self.total / self.n if self.n else None
-
-
-@dataclass
-class LogResult:
-    path: str
-    task: str
-    model: str
-    pillar: str
-    source: str
-    note: str
-    created: str
-    rows: list[MetricRow]
-    samples: list[SampleExcerpt] = field(default_factory=list)
-    total_samples: int = 0
-    # (method, objective) -> refusal rate over the samples, for safety logs with samples.
-    rta_grid: dict[tuple[str, str], CellStat] = field(default_factory=dict)
-    # Per-turn verdicts (and transcripts) of conversation tasks (trustmh.report.conversations).
-    conversation: conversations.ConversationData | None = None
-    # headline sample field -> sample id -> value (mean over epochs; NaN: unparsed in every epoch)
-    items: dict[str, dict[str, float]] = field(default_factory=dict)
-    # metric -> the score fields it reads (from the log's metric arguments), the judge's own
-    # verdict fields seen in the samples, and the validation shown beside each judged metric.
-    metric_fields: dict[str, list[str]] = field(default_factory=dict)
-    verdict_fields: set[str] = field(default_factory=set)
-    turn_fields: set[str] = field(default_factory=set)  # per-turn judge fields of a conversation task
-    judge_sources: set[str] = field(default_factory=set)  # judge fields the task builds score fields from
-    judge_notes: dict[str, str] = field(default_factory=dict)
-    # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
-    judge_fingerprints: JudgeFingerprints | None = None
-
-    @property
-    def key(self) -> str:
-        """An HTML-id-safe key for this (task, model)."""
-        raw = f"{self.task}--{self.model}"
-        return "".join(c if c.isalnum() or c in "-_" else "-" for c in raw)
 
 
 @dataclass

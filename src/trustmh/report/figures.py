@@ -1,4 +1,4 @@
-"""Plotly figures of the report, in the look of :mod:`trustmh.plotting` (Okabe–Ito colours,
+"""Plotly figures of the report, in the look of :mod:`trustmh.core.plotting` (Okabe–Ito colours,
 every series also told apart by marker symbol, line dash or bar pattern, every heatmap cell
 carrying its number as text: no meaning rests on colour alone).
 """
@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from trustmh.plotting import DASHES, OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
-from trustmh.report.collect import LogResult
+from trustmh.core.plotting import DASHES, OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
 from trustmh.report.headline import PillarScore, ci_text, fmt
+from trustmh.report.log_result import LogResult
 from trustmh.report.ranking import Leaderboard
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
 
 CONFUSION = re.compile(r"^(?P<base>\w*confusion\w*)\[gold=(?P<gold>[^,\]]+),\s*pred=(?P<pred>[^\]]+)\]$")
 GROUPED = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<by>[^=\]]+)=(?P<group>[^\]]+)\]$")

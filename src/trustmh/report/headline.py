@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from trustmh import PILLARS
-from trustmh.pillars.headline import Headline, pillar_components
-from trustmh.results import MetricRow
+from trustmh.pillars.headline import pillar_components
+from trustmh.scoring.results import MetricRow
+from trustmh.tasking.headline import Headline
 
 # Below this many items a task headline is left out of the ranking: one item moves a rate by
 # 20 points or more and a bootstrap or Wilson interval is not to be trusted.
@@ -107,7 +108,7 @@ def _exclusion(headline: Headline, value: TaskHeadline, baseline: MetricRow | No
 
 
 def folded_strict(row: MetricRow) -> MetricRow | None:
-    """The strict variant that :mod:`trustmh.results` folds into ``row``, as a row of its own."""
+    """The strict variant that :mod:`trustmh.scoring.results` folds into ``row``, as a row of its own."""
     if row.strict is None:
         return None
     return replace(

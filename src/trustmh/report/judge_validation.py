@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_json
-from trustmh.errors import DataFormatError
 
-if TYPE_CHECKING:  # collect imports this module
-    from trustmh.report.collect import LogResult
+if TYPE_CHECKING:
+    from trustmh.report.log_result import LogResult
 
 FORMAT = "trustmh-judge-check/1"
 NOT_JUDGED = ("judge_unparsed", "judge_unparsed_share")  # parse rates of the judge, not its verdicts

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 import re
 
-from trustmh.pillars.headline import Headline
 from trustmh.report.headline import GROUPED, PillarScore, fmt
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
+from trustmh.tasking.headline import Headline
 
 TEST_SUFFIX = re.compile(r"^(?P<measure>.+?)_(?P<kind>range_p|worst_group)$")
 

@@ -16,14 +16,15 @@ from trustmh import PILLARS, __version__
 from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
-from trustmh.report.collect import Collection, LogResult
+from trustmh.report.collect import Collection
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
+from trustmh.report.log_result import LogResult
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
 from trustmh.report.ranking import Leaderboard, leaderboards
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
 
 STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
 

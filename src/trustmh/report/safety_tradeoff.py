@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from trustmh.plotting import style_layout
+from trustmh.core.plotting import style_layout
 from trustmh.report.figures import Style, row_hover
 from trustmh.report.headline import fmt
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
 
 RTA_METRICS = ("rta_judge", "rta_keyword")
 ANSWER_METRICS = ("answer_rate_judge", "answer_rate_keyword")

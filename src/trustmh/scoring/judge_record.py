@@ -21,11 +21,9 @@ from __future__ import annotations
 import hashlib
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from trustmh.scoring.judge import Rubric
-    from trustmh.scoring.panel import PanelResult
+from trustmh.scoring.rubric import JUDGE_TEMPERATURE, PanelResult, Rubric, is_vote
 
 # Bump when judge_prompt()'s wording or the re-ask protocol changes: verdicts are then not comparable.
 JUDGE_PROMPT_VERSION = 1
@@ -44,8 +42,6 @@ def rubric_hash(rubric: Rubric) -> str:
 
 
 def _kind(rubric: Rubric) -> dict[str, str]:
-    from trustmh.scoring.panel import is_vote
-
     return {f.name: ("vote" if is_vote(f) else "scale") for f in rubric.fields}
 
 
@@ -98,7 +94,6 @@ class JudgementLog:
         """The two score-metadata keys, or nothing when no judge was asked or left out."""
         if not self.judgements and not self.excluded_self:
             return {}
-        from trustmh.scoring.judge import JUDGE_TEMPERATURE
 
         return {
             FINGERPRINT_KEY: self.fingerprint(JUDGE_TEMPERATURE),

@@ -2,7 +2,7 @@
 the upstream benchmark counts a non-answer as wrong, a strict variant.
 
 **What a metric reports.** A metric returns a flat dict, which inspect expands into separate
-metrics and :mod:`trustmh.results` folds back into one row per metric:
+metrics and :mod:`trustmh.scoring.results` folds back into one row per metric:
 
 * ``<m>``, ``<m>_ci_low``, ``<m>_ci_high``, ``<m>_n``: the estimate over the *parsed* samples;
 * ``<m>_unparsed``: how many samples the metric applies to but could not be parsed;

@@ -35,11 +35,11 @@ import contextlib
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from trustmh.scoring.judge import JUDGE_ROLE, JudgeField, JudgeResult, Rubric, run_judge
+from trustmh.scoring.judge import run_judge
 from trustmh.scoring.judge_record import current_log
+from trustmh.scoring.rubric import JUDGE_ROLE, JudgeResult, PanelResult, Rubric, is_vote
 from trustmh.stats.judge_probes import UNDECIDED, panel_mean, strict_majority
 
 if TYPE_CHECKING:
@@ -111,11 +111,6 @@ def exclude_self() -> bool:
     return os.environ.get(EXCLUDE_SELF_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
-def is_vote(judge_field: JudgeField) -> bool:
-    """Combined by strict majority (categories, yes/no, free text) rather than by the mean."""
-    return bool(judge_field.choices) or judge_field.text or judge_field.high - judge_field.low == 1
-
-
 def _text_key(value: object) -> object:
     return " ".join(value.split()).casefold() if isinstance(value, str) else value
 
@@ -143,20 +138,6 @@ def combine_verdicts(
         else:  # the first spelling of the winning answer
             combined[judge_field.name] = next(v for v in values if _text_key(v) == winner)
     return combined, undecided
-
-
-@dataclass
-class PanelResult(JudgeResult):
-    """A :class:`JudgeResult` for the whole panel: ``verdict`` is the combined one."""
-
-    judges: list[str] = field(default_factory=list)
-    per_judge: list[JudgeResult] = field(default_factory=list)
-    repeats: list[list[JudgeResult]] = field(default_factory=list)
-    undecided: list[str] = field(default_factory=list)
-
-    @property
-    def judge_name(self) -> str:
-        return ", ".join(self.judges)
 
 
 async def _ask_panel(models: list[Model], rubric: Rubric, context: str, response: str, repeats: int) -> tuple:
@@ -207,7 +188,7 @@ def judge_roles(judges: list[str] | None) -> dict[str, str]:
     judges = list(judges or [])
     seen = [j for i, j in enumerate(judges) if j in judges[:i]]
     if seen:
-        from trustmh.errors import UserError
+        from trustmh.core.errors import UserError
 
         raise UserError(f"--judge {seen[0]} given twice: a panel needs different judges")
     return {(JUDGE_ROLE if i == 0 else f"{JUDGE_ROLE}_{i + 1}"): judge for i, judge in enumerate(judges)}
@@ -231,3 +212,44 @@ def panel_settings(repeats: int = 0, exclude_own_family: bool = False) -> Iterat
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+def judge_model() -> Model | None:
+    """The first judge of the panel, or ``None`` when no judge is configured (a "is any judge bound?" test)."""
+    panel = judge_panel_models()
+    return panel[0] if panel else None
+
+
+async def judge_fields(
+    rubric: Rubric, context: str, response: str | None, prefix: str = ""
+) -> tuple[dict[str, float | str | None], dict[str, object]]:
+    """Judge one response with the configured judge (or panel), for use inside any trustmh scorer.
+
+    Returns ``(value_fields, metadata)``. With no judge bound both are empty, so judge
+    metrics stay *not scored*. Each judged call adds ``judge_unparsed`` (0/1: no judge of the
+    panel gave a usable verdict) to the value fields. A ``None`` response (the model gave no
+    answer) is not judged: its fields are unparsed (``None``), and it is not a judge failure.
+    With a panel, a scale field is the judges' mean and a field without a strict majority is
+    ``None`` (undecided; see :mod:`trustmh.scoring.panel`). The metadata keeps the parsed verdict
+    (``judge_verdict``, ``None`` when unparsed; a panel's combined one) as the judge gave it,
+    before a scorer derives its fields from it: ``trustmh judge-check`` compares it with human ratings.
+    """
+    if judge_model() is None:
+        return {}, {}
+    if response is None:
+        return {f"{prefix}{name}": None for name in rubric.field_names}, {}
+    result = await judge_panel(rubric, context, response, prefix)
+    if result is None:  # every judge left out as the model's own family (--exclude-self)
+        return {}, {}
+    values = result.fields(rubric, prefix)
+    values[f"{prefix}judge_unparsed"] = 0.0 if result.verdict is not None else 1.0
+    metadata: dict[str, object] = {
+        f"{prefix}judge_verdict": result.verdict,
+        f"{prefix}judge_attempts": result.attempts,
+        f"{prefix}judge_error": result.error,
+        f"{prefix}judge_reply": result.raw_replies[-1] if result.raw_replies else None,
+        f"{prefix}judge_model": result.judge_name,
+    }
+    if len(result.per_judge) > 1:
+        metadata[f"{prefix}judge_replies"] = [r.raw_replies[-1] if r.raw_replies else None for r in result.per_judge]
+    return values, metadata

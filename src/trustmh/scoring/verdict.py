@@ -31,10 +31,10 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 
-if TYPE_CHECKING:  # the rubric types live in judge.py, which imports this module
-    from trustmh.scoring.judge import Rubric
+if TYPE_CHECKING:
+    from trustmh.scoring.rubric import Rubric
 
 Verdict = dict[str, int | str]
 Message = dict[str, str]  # {"role": ..., "content": ...}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from trustmh.core.errors import DataFormatError
+from trustmh.data import row_counts
 from trustmh.data.loaders import cssrs, llms_mh_crisis, psychosis_bench
-from trustmh.data.registry import get_dataset
-from trustmh.errors import DataFormatError
 
 
 def test_crisis_label_files(shared_data: Path) -> None:
@@ -21,7 +21,7 @@ def test_crisis_label_files(shared_data: Path) -> None:
     assert human[0].id == "human-0" and human[0].inputs[0] == "I’m 21."
     assert llm[0].origin == "hugg_1"
     assert llms_mh_crisis.count_rows(shared_data) == 206 + 2046
-    assert get_dataset("llms_mh_crisis").count_rows(shared_data) == 2252
+    assert row_counts.count_rows("llms_mh_crisis", shared_data) == 2252
 
 
 def test_protocol(shared_data: Path) -> None:

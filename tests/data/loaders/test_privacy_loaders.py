@@ -1,8 +1,8 @@
 import pytest
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.loaders.confaide import load_rating_items, load_tier
 from trustmh.data.loaders.psyleak import load_psyleak, load_scenarios
-from trustmh.errors import DataFormatError
 
 
 def test_real_confaide_tiers(shared_data):

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.data.synthetic_files import d4_session, write_d4, write_swmh
+from trustmh.core.errors import DataFormatError, DatasetMissingError, UserError
+from trustmh.data import row_counts
 from trustmh.data.loaders import cpsycoune, d4, emobench, esconv, mindeval, psyeval, swmh
 from trustmh.data.registry import fix_command, get_dataset
-from trustmh.errors import DataFormatError, DatasetMissingError, UserError
 
 # --- the real reference files -----------------------------------------------------------
 
@@ -80,10 +81,10 @@ def test_mindeval_real_file(shared_data: Path) -> None:
 
 
 def test_catalog_counts_through_the_loaders(shared_data: Path) -> None:
-    assert get_dataset("psyeval").count_rows(shared_data) == 880
-    assert get_dataset("emobench").count_rows(shared_data) == 400
-    assert get_dataset("cpsycoune").count_rows(shared_data) == 45
-    assert get_dataset("mindeval").count_rows(shared_data) == 50
+    assert row_counts.count_rows("psyeval", shared_data) == 880
+    assert row_counts.count_rows("emobench", shared_data) == 400
+    assert row_counts.count_rows("cpsycoune", shared_data) == 45
+    assert row_counts.count_rows("mindeval", shared_data) == 50
 
 
 # --- Psy-Eval format details ------------------------------------------------------------

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.loaders import trustmh_release
 from trustmh.data.loaders.psyharm import JAILBREAKMH_METHODS, load_jailbreakmh, load_prompt_csv, load_psyharm
 from trustmh.data.loaders.trustllm import count_rows as trustllm_rows
-from trustmh.errors import DataFormatError
 
 
 def test_psyharm_real_file(shared_data: Path) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.fakes import write_text
+from trustmh.core.errors import DataFormatError
+from trustmh.data import row_counts
 from trustmh.data.loaders import elephant, ethicmh, pas
-from trustmh.data.registry import get_dataset
-from trustmh.errors import DataFormatError
 
 ETHIC_HEADER = (
     "index,subcategory,scenario,options,reasoning_task,expected_reasoning,model_behavior,real_world_impact,viewpoints\n"
@@ -45,7 +45,7 @@ def test_oeq_real_file_carries_human_labels(shared_data: Path) -> None:
 
 def test_elephant_count_rows(shared_data: Path) -> None:
     assert elephant.count_rows(shared_data) == 20
-    assert get_dataset("elephant").count_rows(shared_data) == 20
+    assert row_counts.count_rows("elephant", shared_data) == 20
 
 
 def test_ethicmh_real_file(shared_data: Path) -> None:
@@ -121,7 +121,7 @@ def test_pas_accepted_format(tmp_path: Path) -> None:
         ("0", "I lied to my friend.", "honesty"),
         ("1", "I skipped my meds.", None),
     ]
-    assert pas.count_rows(tmp_path) == 2 == get_dataset("pas").count_rows(tmp_path)
+    assert pas.count_rows(tmp_path) == 2 == row_counts.count_rows("pas", tmp_path)
 
 
 def test_pas_ids_from_column(tmp_path: Path) -> None:
@@ -142,7 +142,7 @@ def test_pas_missing_statement_column(tmp_path: Path) -> None:
 
 
 def test_pas_missing_file_names_import(tmp_path: Path) -> None:
-    from trustmh.errors import DatasetMissingError
+    from trustmh.core.errors import DatasetMissingError
 
     with pytest.raises(DatasetMissingError, match="pas"):
         pas.load_pas(tmp_path)

@@ -11,7 +11,7 @@ from inspect_ai.scorer import SampleScore, Score
 from tests.fakes import metrics_of
 from tests.pillars.crisis.simulated_risk_run import simulated_risk_log
 from trustmh.pillars.crisis.simulated_risk import vera_rate, vera_score_of
-from trustmh.results import metric_fields
+from trustmh.scoring.results import metric_fields
 
 # (value, ci_low, ci_high) as computed before the change (percentile bootstrap, 1,000 resamples, seed 20240607).
 PINNED = {

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.loaders.esconv import load_esconv, load_esconv_fair
-from trustmh.errors import DataFormatError, UserError
 from trustmh.pillars.fairness.dataset import (
     esconv_fair_dataset,
     parse_identity_turn,

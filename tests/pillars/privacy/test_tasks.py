@@ -6,7 +6,7 @@ from inspect_ai import eval
 
 from tests.fakes import write_jsonl
 from trustmh.pillars.privacy.tasks import privacy_confaide_tier1, privacy_psyleak
-from trustmh.results import score_summary
+from trustmh.scoring.results import score_summary
 
 
 def _run(task, tmp_path, records):

@@ -9,7 +9,7 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
-from trustmh.results import score_summary
+from trustmh.scoring.results import score_summary
 
 
 def run(task: Task, model: Any, tmp_path: Path, **kwargs: Any) -> dict[str, Any]:

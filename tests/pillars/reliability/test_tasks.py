@@ -14,11 +14,11 @@ import trustmh._registry  # noqa: F401  (registers the tasks and the trustmh mod
 from tests.data.synthetic_files import d4_session, write_d4, write_swmh
 from tests.fakes import scripted_model
 from tests.pillars.reliability.running import run
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.pillars.reliability import dataset as ds
 from trustmh.pillars.reliability import tasks as T
 from trustmh.pillars.reliability.scorers import joint_correct, parse_emobench
-from trustmh.task_catalog import get_task_info
+from trustmh.run.task_catalog import get_task_info
 
 RELIABILITY_TASKS = [
     "reliability_usmle_mental",

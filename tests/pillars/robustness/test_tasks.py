@@ -13,7 +13,7 @@ from inspect_ai.solver import TaskState
 
 from tests.conftest import require_shared_data
 from tests.fakes import metrics_of, replay_eval, write_replay
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.pillars.crisis.prompts import CLASS_DEFINITIONS
 from trustmh.pillars.robustness.perturb import KINDS
 from trustmh.pillars.robustness.tasks import (
@@ -169,7 +169,7 @@ def test_the_clean_pass_is_the_base_tasks_very_request(robust: str, base: str, s
     task's answer (the embedded model answers it once per run), and the relative drop compares
     perturbed answers with exactly what the base task measured. Starter runs used 16 answer
     tokens for the MCQ clean passes against the base tasks' 64 until issue 17."""
-    from trustmh.runner import build_tasks
+    from trustmh.run.runner import build_tasks
 
     data_dir = str(shared_data) if source == "benchmark" else None
     robust_task, base_task = build_tasks([robust, base], source, data_dir)
@@ -210,7 +210,7 @@ def test_mcq_variants_perturb_the_item_not_our_instruction(
     the crisis tasks keep theirs; the question, options' text and scenario are perturbed, option
     markers kept."""
     from trustmh.pillars.reliability import prompts
-    from trustmh.runner import build_tasks
+    from trustmh.run.runner import build_tasks
 
     opening = getattr(prompts, instruction)
     opening = opening["en"] if isinstance(opening, dict) else opening

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.fakes import CALLS, metrics_of, replay_eval, scripted_model, write_replay
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.pillars.safety.dataset import hostile_items
 from trustmh.pillars.safety.tasks import safety_antitoxic, safety_jailbreakmh
 

@@ -12,7 +12,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from tests.fakes import metrics_of, replay_eval, scripted_model, write_replay
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.pillars.safety.dataset import overrefusal_items
 from trustmh.pillars.safety.tasks import safety_overrefusal
 

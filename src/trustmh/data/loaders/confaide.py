@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_lines
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 TIER_FILES = {
     "1": ("tier_1.txt", "tier_1_labels.txt"),

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_json
 from trustmh.data.registry import get_dataset, resolve_file
-from trustmh.errors import DataFormatError
 
 DATASET = "cpsycoune"
 ROLES = {"求助者": "client", "支持者": "counselor"}

@@ -17,9 +17,9 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_csv_rows, require_unique
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 DATASET = "cssrs"
 FILE = "500_Reddit_users_posts_labels.csv"

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.readers import read_json
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError, UserError
 
 DATASET = "d4"
 SPLITS = ("train", "val", "test")

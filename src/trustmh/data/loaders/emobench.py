@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.readers import read_jsonl, require_unique
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError, UserError
 
 DATASET = "emobench"
 FILE = "EU.jsonl"

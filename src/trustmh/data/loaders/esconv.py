@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_json
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 SPEAKERS = ("seeker", "supporter")
 FULL_DATASET, FULL_FILE = "esconv", "ESConv.json"

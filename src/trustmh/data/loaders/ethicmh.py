@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_csv_rows, require_unique
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 FILENAME = "EthicMH_utf8.csv"
 LETTERS = "ABCD"

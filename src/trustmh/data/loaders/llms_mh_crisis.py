@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.readers import read_csv_rows, read_json
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError, UserError
 
 DATASET = "llms_mh_crisis"
 CRISIS_LABELS: tuple[str, ...] = (

@@ -9,7 +9,7 @@ and ``Explanation``, which are ignored. Column names may carry stray spaces.
 
 Validation happens here, at the edge: structural problems (missing file or column,
 duplicate or mismatched ConvIDs, empty file) raise a one-line
-:class:`~trustmh.errors.DataFormatError`; a bad *cell* is not fatal but is recorded as
+:class:`~trustmh.core.errors.DataFormatError`; a bad *cell* is not fatal but is recorded as
 ``UNPARSED`` so the analysis can count and exclude it.
 """
 
@@ -27,8 +27,9 @@ from typing import cast
 
 import numpy as np
 
+from trustmh.core.errors import DataFormatError, UserError
+from trustmh.core.paths import check_input_file
 from trustmh.data.readers import read_text
-from trustmh.errors import DataFormatError, UserError
 from trustmh.mentalalign.schema import (
     ATTRIBUTES,
     DEFAULT_SCORE_RANGE,
@@ -40,7 +41,6 @@ from trustmh.mentalalign.schema import (
     SELF_FAMILY,
     column,
 )
-from trustmh.paths import check_input_file
 
 # Cell status codes stored per (conversation, response model, attribute).
 OK, MISSING, UNPARSED = 0, 1, 2

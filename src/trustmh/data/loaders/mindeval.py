@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_jsonl
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 DATASET = "mindeval"
 FILE = "profiles.jsonl"

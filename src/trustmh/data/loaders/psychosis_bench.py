@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_json, require_unique
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 DATASET = "psychosis_bench"
 FILE = "test_cases.json"

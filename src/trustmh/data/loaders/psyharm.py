@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_csv_rows, require_unique
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 JAILBREAKMH_METHODS = (
     "fixed sentence",

@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import check_line_lengths, read_lines, read_text
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 _BEGIN = re.compile(r"^<BEGIN><([^>]*)>\s*$")
 _END = re.compile(r"^<END><([^>]*)><([^>]*)>\s*$")

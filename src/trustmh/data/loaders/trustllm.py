@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_json
 from trustmh.data.registry import resolve_file
-from trustmh.errors import DataFormatError
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Crisis headline: macro F1 over the crisis categories."""
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

@@ -20,13 +20,13 @@ from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY, any_turn, applicable, first_turn, mean_over, phase_means
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
+from trustmh.core.errors import UserError
 from trustmh.data.loaders.psychosis_bench import PsychosisCase, load_psychosis_cases
 from trustmh.data.starter import load_starter
-from trustmh.errors import UserError
 from trustmh.pillars.crisis.psychosis_prompts import DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC
 from trustmh.scoring import metrics as m
 from trustmh.scoring.unparsed import trustmh_scorer
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 STARTER = "trustmh.pillars.crisis.starter"
 DCS_FROM_TURN = 4

@@ -8,7 +8,7 @@ per score and turn, as upstream does.
 
 from __future__ import annotations
 
-from trustmh.scoring.judge import JudgeField, Rubric
+from trustmh.scoring.rubric import JudgeField, Rubric
 
 _CONTEXT = (
     "You are reviewing a conversation between a user and an AI assistant. The user shows signs of "

@@ -13,9 +13,10 @@ from trustmh.pillars.crisis.prompts import escalation_instructions
 from trustmh.pillars.crisis.safety_checks import method_info_sentences, points_to_resources
 from trustmh.scoring import metrics as m
 from trustmh.scoring.classification import classification_metrics, label_value
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields
 from trustmh.scoring.labels import parse_label
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 
 HIGH_RISK = ["suicidal_ideation", "self-harm"]

@@ -26,7 +26,7 @@ from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, D
 from trustmh.scoring import metrics as m
 from trustmh.scoring.unparsed import is_unparsed, trustmh_scorer
 from trustmh.stats.vera import pooled_share_estimate, vera_score_estimate
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 PERSONAS = "trustmh.pillars.crisis.personas"
 # The starter slice: two personas (one indirect moderate risk, one masked imminent), 3 turns each.

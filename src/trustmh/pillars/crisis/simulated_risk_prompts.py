@@ -9,7 +9,7 @@ named or asked about the risk, and whether any single answer was itself high-har
 
 from __future__ import annotations
 
-from trustmh.scoring.judge import JudgeField, Rubric
+from trustmh.scoring.rubric import JudgeField, Rubric
 
 RATINGS = ("best_practice", "suboptimal", "high_harm", "not_relevant")
 

@@ -6,7 +6,7 @@ from inspect_ai import Task
 
 from trustmh.pillars.crisis.dataset import classification_dataset, cssrs_dataset, cssrs_limits, escalation_dataset
 from trustmh.pillars.crisis.scorers import crisis_label_scorer, cssrs_scorer, escalation_scorer
-from trustmh.tasking import judged_free_text, short_answer, trustmh_task
+from trustmh.tasking.declare import judged_free_text, short_answer, trustmh_task
 
 CRISIS_DATASETS = ("llms_mh_crisis",)
 # A label name is at most ~8 tokens; a few more allow "Category: ...".

@@ -1,6 +1,6 @@
 """Ethics headline: choice accuracy on EthicMH dilemmas (the option experts chose)."""
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

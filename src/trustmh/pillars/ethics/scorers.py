@@ -11,8 +11,9 @@ from inspect_ai.solver import TaskState
 from trustmh.pillars.ethics.prompts import PRINCIPLES, PRINCIPLES_INSTRUCTIONS, judge_context
 from trustmh.scoring import metrics as m
 from trustmh.scoring.choice import parse_choice
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 from trustmh.scoring.verdict import json_objects
 

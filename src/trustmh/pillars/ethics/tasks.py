@@ -6,7 +6,7 @@ from inspect_ai import Task
 
 from trustmh.pillars.ethics.dataset import ethicmh_dataset
 from trustmh.pillars.ethics.scorers import ethics_scorer
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 
 @trustmh_task(

@@ -8,9 +8,9 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
+from trustmh.core.errors import UserError
 from trustmh.data.loaders.esconv import EsconvDialogue, EsconvTurn, load_esconv_fair, parse_dialogue
 from trustmh.data.starter import load_starter
-from trustmh.errors import UserError
 from trustmh.pillars.fairness.demographics import ATTRIBUTES, IDENTITY_TURNS, Variant, inject, variants
 from trustmh.pillars.fairness.prompts import SUPPORTER_SYSTEM
 

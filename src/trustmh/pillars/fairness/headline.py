@@ -4,7 +4,7 @@ A range of 0 whose CI is [0, 0] means nothing varied (typically: zero refusals i
 group), not that the model is fair, so it is left out of the ranking.
 """
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

@@ -10,9 +10,10 @@ from inspect_ai.solver import TaskState
 from trustmh.pillars.fairness.metrics import demographic_spread
 from trustmh.pillars.fairness.prompts import SUPPORT_JUDGE_INSTRUCTIONS
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields
 from trustmh.scoring.refusal import detect_refusal
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 
 SUPPORT_RUBRIC = Rubric(

@@ -6,7 +6,7 @@ from inspect_ai import Task
 
 from trustmh.pillars.fairness.dataset import esconv_fair_dataset, parse_attributes, parse_identity_turn
 from trustmh.pillars.fairness.scorers import fairness_scorer
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 METRICS = (
     "support_quality_range[attribute=*]",

@@ -1,6 +1,6 @@
 """Privacy headline: agreement with human privacy ratings (ConfAIde), else PsyLeak leaks."""
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

@@ -10,8 +10,9 @@ from inspect_ai.solver import TaskState
 from trustmh.pillars.privacy.prompts import PROXY_INSTRUCTIONS
 from trustmh.pillars.privacy.ratings import EXPECTATION_SCALE, SENSITIVITY_SCALE, parse_rating
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 
 _MARKUP = re.compile(r"[*_`#>]+")

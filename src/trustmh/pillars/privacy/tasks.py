@@ -7,7 +7,7 @@ from inspect_ai.model import GenerateConfig
 
 from trustmh.pillars.privacy.dataset import psyleak_dataset, rating_dataset
 from trustmh.pillars.privacy.scorers import psyleak_scorer, rating_scorer
-from trustmh.tasking import Generation, greedy, trustmh_task
+from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
 RATING_METRICS = ("pearson_r", "mean_rating", "unparsed_rate")
 # ConfAIde's eval.py samples each rating at temperature 1, top_p 1, up to 365 tokens, ten

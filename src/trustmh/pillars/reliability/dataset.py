@@ -2,7 +2,7 @@
 
 Starter items are stored in each benchmark's own format and read by the same loaders, so
 the starter suite also exercises the loaders. ``source`` is already resolved to
-``"starter"`` or ``"benchmark"`` (see :func:`trustmh.tasking.resolve_source`).
+``"starter"`` or ``"benchmark"`` (see :func:`trustmh.tasking.declare.resolve_source`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from trustmh.core.errors import UserError
 from trustmh.data.loaders import cpsycoune, d4, emobench, esconv, psyeval, swmh
-from trustmh.errors import UserError
 from trustmh.pillars.reliability.prompts import (
     D4_BINARY,
     D4_LEVELS,

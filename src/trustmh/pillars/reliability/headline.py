@@ -1,6 +1,6 @@
 """Reliability headline: accuracy on the multiple-choice and classification tasks."""
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from trustmh.scoring.judge import JudgeField, Rubric
+from trustmh.scoring.rubric import JudgeField, Rubric
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -24,7 +24,8 @@ from trustmh.pillars.reliability.solvers import REPLIES
 from trustmh.scoring import metrics as m
 from trustmh.scoring.choice import json_value, parse_choice
 from trustmh.scoring.classification import classification_metrics, label_value
-from trustmh.scoring.judge import Rubric, judge_fields
+from trustmh.scoring.panel import judge_fields
+from trustmh.scoring.rubric import Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 
 

@@ -22,7 +22,7 @@ from trustmh.pillars.reliability.scorers import (
     mcq_scorer,
 )
 from trustmh.pillars.reliability.solvers import support_turns
-from trustmh.tasking import judged_free_text, short_answer, trustmh_task
+from trustmh.tasking.declare import judged_free_text, short_answer, trustmh_task
 
 # Long posts and transcripts are cut in the middle for the starter suite (the embedded model
 # has an 8k context and the default run should stay quick); benchmark runs keep them whole (0 = no limit).

@@ -6,7 +6,7 @@ differ by nothing), so such a task is left out of the ranking. Chance is uniform
 the highest chance level among them; EmoBench emotion questions have 6 options).
 """
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

@@ -18,14 +18,14 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Solver, TaskState, generate
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.pillars.crisis.dataset import classification_dataset, cssrs_dataset
 from trustmh.pillars.crisis.scorers import crisis_label_scorer, cssrs_scorer
 from trustmh.pillars.crisis.tasks import LABEL_GENERATION
 from trustmh.pillars.robustness.metrics import robustness_metrics
 from trustmh.pillars.robustness.perturb import KINDS, MAX_INTENSITY
 from trustmh.pillars.robustness.solvers import CLEAN, INTENSITY_KEY, KIND_KEY, perturb_input
-from trustmh.tasking import Generation, trustmh_task
+from trustmh.tasking.declare import Generation, trustmh_task
 
 PILLAR = "robustness"
 # Quick by default (every item runs once per variant plus clean): one word-level kind at a middle intensity.

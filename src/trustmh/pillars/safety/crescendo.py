@@ -27,10 +27,10 @@ from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation, genera
 from trustmh.conversation.turn_store import CallKey, call_identity, turn_store
 from trustmh.pillars.safety.dataset import harmful_intents
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeField, Rubric
 from trustmh.scoring.refusal import detect_refusal
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 PILLAR = "safety"
 STORE_SINGLE_TURN = "trustmh_single_turn_answer"

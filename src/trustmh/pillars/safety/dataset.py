@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from trustmh.core.errors import UserError
 from trustmh.data.loaders.psyharm import (
     JAILBREAKMH_METHODS,
     HarmfulRequest,
@@ -12,7 +13,6 @@ from trustmh.data.loaders.psyharm import (
     load_psyharm,
 )
 from trustmh.data.starter import load_starter
-from trustmh.errors import UserError
 from trustmh.pillars.safety.transformations import TRUSTLLM_METHODS, canonical_method, transform
 
 STARTER = "trustmh.pillars.safety.starter"

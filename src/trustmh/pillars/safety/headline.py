@@ -9,7 +9,7 @@ two components of the pillar (see :mod:`trustmh.pillars.headline`), averaged ove
   a judge: without one the task is *not scored* and the pillar is RtA alone.
 """
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

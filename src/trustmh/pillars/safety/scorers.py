@@ -27,9 +27,10 @@ from trustmh.pillars.safety.prompts import (
 )
 from trustmh.scoring import metrics as m
 from trustmh.scoring.agreement import kappa
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields, judge_model
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields, judge_model
 from trustmh.scoring.refusal import detect_refusal
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 
 JUDGE_VERDICTS = ("refused", "partially complied", "complied")

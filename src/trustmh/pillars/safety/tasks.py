@@ -13,7 +13,7 @@ from trustmh.pillars.safety.dataset import (
     parse_methods,
 )
 from trustmh.pillars.safety.scorers import antitoxic_scorer, jailbreak_scorer, overrefusal_scorer
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 METRICS = (
     "rta_judge",

@@ -3,7 +3,7 @@
 AITA (no judge needed) first; the judged PAS endorsement rate when AITA was not run.
 """
 
-from trustmh.pillars.headline import Headline
+from trustmh.tasking.headline import Headline
 
 HEADLINES = (
     Headline(

@@ -16,8 +16,9 @@ from trustmh.pillars.sycophancy.prompts import (
 )
 from trustmh.pillars.sycophancy.verdict import parse_verdict
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields, judge_model
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields, judge_model
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 
 HUMAN = "human_"

@@ -6,7 +6,7 @@ from inspect_ai import Task
 
 from trustmh.pillars.sycophancy.dataset import aita_dataset, oeq_dataset, pas_dataset
 from trustmh.pillars.sycophancy.scorers import aita_scorer, oeq_scorer, pas_scorer
-from trustmh.tasking import judged_free_text, short_answer, trustmh_task
+from trustmh.tasking.declare import judged_free_text, short_answer, trustmh_task
 
 
 @trustmh_task(

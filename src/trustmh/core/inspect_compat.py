@@ -1,0 +1,147 @@
+"""Every private inspect_ai API trustmh uses, in one place.
+
+inspect_ai is pinned (``inspect-ai==0.3.285`` in pyproject.toml), but these names live in
+modules inspect does not document as public, so an upgrade may move them. Each is imported
+here, once, and importing this module fails with an error naming the API and what trustmh
+needs it for; ``tests/core/test_inspect_compat.py`` makes that failure loud in CI. Everything
+else in trustmh imports inspect's public API only.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.event import Event
+from inspect_ai.log import Transcript, transcript
+from inspect_ai.model import GenerateConfig, Model
+
+
+def _missing(api: str, purpose: str, error: ImportError) -> ImportError:
+    from importlib.metadata import version
+
+    return ImportError(
+        f"inspect_ai {version('inspect_ai')} no longer provides {api}, which trustmh uses to {purpose}; "
+        "install the inspect_ai version pinned in pyproject.toml or update trustmh/core/inspect_compat.py"
+    )
+
+
+try:
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._util.registry.registry_find/registry_unqualified_name",
+        "check that a --model provider exists before a run writes anything",
+        error,
+    ) from error
+
+try:
+    from inspect_ai._util.error import PrerequisiteError
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._util.error.PrerequisiteError",
+        "turn a missing API key or provider package into a one-line error",
+        error,
+    ) from error
+
+try:
+    from inspect_ai.log._recorders.buffer.buffer import cleanup_sample_buffers_for_log
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.log._recorders.buffer.buffer.cleanup_sample_buffers_for_log",
+        "delete the sample buffer of a superseded log",
+        error,
+    ) from error
+
+try:
+    from inspect_ai.log._samples import sample_active
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.log._samples.sample_active",
+        "find the sample id a replayed output belongs to",
+        error,
+    ) from error
+
+try:
+    from inspect_ai.model._model import RetryDecision
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.model._model.RetryDecision",
+        "tell inspect whether a failed call to a deployed chatbot (trustmh/http) is worth retrying",
+        error,
+    ) from error
+
+try:
+    from inspect_ai._control.cancel import cancel_task
+    from inspect_ai._control.eval_state import get_eval_states
+except ImportError as error:
+    raise _missing(
+        "inspect_ai._control.cancel.cancel_task/eval_state.get_eval_states",
+        "abort the running tasks when trustmh run --max-cost / --max-tokens-total is reached",
+        error,
+    ) from error
+
+
+def keep_openai_sampling_settings(api: object) -> None:
+    """Stop inspect's OpenAI provider treating ``api``'s model as OpenAI's newest reasoning model.
+
+    inspect counts an ``openai/<name>`` it does not recognise as the newest reasoning model
+    (``OpenAIAPI.is_latest``) and then drops ``temperature``. For a model served by an
+    OpenAI-compatible server that name is the server's own model, so trustmh turns the check off
+    on that instance. Imported here, when first needed (the OpenAI SDK is slow to import); a
+    provider class without ``is_latest`` fails loudly instead of silently dropping temperature.
+    """
+    try:
+        from inspect_ai.model._providers.openai import OpenAIAPI
+    except ImportError as error:
+        raise _missing(
+            "inspect_ai.model._providers.openai.OpenAIAPI", "send temperature to OpenAI-compatible servers", error
+        ) from error
+    if not isinstance(api, OpenAIAPI):
+        return
+    if not callable(getattr(OpenAIAPI, "is_latest", None)):
+        raise _missing(
+            "inspect_ai.model._providers.openai.OpenAIAPI.is_latest",
+            "send temperature to OpenAI-compatible servers",
+            ImportError("is_latest"),
+        )
+    api.is_latest = lambda: False  # type: ignore[method-assign]
+
+
+try:
+    from inspect_ai.model._cache import _cache_key_config as cache_key_config
+except ImportError as error:
+    raise _missing(
+        "inspect_ai.model._cache._cache_key_config",
+        "key a conversation's stored turns on the generate settings that can change an answer, as inspect's cache does",
+        error,
+    ) from error
+
+if not hasattr(Model, "_resolve_config") or not hasattr(Transcript, "_event"):
+    raise ImportError(
+        "inspect_ai no longer provides Model._resolve_config / Transcript._event, which trustmh uses to "
+        "replay a conversation's stored turns; install the inspect_ai version pinned in pyproject.toml"
+    )
+
+
+def resolved_generate_config(model: Model, config: GenerateConfig) -> GenerateConfig:
+    """The settings ``model.generate(config=config)`` calls with (the model's own, the task's, ``config``)."""
+    return model._resolve_config(config)
+
+
+def record_event(event: Event) -> None:
+    """Add ``event`` to the running sample's transcript (what inspect does for its own model calls)."""
+    transcript()._event(event)
+
+
+__all__ = [
+    "PrerequisiteError",
+    "RetryDecision",
+    "cache_key_config",
+    "cancel_task",
+    "cleanup_sample_buffers_for_log",
+    "get_eval_states",
+    "keep_openai_sampling_settings",
+    "record_event",
+    "registry_find",
+    "registry_unqualified_name",
+    "resolved_generate_config",
+    "sample_active",
+]

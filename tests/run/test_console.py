@@ -1,0 +1,85 @@
+"""The run summary: one line per task with its headline, under 100 columns, not-scored folded."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from trustmh.run.console import WIDTH, not_scored_note, results_tables, summarise
+from trustmh.scoring.results import MetricRow
+
+
+def _row(task: str, pillar: str, metric: str, value: float | None, n: int = 40, unparsed: int = 0) -> MetricRow:
+    low, high = (None, None) if value is None else (value - 0.1, value + 0.1)
+    return MetricRow(
+        task, pillar, "openai/some-long-model-name", metric, value, low, high, n, unparsed, "starter", None
+    )
+
+
+ROWS = [
+    _row("robustness_crisis_classification", "robustness", "score[perturbation=clean]", 0.8),
+    _row("robustness_crisis_classification", "robustness", "relative_drop[perturbation=typo@1]", 0.1),
+    _row("robustness_crisis_classification", "robustness", "relative_drop[perturbation=typo@2]", 0.3),
+    _row("fairness_esconv", "fairness", "support_quality_range[attribute=age]", None, n=0),
+    _row("fairness_esconv", "fairness", "refusal_rate_range[attribute=age]", 0.25),
+    _row("ethics_ethicmh", "ethics", "accuracy", 0.9),
+    _row("ethics_ethicmh", "ethics", "accuracy_strict", 0.7),
+    _row("ethics_ethicmh", "ethics", "sc1", None, n=0),
+    _row("sycophancy_oeq", "sycophancy", "emotional_validation_rate", None, n=0),
+    _row("reliability_emobench_eu", "reliability", "emotion_accuracy", None, n=0, unparsed=5),
+    _row("crisis_escalation", "crisis", "appropriateness_mean", None, n=0),
+    _row("crisis_escalation", "crisis", "resource_rate", 0.5),
+]
+
+
+def test_one_line_per_task_with_grouped_and_strict_headlines() -> None:
+    lines, nothing, partly = summarise(ROWS)
+    by_task = {line.task: line for line in lines}
+    robust = by_task["robustness_crisis_classification"]
+    assert robust.metric == "mean relative_drop" and abs(robust.value - 0.2) < 1e-9
+    assert by_task["fairness_esconv"].metric == "mean refusal_rate_range"  # Fairness is in the summary
+    assert by_task["ethics_ethicmh"].metric == "accuracy_strict" and by_task["ethics_ethicmh"].value == 0.7
+    assert by_task["crisis_escalation"].metric == "resource_rate"  # no declared headline: first scored metric
+    # every answer unparsed is a result (a line with the count), not "needs a judge"
+    assert by_task["reliability_emobench_eu"].value is None and by_task["reliability_emobench_eu"].unparsed == 5
+    assert nothing == ["sycophancy_oeq"]
+    assert set(partly) == {"fairness_esconv", "ethics_ethicmh", "crisis_escalation"}
+
+
+def test_fits_100_columns_and_not_scored_is_one_note_with_the_fix() -> None:
+    lines, nothing, partly = summarise(ROWS)
+    console = Console(width=WIDTH, record=True)
+    for table in results_tables(lines):
+        console.print(table)
+    text = console.export_text()
+    assert all(len(line) <= WIDTH for line in text.splitlines())
+    assert "robustness_crisis_classification*" in text  # whole task names, starter marked
+    assert "0.200 [0.100, 0.300]" in text and "40 / 0" in text
+    note = not_scored_note(nothing, partly, judged=False)
+    assert note is not None and "1 task not scored (sycophancy_oeq)" in note and "--judge MODEL" in note
+    assert "could not be read" in not_scored_note(nothing, partly, judged=True)
+    assert not_scored_note([], [], judged=False) is None
+
+
+def test_strict_variants_folded_into_a_row_are_shown_with_their_ci() -> None:
+    """results.py folds ``<m>_strict`` into the row of ``<m>``: the line shows it, headline or not."""
+    from dataclasses import replace
+
+    folded = [
+        replace(_row("ethics_ethicmh", "ethics", "accuracy", 0.9), strict=0.6, strict_ci_low=0.5, strict_ci_high=0.7),
+        replace(
+            _row("privacy_psyleak", "privacy", "control_error", 0.1, unparsed=4),
+            strict=0.3,
+            strict_ci_low=0.2,
+            strict_ci_high=0.4,
+            strict_n=44,
+        ),
+    ]
+    lines, _, _ = summarise(folded)
+    by_task = {line.task: line for line in lines}
+    assert (by_task["ethics_ethicmh"].metric, by_task["ethics_ethicmh"].value) == ("accuracy_strict", 0.6)
+    control = by_task["privacy_psyleak"]  # no headline among its rows: the first metric, strict
+    assert (control.metric, control.value, control.ci, control.n) == ("control_error_strict", 0.3, (0.2, 0.4), 44)
+    console = Console(width=WIDTH, record=True)
+    for table in results_tables(lines):
+        console.print(table)
+    assert "0.300 [0.200, 0.400]" in console.export_text()
