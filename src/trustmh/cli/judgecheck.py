@@ -9,7 +9,7 @@ a long-format human file. Both compute from the same ``trustmh.stats`` functions
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 
 HELP = """Agreement of a judge with human raters: ICC(A,1) for scales, Cohen's kappa (one human
 rater) or Fleiss' kappa (several) for labels, Krippendorff's alpha, bias (judge - human) and
-n, with 95% bootstrap CIs; precision/recall for yes/no fields.
+n, with 95% bootstrap CIs; precision/recall for yes/no fields. For every field that is a mean
+or a rate, the judge's mean over the whole run corrected by the human labels (PPI++), beside
+the judge-only and the human-only means: the labelled samples must be a random sample of the
+run's samples. The JSON records what the correction was calibrated on (label file and sha256,
+judge, the run's judge fingerprints).
 
 --human is a CSV (or .jsonl) with columns sample_id, field, rater, score: one row per rating,
 sample_id = the run's sample id, field = a score field or judge verdict field of the log
@@ -109,6 +113,34 @@ def print_tables(result: JudgeCheck) -> None:
                 _ci(row.recall_ci),
             )
         wide.print(calls)
+    print_corrections(result, wide)
+
+
+def print_corrections(result: JudgeCheck, wide: Any) -> None:
+    """Per mean/rate field: judge-only, human-only and the PPI++ corrected mean (95% CIs)."""
+    from rich.table import Table
+
+    rows = [row for row in result.fields if row.correction and "skipped" not in row.correction]
+    if not rows:
+        return
+    table = Table(
+        title="the judge's mean corrected by the human labels (PPI++, 95% CI; the corrected one is the estimate)"
+    )
+    for name in ("field", "labels", "unlabelled", "judge-only", "human-only", "corrected", "lambda", "labels gained"):
+        table.add_column(name, justify="left" if name == "field" else "right")
+    for row in rows:
+        c = row.correction or {}
+        table.add_row(
+            row.field,
+            str(c["n_labelled"]),
+            str(c["n_unlabelled"]),
+            f"{_fmt(c['judge_only']['value'])} {_ci(c['judge_only']['ci'])}",
+            f"{_fmt(c['human_only']['value'])} {_ci(c['human_only']['ci'])}",
+            f"{_fmt(c['estimate'])} {_ci(c['ci'])}",
+            f"{c['lam']:.2f}",
+            f"{c['effective_n_gained']:+.0f}",
+        )
+    wide.print(table)
 
 
 def load_verdicts(

@@ -81,6 +81,8 @@ class LogResult:
     turn_fields: set[str] = field(default_factory=set)  # per-turn judge fields of a conversation task
     judge_sources: set[str] = field(default_factory=set)  # judge fields the task builds score fields from
     judge_notes: dict[str, str] = field(default_factory=dict)
+    # metric -> its judge's mean corrected by human labels, shown as the headline (judge_correction)
+    judge_corrections: dict[str, Any] = field(default_factory=dict)
     # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
     judge_fingerprints: JudgeFingerprints | None = None
 
