@@ -7,11 +7,30 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.judgecheck.test_analysis import judge, one, ratings
-from trustmh.judgecheck import check
-from trustmh.judgecheck.ratings import Rating
+from trustmh.judgecheck import JudgeCheck, check
+from trustmh.judgecheck.analysis import FieldAgreement
+from trustmh.judgecheck.ratings import Rating, Value
 from trustmh.judgecheck.verdicts import JudgeVerdicts
 from trustmh.stats.ppi import ppi_mean
+
+
+def ratings(field: str, by_rater: dict[str, list[Value]]) -> list[Rating]:
+    """Sample ids s0, s1, ... in list order (as tests/judgecheck/test_analysis.py)."""
+    return [
+        Rating(f"s{i}", field, rater, value, f"human.csv:line {i + 2}")
+        for rater, values in by_rater.items()
+        for i, value in enumerate(values)
+    ]
+
+
+def judge(field: str, values: list[Value | None]) -> JudgeVerdicts:
+    return JudgeVerdicts("judge-x", "run.eval", {(f"s{i}", field): v for i, v in enumerate(values)}, "task", "m")
+
+
+def one(result: JudgeCheck) -> FieldAgreement:
+    assert len(result.fields) == 1
+    return result.fields[0]
+
 
 # A judge over 12 samples, humans rated the first 6 (one rater) and the judge is 1 point generous.
 JUDGED = [3.0, 4.0, 5.0, 3.0, 4.0, 2.0, 4.0, 5.0, 3.0, 4.0, 5.0, 3.0]

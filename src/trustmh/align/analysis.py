@@ -22,6 +22,7 @@ from typing import Literal
 
 import numpy as np
 
+from trustmh.align.correction import corrected_means
 from trustmh.align.result import (
     AlignmentResult,
     AlignmentRow,
@@ -164,6 +165,7 @@ def analyze(
     conv_counts = resample_counts(n_conv, n_boot, np.random.default_rng(seeds[0])) if "item" in levels else None
 
     judge_data: list[JudgeData] = []
+    corrected: list[dict[str, object]] = []
     item_moments, item_tallies, model_parts = [], [], []
     kripp_values = [np.where(h_status == OK, h_scores, np.nan)]
     cells = {"human": _cells_summary(human.status)}
@@ -174,6 +176,7 @@ def analyze(
         kripp_values.append(np.where(j_status == OK, j_scores, np.nan))
         cells[name] = _cells_summary(matched.status)
         excluded = exclusions.get(name, ())
+        corrected += corrected_means(human, name, table, excluded)
         used = [k for k, key in enumerate(human.keys) if key in shared.keys and key not in excluded]
         if len(used) < 2 and ("model" in levels or not used):
             raise UserError(
@@ -234,6 +237,7 @@ def analyze(
         seed=seed,
         cells=cells,
         judges=judge_data,
+        corrected=corrected,
     )
 
 
