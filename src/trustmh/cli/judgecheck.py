@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from trustmh.cli.bulk_options import CallOptions, with_call_options
 from trustmh.cli.common import console, user_errors
 from trustmh.errors import UserError
 from trustmh.files import write_text
@@ -47,6 +48,20 @@ Examples:
   # the refusal detector on recorded answers, partial refusals counted as refusals
   trustmh judge-check --detector refusal --responses ../shared/data/replay_trustmh/psyleak \\
   --human tests/scoring/refusal_labels.csv --binary refusal=refused,partial
+
+--qualify runs a candidate judge on a labelled qualification set and reports its agreement
+with the humans (ICC(A,1), bias, alpha with 95% CIs); --previous compares it with an earlier
+qualification on the same set (drift: worse beyond the CI of the paired difference). The set
+mentalalign70k is built at run time from MentalAlign-70k's human ratings (a fixed seeded
+sample, --per-model pairs of each response model); --qualification-set FILE takes your own.
+The model options (--base-url, --api-key-env, --cache, --max-cost, --dry-run ...) are
+trustmh judge's.
+
+  trustmh judge-check --qualify --judge openai/gpt-4o-mini --conversations mentalbench100k.csv \\
+  --json qual-gpt-4o-mini.json
+
+  trustmh judge-check --qualify --judge openai/gpt-4.1-mini --conversations mentalbench100k.csv \\
+  --previous qual-gpt-4o-mini.json --json qual-gpt-4.1-mini.json
 """
 
 
@@ -167,9 +182,10 @@ def load_verdicts(
 
 
 @user_errors
+@with_call_options
 def judge_check_command(
-    human: Path = typer.Option(
-        ..., "--human", help="Human ratings: CSV or .jsonl with sample_id, field, rater, score (and optionally turn)."
+    human: Path | None = typer.Option(
+        None, "--human", help="Human ratings: CSV or .jsonl with sample_id, field, rater, score (and optionally turn)."
     ),
     log: Path | None = typer.Option(None, "--log", help="The run's inspect log (.eval or .json) holding the verdicts."),
     detector: str | None = typer.Option(None, "--detector", help="Check a detector instead of a judge: refusal."),
@@ -191,7 +207,52 @@ def judge_check_command(
     json_out: str | None = typer.Option(
         None, "--json", help="Write the result as JSON to this file (the report's --judge-validation), or - for stdout."
     ),
+    qualify: bool = typer.Option(
+        False, "--qualify", help="Qualify a candidate judge (--judge) on a labelled qualification set instead."
+    ),
+    judge: str | None = typer.Option(None, "--judge", help="With --qualify: the candidate judge model."),
+    qualification_set: str = typer.Option(
+        "mentalalign70k",
+        "--qualification-set",
+        help="With --qualify: mentalalign70k (built at run time) or your own JSONL set {id, context, response, labels}.",
+    ),
+    conversations: Path | None = typer.Option(
+        None,
+        "--conversations",
+        help="With the mentalalign70k set: the MentalBench-100k responses file (context, response, a column per model).",
+    ),
+    mentalalign_ratings: Path | None = typer.Option(
+        None, "--mentalalign-ratings", help="With the mentalalign70k set: human_judge.xlsx (default: the data folder)."
+    ),
+    per_model: int = typer.Option(10, "--per-model", help="With the mentalalign70k set: items per response model."),
+    previous: Path | None = typer.Option(
+        None, "--previous", help="With --qualify: a previous qualification's --json file, to test for drift."
+    ),
+    max_verdict_attempts: int = typer.Option(
+        3, "--max-verdict-attempts", min=1, max=10, help="With --qualify: asks per item before a verdict is unparsed."
+    ),
+    *,
+    options: CallOptions,
 ) -> None:
+    if qualify:
+        from trustmh.cli.judgecheck_qualify import QualifyArgs, run_qualification
+
+        args = QualifyArgs(
+            judge,
+            qualification_set,
+            conversations,
+            mentalalign_ratings,
+            per_model,
+            previous,
+            max_verdict_attempts,
+            bootstrap,
+            seed,
+            json_out,
+        )
+        run_qualification(args, options)
+        return
+    if human is None:
+        raise UserError("give --human FILE (the human ratings), or --qualify --judge MODEL to qualify a judge")
     from trustmh.files import json_text
     from trustmh.judgecheck import check
     from trustmh.judgecheck.fields import parse_binary, parse_kinds
