@@ -26,6 +26,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,6 +42,9 @@ from trustmh.mentalalign.schema import (
     response_column,
 )
 from trustmh.scoring.judge import Rubric
+
+if TYPE_CHECKING:
+    from trustmh.bulk.tables import Table
 
 MENTALALIGN_SET = "mentalalign70k"
 QUALIFICATION_SEED = 20260101  # fixed: every team qualifying on MentalAlign-70k gets the same items
@@ -110,11 +114,10 @@ def mentalalign_set(
     return QualificationSet(MENTALALIGN_SET, "mentalalign", tuple(items), source)
 
 
-def _conversation_rows(ratings: Path, conv_ids: tuple[str, ...], texts: object) -> dict[str, int]:
+def _conversation_rows(ratings: Path, conv_ids: tuple[str, ...], texts: Table) -> dict[str, int]:
     """ConvID -> row of the texts file: by its ConvID column, else by the human file's contexts."""
-    from trustmh.bulk.tables import Table, read_table
+    from trustmh.bulk.tables import read_table
 
-    assert isinstance(texts, Table)
     if ID_COLUMN in texts.columns:
         return {row[ID_COLUMN].strip(): i for i, row in enumerate(texts.rows)}
     human = read_table(ratings, [ID_COLUMN, CONTEXT_COLUMN])
