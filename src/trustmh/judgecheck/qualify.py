@@ -25,7 +25,7 @@ import numpy as np
 
 from trustmh.errors import DataFormatError, UserError
 from trustmh.judgecheck.qualification import RUBRICS, QualificationSet
-from trustmh.judgecheck.ratings import Rating
+from trustmh.judgecheck.ratings import Rating, Value
 from trustmh.judgecheck.verdicts import JudgeVerdicts
 from trustmh.stats.bootstrap import percentile_ci, resample_counts, resampled_sums
 from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED
@@ -87,7 +87,9 @@ def qualify(
         for item in qset.items
         for name, value in item.labels.items()
     ]
-    values = {(item_id, name): value for item_id, fields in scores.items() for name, value in fields.items()}
+    values: dict[tuple[str, str], Value | None] = {
+        (item_id, name): value for item_id, fields in scores.items() for name, value in fields.items()
+    }
     verdicts = JudgeVerdicts(judge=judge, source=f"qualification set {qset.name}", values=values)
     kinds = dict.fromkeys({r.field for r in ratings}, "scale")
     result = check(ratings, qset.source, verdicts, kinds=kinds, n_boot=n_boot, seed=seed)
