@@ -124,3 +124,41 @@ def test_equals_ppi_python_live(seed: int) -> None:
     assert result.estimate == pytest.approx(float(np.ravel(ppi_py.ppi_mean_pointestimate(y, f, u, lam=None))[0]))
     low, high = ppi_py.ppi_mean_ci(y, f, u, alpha=0.05, lam=None)
     assert result.ci == pytest.approx((float(np.ravel(low)[0]), float(np.ravel(high)[0])))
+
+
+def test_columns_equal_one_call_per_column() -> None:
+    """ppi_mean_columns (align's vectorised path) against ppi_mean column by column, with gaps."""
+    from trustmh.stats.ppi import ppi_mean_columns
+
+    rng = np.random.default_rng(11)
+    truth = rng.integers(1, 6, (300, 6)).astype(float)
+    judge = np.clip(truth + rng.normal(0.5, 1.0, truth.shape).round(), 1, 5)
+    labels = np.where(rng.random(truth.shape) < 0.2, truth, np.nan)  # 20% labelled
+    judge[rng.random(truth.shape) < 0.05] = np.nan  # some unparsed verdicts
+    labels[:, 4] = np.nan
+    labels[:1, 4] = 3.0  # one label only: no estimate
+    judge[:, 5] = 3.0  # a constant judge: lambda 0
+    labels[:40, 3] = truth[:40, 3]
+    judge[40:, 3] = np.nan  # every verdict labelled: no unlabelled items
+    found = ppi_mean_columns(labels, judge)
+    assert found[4] is None
+    for c in (0, 1, 2, 3, 5):
+        paired = np.isfinite(labels[:, c]) & np.isfinite(judge[:, c])
+        rest = np.isfinite(judge[:, c]) & ~paired
+        expected = ppi_mean(labels[paired, c], judge[paired, c], judge[rest, c])
+        got = found[c]
+        assert got is not None
+        assert _close(got, expected)
+    assert found[5].lam == 0.0 and found[3].n_unlabelled == 0 and found[3].lam == 0.0
+
+
+def _close(a, b) -> bool:
+    ja, jb = a.to_json(), b.to_json()
+    for key in ("estimate", "lam", "effective_n", "n_labelled", "n_unlabelled"):
+        assert ja[key] == pytest.approx(jb[key], rel=1e-10, abs=1e-12), key
+    for key in ("judge_only", "human_only"):
+        assert ja[key]["value"] == pytest.approx(jb[key]["value"], rel=1e-10)
+        assert ja[key]["ci"] == pytest.approx(jb[key]["ci"], rel=1e-10)
+        assert ja[key]["n"] == jb[key]["n"]
+    assert ja["ci"] == pytest.approx(jb["ci"], rel=1e-10)
+    return True
