@@ -63,7 +63,8 @@ def main() -> None:
             "ci": [float(np.asarray(low).ravel()[0]), float(np.asarray(high).ravel()[0])],
             "ci_lam_1": [float(np.asarray(plain_low).ravel()[0]), float(np.asarray(plain_high).ravel()[0])],
         }
-    OUT.write_text(json.dumps(out, indent=1) + "\n")
+    lines = ",\n".join(f"  {json.dumps(name)}: {json.dumps(case)}" for name, case in out["cases"].items())
+    OUT.write_text(f'{{"ppi_python": {json.dumps(out["ppi_python"])}, "cases": {{\n{lines}\n}}}}\n')  # a case a line
     print(f"wrote {OUT}")
 
 
