@@ -51,7 +51,8 @@ def test_corrected_rate_is_the_headline(run: tuple[Path, Path], tmp_path: Path) 
     page = build_report([log.parent], tmp_path / "report.html", judge_validation=[validation])
     html = page.read_text(encoding="utf-8")
     found = notes(html)["rta_judge"]
-    assert found.startswith("corrected by 12 human labels (PPI++): ")
+    rubric = r"rubric [0-9a-f]{6}"
+    assert re.match(rf"corrected by 12 human labels from labels\.csv \(PPI\+\+, {rubric}\): ", found), found
     assert f"judge-only {correction['judge_only']['value']:.3f}" in found and "Cohen&#39;s κ" in found
     assert f"<strong>{correction['estimate']:.3f}</strong>" in cell(html, "rta_judge")
     assert "corrected [" in cell(html, "rta_judge")
@@ -90,7 +91,10 @@ def test_correction_of_another_judge_is_refused_in_one_line() -> None:
     note, corrected = judgement(
         "t", "openai/a", "rta_judge", fields, set(), [validation], run=RunJudge(frozenset({"k"}), "", 0.5)
     )
-    assert corrected == validation.correction and note.startswith("corrected by 60 human labels (PPI++): 0.400")
+    assert corrected == validation.correction
+    assert note.startswith(
+        "corrected by 60 human labels (PPI++, rubric abc123): 0.400 [0.300, 0.500]; judge-only 0.500"
+    )
     # another value than the judge-only mean: not this run's mean of the field, no headline
     _, corrected = judgement("t", "openai/a", "rta_judge", fields, set(), [validation], run=RunJudge(value=0.6))
     assert corrected is None

@@ -47,7 +47,8 @@ def test_notes_beside_judged_metrics_only(page: Path) -> None:
     agreement = r"judge vs humans: Fleiss&#39; κ 0\.94 \[[0-9.]+, 1\.00\], n=23, 2 raters"
     # rta_judge is judge_refused's mean over the run: its corrected mean comes first (every answered
     # sample is labelled, so it is the humans' mean: a 11/23, b 12/23 -> 0.5)
-    assert re.fullmatch(r"corrected by 23 human labels \(PPI\+\+\): 0\.500 .*; " + agreement, found["rta_judge"])
+    corrected = r"corrected by 23 human labels from human\.csv \(PPI\+\+, rubric [0-9a-f]{6}\): 0\.500 .*; "
+    assert re.fullmatch(corrected + agreement, found["rta_judge"])
     # grouped rows and a kappa read the same field but are not its mean: the agreement only
     assert re.fullmatch(agreement, found["rta_judge[method=cot]"])
     assert re.fullmatch(agreement, found["detector_judge_kappa"])

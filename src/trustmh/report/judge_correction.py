@@ -47,10 +47,13 @@ class Correction:
     effective_n_gained: float
     fingerprints: tuple[str, ...]  # comparable_key of each judge fingerprint of the calibrated run
     fingerprint_label: str  # rubric hash(es), for messages
+    labels: str = ""  # the label file's name (not its folder: paths can say more than they should)
 
     def text(self) -> str:
+        source = f" from {self.labels}" if self.labels else ""
         return (
-            f"corrected by {self.n_labelled} human labels (PPI++): {_fmt(self.value)} {_ci(self.ci)}; "
+            f"corrected by {self.n_labelled} human labels{source} (PPI++, rubric {self.fingerprint_label}): "
+            f"{_fmt(self.value)} {_ci(self.ci)}; "
             f"judge-only {_fmt(self.judge_only)} {_ci(self.judge_only_ci)}, "
             f"human-only {_fmt(self.human_only)} {_ci(self.human_only_ci)}"
         )
@@ -94,6 +97,7 @@ def parse_correction(entry: Mapping[str, Any], calibration: Any, path: Path, whe
             effective_n_gained=_float(found["effective_n_gained"]),
             fingerprints=tuple(sorted(comparable_key(p) for p in prints)),
             fingerprint_label=", ".join(rubric_short(p) for p in prints) or "none recorded",
+            labels=Path(str((calibration or {}).get("labels") or "")).name,
         )
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         raise DataFormatError(
