@@ -44,9 +44,14 @@ def test_notes_beside_judged_metrics_only(page: Path) -> None:
     found = notes(page.read_text(encoding="utf-8"))
     # Fleiss over (judge, a, b): 22 unanimous items and one 2-1 split -> P-bar = (22 + 1/3) / 23;
     # 35 of the 69 ratings are 1 -> P_e = (35/69)^2 + (34/69)^2; kappa = 0.942
-    assert re.fullmatch(r"judge vs humans: Fleiss&#39; κ 0\.94 \[[0-9.]+, 1\.00\], n=23, 2 raters", found["rta_judge"])
-    assert found["rta_judge[method=cot]"] == found["rta_judge"]  # grouped rows read the same field
-    assert found["detector_judge_kappa"] == found["rta_judge"]  # reads judge_refused too
+    agreement = r"judge vs humans: Fleiss&#39; κ 0\.94 \[[0-9.]+, 1\.00\], n=23, 2 raters"
+    # rta_judge is judge_refused's mean over the run: its corrected mean comes first (every answered
+    # sample is labelled, so it is the humans' mean: a 11/23, b 12/23 -> 0.5)
+    corrected = r"corrected by 23 human labels from human\.csv \(PPI\+\+, rubric [0-9a-f]{6}\): 0\.500 .*; "
+    assert re.fullmatch(corrected + agreement, found["rta_judge"])
+    # grouped rows and a kappa read the same field but are not its mean: the agreement only
+    assert re.fullmatch(agreement, found["rta_judge[method=cot]"])
+    assert re.fullmatch(agreement, found["detector_judge_kappa"])
     # harmfulness is the judge's own verdict field, and nobody rated it
     assert found["harmfulness"] == "unvalidated"
     assert found["detector_judge_agreement"] == "unvalidated"

@@ -22,6 +22,8 @@ from typing import Literal
 
 import numpy as np
 
+from trustmh.align.composites import with_composites
+from trustmh.align.correction import corrected_means
 from trustmh.align.result import (
     AlignmentResult,
     AlignmentRow,
@@ -33,7 +35,6 @@ from trustmh.data.loaders.mentalalign import OK, UNPARSED, RatingTable, coverage
 from trustmh.mentalalign.schema import (
     ALL_ATTRIBUTES,
     ATTRIBUTES,
-    COMPOSITES,
     DEFAULT_SCORE_RANGE,
     HUMAN_PREFIX,
     JUDGE_PREFIX,
@@ -45,16 +46,6 @@ from trustmh.stats.paired import pair_moments, summarize
 
 Level = Literal["model", "item", "both"]
 LEVELS: tuple[str, ...] = ("model", "item")
-
-
-def with_composites(table: RatingTable) -> tuple[np.ndarray, np.ndarray]:
-    """Scores and status extended by the CSS and ARS columns (worst component status)."""
-    scores, status = [table.scores], [table.status]
-    for parts in COMPOSITES.values():
-        idx = [ATTRIBUTES.index(p) for p in parts]
-        scores.append(table.scores[..., idx].mean(axis=-1, keepdims=True))
-        status.append(table.status[..., idx].max(axis=-1, keepdims=True))
-    return np.concatenate(scores, axis=-1), np.concatenate(status, axis=-1)
 
 
 def _cell_counts(status: np.ndarray) -> dict[str, int]:
@@ -164,6 +155,7 @@ def analyze(
     conv_counts = resample_counts(n_conv, n_boot, np.random.default_rng(seeds[0])) if "item" in levels else None
 
     judge_data: list[JudgeData] = []
+    corrected: list[dict[str, object]] = []
     item_moments, item_tallies, model_parts = [], [], []
     kripp_values = [np.where(h_status == OK, h_scores, np.nan)]
     cells = {"human": _cells_summary(human.status)}
@@ -174,6 +166,7 @@ def analyze(
         kripp_values.append(np.where(j_status == OK, j_scores, np.nan))
         cells[name] = _cells_summary(matched.status)
         excluded = exclusions.get(name, ())
+        corrected += corrected_means(human, name, table, excluded)
         used = [k for k, key in enumerate(human.keys) if key in shared.keys and key not in excluded]
         if len(used) < 2 and ("model" in levels or not used):
             raise UserError(
@@ -234,6 +227,7 @@ def analyze(
         seed=seed,
         cells=cells,
         judges=judge_data,
+        corrected=corrected,
     )
 
 

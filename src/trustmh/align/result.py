@@ -96,6 +96,9 @@ class AlignmentResult:
     seed: int
     cells: dict[str, dict[str, dict[str, int]]]
     judges: list[JudgeData] = field(default_factory=list)
+    # Per judge, response model and attribute: the judge's mean corrected by the human ratings
+    # (PPI++, trustmh.align.correction); empty when read back from JSON.
+    corrected: list[dict[str, Any]] = field(default_factory=list)
 
     def select(
         self, level: str | None = None, judge: str | None = None, attribute: str | None = None
@@ -156,6 +159,7 @@ class AlignmentResult:
                 for j in self.judges
             ],
             "cells": self.cells,
+            "corrected_means": self.corrected,
         }
 
 

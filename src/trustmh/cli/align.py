@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from trustmh.align import AlignmentResult
 
 HELP = """Judge-human reliability: ICC(C,1), ICC(A,1) with bootstrap CIs, bias, MSE, r, CCC,
-Bland-Altman and Krippendorff's alpha per judge and attribute (plus CSS / ARS).
+Bland-Altman and Krippendorff's alpha per judge and attribute (plus CSS / ARS). Per judge,
+response model and attribute, the judge's mean corrected by the human ratings (PPI++): where the
+judge scored conversations the humans did not, the human-rated ones (a random sample, assumed)
+correct the judge's mean over all of them.
 
 Files are xlsx or csv with a ConvID column and one <prefix>_<model> column per response
 model (human_response_* in --human, judge_response_* in each --judge, e.g. the output of
@@ -97,6 +100,41 @@ def print_table(result: AlignmentResult, level: str) -> None:
     (console if console.is_terminal else Console(width=130)).print(table)
 
 
+def print_corrected(result: AlignmentResult) -> None:
+    """The corrected attribute means of the response models some of whose judged conversations
+    no human rated (elsewhere the corrected mean is the human mean); one line when there are none."""
+    from rich.console import Console
+    from rich.table import Table
+
+    def fmt(value: float) -> str:
+        return "-" if value != value else f"{value:.3f}"
+
+    rows = [r for r in result.corrected if r["n_unlabelled"] > 0]
+    if not rows:
+        console.print(
+            "corrected means (PPI++): every conversation a judge scored was rated by the humans too, so the "
+            "corrected mean is the human mean (in the JSON's corrected_means)",
+            highlight=False,
+        )
+        return
+    table = Table(title="attribute means per response model corrected by the human ratings (PPI++, 95% CI)")
+    for name in ("judge", "model", "attribute", "labels", "judged only", "judge-only", "human-only", "corrected"):
+        table.add_column(name, justify="left" if name in ("judge", "model", "attribute") else "right")
+    for r in rows:
+        table.add_row(
+            r["judge"],
+            r["model"],
+            r["attribute"],
+            str(r["n_labelled"]),
+            str(r["n_unlabelled"]),
+            *(
+                f"{fmt(v['value'])} [{fmt(v['ci'][0])}, {fmt(v['ci'][1])}]"
+                for v in (r["judge_only"], r["human_only"], {"value": r["estimate"], "ci": r["ci"]})
+            ),
+        )
+    (console if console.is_terminal else Console(width=150)).print(table)
+
+
 @user_errors
 def align_command(
     human: Path = typer.Option(..., "--human", help="Human ratings (xlsx or csv) with human_response_<model> columns."),
@@ -165,6 +203,7 @@ def align_command(
             )
         for shown in result.levels:
             print_table(result, shown)
+        print_corrected(result)
         for _, destination in outputs:
             console.print(f"wrote {destination}")
 

@@ -48,3 +48,12 @@ def user_errors(function: F) -> F:
             raise fail(message, error.exit_code) from None
 
     return cast(F, wrapper)  # functools.wraps keeps the signature typer reads
+
+
+def fmt3(value: float) -> str:
+    """A statistic to three decimals; ``-`` for NaN (not estimable)."""
+    return "-" if value != value else f"{value:.3f}"
+
+
+def ci3(interval: tuple[float, float] | list[float]) -> str:
+    return f"[{fmt3(interval[0])}, {fmt3(interval[1])}]"

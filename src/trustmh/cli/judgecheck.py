@@ -9,11 +9,12 @@ a long-format human file. Both compute from the same ``trustmh.stats`` functions
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from trustmh.cli.common import console, user_errors
+from trustmh.cli.bulk_options import CallOptions, with_call_options
+from trustmh.cli.common import ci3, console, fmt3, user_errors
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_text
 
@@ -23,7 +24,11 @@ if TYPE_CHECKING:
 
 HELP = """Agreement of a judge with human raters: ICC(A,1) for scales, Cohen's kappa (one human
 rater) or Fleiss' kappa (several) for labels, Krippendorff's alpha, bias (judge - human) and
-n, with 95% bootstrap CIs; precision/recall for yes/no fields.
+n, with 95% bootstrap CIs; precision/recall for yes/no fields. For every field that is a mean
+or a rate, the judge's mean over the whole run corrected by the human labels (PPI++), beside
+the judge-only and the human-only means: the labelled samples must be a random sample of the
+run's samples. The JSON records what the correction was calibrated on (label file and sha256,
+judge, the run's judge fingerprints).
 
 --human is a CSV (or .jsonl) with columns sample_id, field, rater, score: one row per rating,
 sample_id = the run's sample id, field = a score field or judge verdict field of the log
@@ -43,15 +48,21 @@ Examples:
   # the refusal detector on recorded answers, partial refusals counted as refusals
   trustmh judge-check --detector refusal --responses ../shared/data/replay_trustmh/psyleak \\
   --human tests/scoring/refusal_labels.csv --binary refusal=refused,partial
+
+--qualify runs a candidate judge on a labelled qualification set and reports its agreement
+with the humans (ICC(A,1), bias, alpha with 95% CIs); --previous compares it with an earlier
+qualification on the same set (drift: worse beyond the CI of the paired difference). The set
+mentalalign70k is built at run time from MentalAlign-70k's human ratings (a fixed seeded
+sample, --per-model pairs of each response model); --qualification-set FILE takes your own.
+The model options (--base-url, --api-key-env, --cache, --max-cost, --dry-run ...) are
+trustmh judge's.
+
+  trustmh judge-check --qualify --judge openai/gpt-4o-mini --conversations mentalbench100k.csv \\
+  --json qual-gpt-4o-mini.json
+
+  trustmh judge-check --qualify --judge openai/gpt-4.1-mini --conversations mentalbench100k.csv \\
+  --previous qual-gpt-4o-mini.json --json qual-gpt-4.1-mini.json
 """
-
-
-def _fmt(value: float) -> str:
-    return "-" if value != value else f"{value:.3f}"
-
-
-def _ci(interval: tuple[float, float] | list[float]) -> str:
-    return f"[{_fmt(interval[0])}, {_fmt(interval[1])}]"
 
 
 def print_tables(result: JudgeCheck) -> None:
@@ -84,12 +95,12 @@ def print_tables(result: JudgeCheck) -> None:
             str(row.n),
             str(len(row.raters)),
             row.agreement,
-            _fmt(row.value),
-            _ci(row.ci),
-            _fmt(row.alpha),
-            _ci(row.alpha_ci),
-            _fmt(row.bias),
-            _ci(row.bias_ci),
+            fmt3(row.value),
+            ci3(row.ci),
+            fmt3(row.alpha),
+            ci3(row.alpha_ci),
+            fmt3(row.bias),
+            ci3(row.bias_ci),
             f"{row.judge_unparsed} / {row.not_judged}",
         )
     wide.print(table)
@@ -103,12 +114,40 @@ def print_tables(result: JudgeCheck) -> None:
             calls.add_row(
                 row.field,
                 *(str(c[k]) for k in ("tp", "fp", "fn", "tn")),
-                _fmt(row.precision),
-                _ci(row.precision_ci),
-                _fmt(row.recall),
-                _ci(row.recall_ci),
+                fmt3(row.precision),
+                ci3(row.precision_ci),
+                fmt3(row.recall),
+                ci3(row.recall_ci),
             )
         wide.print(calls)
+    print_corrections(result, wide)
+
+
+def print_corrections(result: JudgeCheck, wide: Any) -> None:
+    """Per mean/rate field: judge-only, human-only and the PPI++ corrected mean (95% CIs)."""
+    from rich.table import Table
+
+    rows = [row for row in result.fields if row.correction and "skipped" not in row.correction]
+    if not rows:
+        return
+    table = Table(
+        title="the judge's mean corrected by the human labels (PPI++, 95% CI; the corrected one is the estimate)"
+    )
+    for name in ("field", "labels", "unlabelled", "judge-only", "human-only", "corrected", "lambda", "labels gained"):
+        table.add_column(name, justify="left" if name == "field" else "right")
+    for row in rows:
+        c = row.correction or {}
+        table.add_row(
+            row.field,
+            str(c["n_labelled"]),
+            str(c["n_unlabelled"]),
+            f"{fmt3(c['judge_only']['value'])} {ci3(c['judge_only']['ci'])}",
+            f"{fmt3(c['human_only']['value'])} {ci3(c['human_only']['ci'])}",
+            f"{fmt3(c['estimate'])} {ci3(c['ci'])}",
+            f"{c['lam']:.2f}",
+            f"{c['effective_n_gained']:+.0f}",
+        )
+    wide.print(table)
 
 
 def load_verdicts(
@@ -135,9 +174,10 @@ def load_verdicts(
 
 
 @user_errors
+@with_call_options
 def judge_check_command(
-    human: Path = typer.Option(
-        ..., "--human", help="Human ratings: CSV or .jsonl with sample_id, field, rater, score (and optionally turn)."
+    human: Path | None = typer.Option(
+        None, "--human", help="Human ratings: CSV or .jsonl with sample_id, field, rater, score (and optionally turn)."
     ),
     log: Path | None = typer.Option(None, "--log", help="The run's inspect log (.eval or .json) holding the verdicts."),
     detector: str | None = typer.Option(None, "--detector", help="Check a detector instead of a judge: refusal."),
@@ -159,7 +199,52 @@ def judge_check_command(
     json_out: str | None = typer.Option(
         None, "--json", help="Write the result as JSON to this file (the report's --judge-validation), or - for stdout."
     ),
+    qualify: bool = typer.Option(
+        False, "--qualify", help="Qualify a candidate judge (--judge) on a labelled qualification set instead."
+    ),
+    judge: str | None = typer.Option(None, "--judge", help="With --qualify: the candidate judge model."),
+    qualification_set: str = typer.Option(
+        "mentalalign70k",
+        "--qualification-set",
+        help="With --qualify: mentalalign70k (built at run time) or your own JSONL set {id, context, response, labels}.",
+    ),
+    conversations: Path | None = typer.Option(
+        None,
+        "--conversations",
+        help="With the mentalalign70k set: the MentalBench-100k responses file (context, response, a column per model).",
+    ),
+    mentalalign_ratings: Path | None = typer.Option(
+        None, "--mentalalign-ratings", help="With the mentalalign70k set: human_judge.xlsx (default: the data folder)."
+    ),
+    per_model: int = typer.Option(10, "--per-model", help="With the mentalalign70k set: items per response model."),
+    previous: Path | None = typer.Option(
+        None, "--previous", help="With --qualify: a previous qualification's --json file, to test for drift."
+    ),
+    max_verdict_attempts: int = typer.Option(
+        3, "--max-verdict-attempts", min=1, max=10, help="With --qualify: asks per item before a verdict is unparsed."
+    ),
+    *,
+    options: CallOptions,
 ) -> None:
+    if qualify:
+        from trustmh.cli.judgecheck_qualify import QualifyArgs, run_qualification
+
+        args = QualifyArgs(
+            judge,
+            qualification_set,
+            conversations,
+            mentalalign_ratings,
+            per_model,
+            previous,
+            max_verdict_attempts,
+            bootstrap,
+            seed,
+            json_out,
+        )
+        run_qualification(args, options)
+        return
+    if human is None:
+        raise UserError("give --human FILE (the human ratings), or --qualify --judge MODEL to qualify a judge")
     from trustmh.core.files import json_text
     from trustmh.judgecheck import check
     from trustmh.judgecheck.fields import parse_binary, parse_kinds

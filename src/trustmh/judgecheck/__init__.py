@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from trustmh.core.errors import UserError
+from trustmh.data.registry import sha256_of
 from trustmh.judgecheck.analysis import FieldAgreement, agreement
+from trustmh.judgecheck.correction import corrected_mean
 from trustmh.judgecheck.fields import build_table
 from trustmh.judgecheck.ratings import Rating, Value
 from trustmh.judgecheck.turns import check_turn_ratings
@@ -33,6 +36,19 @@ class JudgeCheck:
     fields: list[FieldAgreement]
     n_boot: int
     seed: int
+    labels_sha256: str | None = None
+
+    def calibration(self) -> dict[str, Any]:
+        """What a correction in this file was calibrated on: the label file (and its sha256), the
+        judge, the run it judged and the judge fingerprints of that run (judges, rubric hashes,
+        temperature, prompt version). The report refuses to apply it to a run judged otherwise."""
+        return {
+            "labels": self.human,
+            "labels_sha256": self.labels_sha256,
+            "judge": self.verdicts.judge,
+            "run": self.verdicts.source,
+            "judge_fingerprints": self.verdicts.fingerprints,
+        }
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +65,7 @@ class JudgeCheck:
                 "unit": "item",
                 "per_turn_unit": "conversation",
             },
+            "calibration": self.calibration(),
             "fields": [f.to_json() for f in self.fields],
         }
 
@@ -90,8 +107,11 @@ def check(
         table = build_table(name, ratings, _judge_values(verdicts, name, per_turn), kinds or {}, binary or {})
         derived = verdicts.derived_metric_fields.get(name, [])
         metrics = derived if per_turn else verdicts.metric_fields.get(name) or derived
-        results.append(agreement(table, metrics, n_boot, seed, unit="turn" if per_turn else "sample"))
-    return JudgeCheck(verdicts, human_path, results, n_boot, seed)
+        unit = "turn" if per_turn else "sample"
+        found = agreement(table, metrics, n_boot, seed, unit=unit)
+        found.correction = corrected_mean(table, unit)
+        results.append(found)
+    return JudgeCheck(verdicts, human_path, results, n_boot, seed, _sha256(human_path))
 
 
 def _judge_values(verdicts: JudgeVerdicts, name: str, per_turn: bool) -> dict[tuple[str, int | None], Value | None]:
@@ -99,3 +119,8 @@ def _judge_values(verdicts: JudgeVerdicts, name: str, per_turn: bool) -> dict[tu
     if per_turn:
         return {(s, t): v for (s, t, f), v in verdicts.turn_values.items() if f == name}
     return {(s, None): v for (s, f), v in verdicts.values.items() if f == name}
+
+
+def _sha256(path: str) -> str | None:
+    """The label file's sha256 (recorded with a correction); None for ratings not read from a file."""
+    return sha256_of(Path(path)) if Path(path).is_file() else None

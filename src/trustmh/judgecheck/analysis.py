@@ -87,6 +87,8 @@ class FieldAgreement:
     labels: list[str] = dataclasses.field(default_factory=list)
     metrics: list[str] = dataclasses.field(default_factory=list)
     unit: str = "sample"  # what an item is: a sample, or one turn of a conversation ("turn")
+    # The judge's mean corrected by the labels (trustmh.judgecheck.correction), or why not.
+    correction: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)

@@ -9,8 +9,9 @@ is one of the labels A, B (e.g. ``refusal=refused,partial``), on both sides.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 import numpy as np
 
@@ -41,6 +42,10 @@ class FieldTable:
     judge_unparsed: int  # items humans rated whose judge verdict was unparsed
     not_judged: int  # items humans rated that the judge source does not have at all
     labels: tuple[str, ...] = ()  # code -> label (nominal/binary)
+    # The judge's codes of the items no human rated (the unlabelled set of a PPI correction),
+    # and how many of those verdicts were unparsed or outside the field's codes.
+    unlabelled: np.ndarray = dataclass_field(default_factory=lambda: np.zeros(0))
+    unlabelled_unparsed: int = 0
 
 
 def field_kind(field: str, values: Sequence[Value], kinds: Mapping[str, str], binary: Mapping[str, set[str]]) -> str:
@@ -107,7 +112,49 @@ def build_table(
             unparsed += 1
         else:
             judge_vector[i] = encode(value)
-    return FieldTable(field, kind, items, raters, human_matrix, judge_vector, unparsed, missing, labels)
+    unlabelled, unlabelled_unparsed = _unlabelled_codes(judge, set(row), encode)
+    return FieldTable(
+        field,
+        kind,
+        items,
+        raters,
+        human_matrix,
+        judge_vector,
+        unparsed,
+        missing,
+        labels,
+        unlabelled,
+        unlabelled_unparsed,
+    )
+
+
+def _unlabelled_codes(
+    judge: Mapping[tuple[str, int | None], Value | None],
+    rated: set[tuple[str, int | None]],
+    encode: Callable[[Value], float],
+) -> tuple[np.ndarray, int]:
+    """The judge's codes of the items outside ``rated``; a verdict that is unparsed, or a value the
+    humans' coding has no code for, is counted instead (never guessed)."""
+    codes: list[float] = []
+    unparsed = 0
+    for item, value in judge.items():
+        if item in rated:
+            continue
+        code = _try_encode(value, encode)
+        if code is None:
+            unparsed += 1
+        else:
+            codes.append(code)
+    return np.array(codes, dtype=float), unparsed
+
+
+def _try_encode(value: Value | None, encode: Callable[[Value], float]) -> float | None:
+    if value is None:
+        return None
+    try:
+        return encode(value)
+    except (KeyError, ValueError):  # a label the field's codes lack, or a label on a scale
+        return None
 
 
 def parse_binary(values: Sequence[str]) -> dict[str, set[str]]:

@@ -18,6 +18,7 @@ so a validation names the metrics it vouches for.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Any
 from trustmh.core.errors import UserError
 from trustmh.judgecheck.ratings import Value, read_ratings
 from trustmh.judgecheck.turns import TurnValues, derived_metrics, sample_turns, turn_count, turn_rows
+from trustmh.scoring.judge_record import FINGERPRINT_FIELDS, FINGERPRINT_KEY
 
 VERDICT_KEY = "judge_verdict"
 DETECTORS = ("refusal",)
@@ -46,6 +48,9 @@ class JudgeVerdicts:
     turn_counts: dict[str, int] = field(default_factory=dict)  # judged conversation -> its number of turns
     # judge field the metrics do not read directly (a per-turn verdict ...) -> the metrics built from it
     derived_metric_fields: dict[str, list[str]] = field(default_factory=dict)
+    # The distinct judge fingerprints of the log's samples (judges, rubric hashes, temperature,
+    # prompt version: trustmh.scoring.judge_record), recorded with a correction made from them.
+    fingerprints: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def fields(self) -> list[str]:
@@ -118,6 +123,13 @@ def from_log(path: str | Path) -> JudgeVerdicts:
     if judge is None:
         raise UserError(f"{path}: this run had no judge (run with --judge MODEL); there are no verdicts to check")
     fields_metrics = metric_fields(log.eval.scorers or [])
+    fingerprints: dict[str, dict[str, Any]] = {}
+    for s in samples:
+        for score in (s.scores or {}).values():
+            found = (score.metadata or {}).get(FINGERPRINT_KEY)
+            if isinstance(found, dict):
+                kept = {k: v for k, v in found.items() if k in FINGERPRINT_FIELDS}
+                fingerprints.setdefault(json.dumps(kept, sort_keys=True), kept)
     return JudgeVerdicts(
         judge=judge,
         source=str(path),
@@ -128,6 +140,7 @@ def from_log(path: str | Path) -> JudgeVerdicts:
         turn_values=turn_values,
         turn_counts=turn_counts,
         derived_metric_fields=derived_metrics(log.eval.metadata, fields_metrics),
+        fingerprints=list(fingerprints.values()),
     )
 
 

@@ -17,10 +17,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from trustmh.scoring.judge_record import FINGERPRINT_KEY
+from trustmh.scoring.judge_record import FINGERPRINT_FIELDS, FINGERPRINT_KEY
 
-# What makes two judgements comparable; self_family / excluded_self depend on the model under test.
-COMPARED = ("judges", "rubrics", "temperature", "prompt_version")
+COMPARED = FINGERPRINT_FIELDS
 
 
 @dataclass

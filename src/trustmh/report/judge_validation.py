@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
 from trustmh.core.errors import DataFormatError
 from trustmh.data.readers import read_json
+from trustmh.report.judge_correction import Correction, is_headline, parse_correction, refusal
 
 if TYPE_CHECKING:
     from trustmh.report.log_result import LogResult
@@ -45,6 +46,7 @@ class FieldValidation:
     n: int
     raters: int
     unit: str = "sample"  # "turn": the items were single turns of conversations
+    correction: Correction | None = None  # the judge's mean of the field corrected by the labels
 
     @property
     def key(self) -> str:
@@ -99,6 +101,7 @@ def load_validations(paths: Iterable[Path]) -> list[FieldValidation]:
                         int(entry["n"]),
                         len(entry["raters"]),
                         "turn" if entry.get("unit") == "turn" else "sample",
+                        parse_correction(entry, payload.get("calibration"), Path(path), f"fields[{index}]"),
                     )
                 )
             except (KeyError, TypeError, ValueError, IndexError):
@@ -120,17 +123,44 @@ def validation_note(
     verdict_fields: set[str],
     validations: list[FieldValidation],
     sources: Collection[str] = (),
+    run: RunJudge | None = None,
 ) -> str | None:
     """The text beside a metric: ``"judge vs humans: <agreement>"``, ``"unvalidated"``, or None for a metric no judge made.
 
     ``sources``: the judge fields the task declares its score fields are built from (see
     :func:`add_derived_fields`). A metric built from several of them (the VERA rates pool five
     dimension labels) names each validated field and lists the ones no validation covers, so a
-    check of one dimension does not read as a check of the whole metric.
+    check of one dimension does not read as a check of the whole metric. A validation with a
+    correction (PPI++) puts the corrected mean first (:mod:`trustmh.report.judge_correction`).
     """
+    return judgement(task, judge, metric, metric_fields, verdict_fields, validations, sources, run)[0]
+
+
+@dataclass(frozen=True)
+class RunJudge:
+    """What the report knows of the run's judge: its fingerprints (comparable keys), a label of
+    them for messages, and the metric's value (to tell whether the correction is that metric)."""
+
+    fingerprints: frozenset[str] = frozenset()
+    label: str = ""
+    value: float | None = None
+
+
+def judgement(
+    task: str,
+    judge: str | None,
+    metric: str,
+    metric_fields: Mapping[str, list[str]],
+    verdict_fields: set[str],
+    validations: list[FieldValidation],
+    sources: Collection[str] = (),
+    run: RunJudge | None = None,
+) -> tuple[str | None, Correction | None]:
+    """The note of :func:`validation_note` and the correction that becomes the metric's headline, if any."""
     fields = judged_fields(metric_fields.get(metric.split("[", 1)[0], []), verdict_fields)
     if judge is None or not fields:
-        return None
+        return None, None
+    run = run or RunJudge()
     same_task = [v for v in validations if v.task == task and v.key in fields]
     mine: dict[str, FieldValidation] = {}
     for validation in same_task:
@@ -140,12 +170,27 @@ def validation_note(
     if mine and len(built_from) > 1:
         named = "; ".join(f"{key}: {validation.text()}" for key, validation in mine.items())
         missing = [name for name in built_from if name not in {_base(key) for key in mine}]
-        return f"judge vs humans: {named}" + (f" (unvalidated: {', '.join(missing)})" if missing else "")
+        return f"judge vs humans: {named}" + (f" (unvalidated: {', '.join(missing)})" if missing else ""), None
     if mine:
-        return f"judge vs humans: {next(iter(mine.values())).text()}"
+        validation = next(iter(mine.values()))
+        agreement = f"judge vs humans: {validation.text()}"
+        if validation.correction is None:
+            return agreement, None
+        refused = refusal(validation.correction, validation.path, run.fingerprints, run.label)
+        if refused:
+            return f"{refused}; {agreement}", None
+        if not is_headline(validation.correction, run.value, fields):
+            return agreement, None  # a kappa or a grouped rate is not the field's mean the correction is of
+        return f"{validation.correction.text()}; {agreement}", validation.correction
     if same_task:
-        return f"unvalidated (the validation on file is of judge {same_task[0].judge})"
-    return "unvalidated"
+        other = same_task[0]
+        refused = (
+            f"; correction refused: {other.path} was calibrated on judge {other.judge}, this run's judge is {judge}"
+            if other.correction
+            else ""
+        )
+        return f"unvalidated (the validation on file is of judge {other.judge}){refused}", None
+    return "unvalidated", None
 
 
 def _base(field: str) -> str:
@@ -180,10 +225,16 @@ def add_derived_fields(
 
 
 def annotate(results: Iterable[LogResult], validations: list[FieldValidation]) -> None:
-    """Set each result's ``judge_notes``: the note beside every judged metric (see :func:`validation_note`)."""
+    """Set each result's ``judge_notes`` (the note beside every judged metric, see
+    :func:`validation_note`) and ``judge_corrections`` (the corrected means that are the headline)."""
+    from trustmh.report.judge_fingerprint import fingerprint_label
+
     for result in results:
+        found = result.judge_fingerprints
+        prints = frozenset(found.seen) if found is not None else frozenset()
+        label = fingerprint_label(found) if found is not None else ""
         for row in result.rows:
-            note = validation_note(
+            note, correction = judgement(
                 result.task,
                 row.judge,
                 row.metric,
@@ -191,6 +242,9 @@ def annotate(results: Iterable[LogResult], validations: list[FieldValidation]) -
                 result.verdict_fields,
                 validations,
                 result.judge_sources,
+                RunJudge(prints, label, row.value),
             )
             if note is not None:
                 result.judge_notes[row.metric] = note
+            if correction is not None:
+                result.judge_corrections[row.metric] = correction

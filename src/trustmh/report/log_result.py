@@ -8,6 +8,7 @@ a result (judge validation, figures) can import the type without importing the c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import trustmh.report.conversations as conversations
 from trustmh.report.judge_fingerprint import JudgeFingerprints
@@ -59,6 +60,8 @@ class LogResult:
     turn_fields: set[str] = field(default_factory=set)  # per-turn judge fields of a conversation task
     judge_sources: set[str] = field(default_factory=set)  # judge fields the task builds score fields from
     judge_notes: dict[str, str] = field(default_factory=dict)
+    # metric -> its judge's mean corrected by human labels, shown as the headline (judge_correction)
+    judge_corrections: dict[str, Any] = field(default_factory=dict)
     # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
     judge_fingerprints: JudgeFingerprints | None = None
 

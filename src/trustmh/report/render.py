@@ -52,9 +52,14 @@ class Figures:
 
 
 def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
+    corrected = result.judge_corrections.get(row.metric)  # PPI++: the judge-only value stays in the note
     return {
-        "value": fmt(row.value),
-        "ci": ci_text(row) if row.value is not None else "",
+        "value": fmt(corrected.value) if corrected else fmt(row.value),
+        "ci": f"corrected [{fmt(corrected.ci[0])}, {fmt(corrected.ci[1])}]"
+        if corrected
+        else ci_text(row)
+        if row.value is not None
+        else "",
         "n": "—" if row.n is None else row.n,
         "unparsed": row.unparsed or 0,
         "judge": row.judge or "",

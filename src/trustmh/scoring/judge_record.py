@@ -28,6 +28,8 @@ from trustmh.scoring.rubric import JUDGE_TEMPERATURE, PanelResult, Rubric, is_vo
 # Bump when judge_prompt()'s wording or the re-ask protocol changes: verdicts are then not comparable.
 JUDGE_PROMPT_VERSION = 1
 FINGERPRINT_KEY = "judge_fingerprint"
+# What makes two judgements comparable (self_family / excluded_self depend on the model under test).
+FINGERPRINT_FIELDS = ("judges", "rubrics", "temperature", "prompt_version")
 PANEL_KEY = "judge_panel"
 
 _CURRENT: ContextVar[JudgementLog | None] = ContextVar("trustmh_judgement_log", default=None)

@@ -1,0 +1,50 @@
+"""The judge's mean of a field corrected by the human labels (PPI++, :mod:`trustmh.stats.ppi`).
+
+For a field that is a mean or a rate (``scale`` and ``binary`` kinds) and items that are whole
+samples: the run's judge scored every sample; the human file labels some of them. The label
+of an item is the mean of its human ratings (a binary field: the share of raters saying 1, so
+the target is the mean human rate). Labelled items whose verdict is unparsed, and unlabelled
+verdicts that are unparsed, are left out and counted: PPI needs a judge score beside each label.
+
+Not computed (``skipped`` says why): nominal fields (no mean), per-turn items (the turns of a
+conversation are not independent; the PPI interval assumes independent items), fewer than 2
+labelled items. The estimate assumes the labelled samples are a random sample of the run's
+samples: labels chosen for being hard, or from another run, bias it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trustmh.judgecheck.fields import FieldTable
+from trustmh.stats.ppi import ppi_mean
+
+METHOD = "ppi++"
+MIN_LABELS = 2
+
+
+def skipped(reason: str) -> dict[str, Any]:
+    return {"method": METHOD, "skipped": reason}
+
+
+def corrected_mean(table: FieldTable, unit: str) -> dict[str, Any]:
+    """The ``correction`` entry of one field of ``judge-check --json`` (see the module docstring)."""
+    if table.kind == "nominal":
+        return skipped("a nominal field has no mean to correct")
+    if unit != "sample":
+        return skipped("per-turn items are not independent; the PPI interval needs independent items")
+    rated = np.isfinite(table.human).any(axis=1)
+    paired = rated & np.isfinite(table.judge)
+    if int(paired.sum()) < MIN_LABELS:
+        return skipped(f"{int(paired.sum())} labelled item(s) with a parsed verdict; PPI needs at least {MIN_LABELS}")
+    with np.errstate(invalid="ignore"):
+        labels = np.nanmean(np.where(np.isfinite(table.human[paired]), table.human[paired], np.nan), axis=1)
+    result = ppi_mean(labels, table.judge[paired], table.unlabelled)
+    return {
+        "method": METHOD,
+        **result.to_json(),
+        "labelled_unparsed": table.judge_unparsed,
+        "unlabelled_unparsed": table.unlabelled_unparsed,
+    }
