@@ -53,6 +53,8 @@ _PROTOCOLS: dict[str, TaskProtocol] = {}
 PROTOCOL_MODULES: tuple[str, ...] = (
     "trustmh.pillars.privacy.protocol",
     "trustmh.pillars.ethics.protocol",
+    "trustmh.pillars.crisis.protocol",
+    "trustmh.dialogue.protocol",
 )
 
 

@@ -33,6 +33,8 @@ from trustmh.scoring.verdict import parse_verdict as parse_verdict
 if TYPE_CHECKING:  # inspect is imported lazily: the bulk CLI uses this module without it
     from inspect_ai.model import ChatMessage, Model
 
+    from trustmh.scoring.verbatim import VerbatimProtocol
+
 JUDGE_ROLE = "judge"
 DEFAULT_MAX_ATTEMPTS = 3
 _WATCH = "_trustmh_judge_watch"
@@ -94,6 +96,9 @@ class Rubric:
     # descriptions) names its fixed text here: the judge fingerprint hashes it instead, so every
     # item of a run shares one rubric hash (scoring/judge_record.py).
     template: str = ""
+    # Benchmark mode of a published judge (scoring/verbatim.py): the context passed in is upstream's
+    # complete prompt, sent as is and read by upstream's reply format; None: trustmh's own judge.
+    verbatim: VerbatimProtocol | None = None
 
     @property
     def field_names(self) -> list[str]:
@@ -144,10 +149,14 @@ def raise_if_a_judge_stopped(judges: Sequence[Model]) -> None:
 def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
     """The full judge prompt with the response fenced by nonce-bearing markers.
 
+    A verbatim rubric's prompt is the context itself: upstream's prompt, already built.
+
     The nonce is a hash of the judged text: the response cannot close the fence (it would
     have to contain a hash of itself), and the same item always gives the same prompt, so
     caches (inspect's, the bulk engine's) let a rerun resume instead of paying again.
     """
+    if rubric.verbatim is not None:
+        return context
     nonce = hashlib.sha256(f"{context}\x00{response}".encode()).hexdigest()[:12]
     begin, end = f"<<<BEGIN {nonce}>>>", f"<<<END {nonce}>>>"
     return (
@@ -192,6 +201,9 @@ async def run_judge(
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, GenerateConfig
 
     config = GenerateConfig(temperature=JUDGE_TEMPERATURE, max_tokens=512)
+    if rubric.verbatim is not None:  # upstream's settings; None = not sent (the provider's default)
+        config = GenerateConfig(temperature=rubric.verbatim.temperature, max_tokens=rubric.verbatim.max_tokens)
+        max_attempts = rubric.verbatim.max_attempts
 
     async def ask(messages: tuple[Message, ...]) -> str:
         chat: list[ChatMessage] = [

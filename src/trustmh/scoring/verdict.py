@@ -237,6 +237,8 @@ async def _ask_until_usable(
             return VerdictAttempts(None, attempt, replies, str(failure), call_failed=True)
         replies.append(reply)
         try:
+            if rubric.verbatim is not None:  # upstream's reply format (scoring/verbatim.py)
+                return VerdictAttempts(rubric.verbatim.read_reply(reply, rubric, judged), attempt, replies)
             return VerdictAttempts(parse_verdict(reply, rubric, judged), attempt, replies)
         except VerdictError as problem:
             error = str(problem)
