@@ -149,14 +149,14 @@ def raise_if_a_judge_stopped(judges: Sequence[Model]) -> None:
 def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
     """The full judge prompt with the response fenced by nonce-bearing markers.
 
-    A verbatim rubric's prompt is the context itself: upstream's prompt, already built.
+    A verbatim rubric's prompt is upstream's, unchanged (:meth:`VerbatimProtocol.prompt`).
 
     The nonce is a hash of the judged text: the response cannot close the fence (it would
     have to contain a hash of itself), and the same item always gives the same prompt, so
     caches (inspect's, the bulk engine's) let a rerun resume instead of paying again.
     """
     if rubric.verbatim is not None:
-        return context
+        return rubric.verbatim.prompt(context, response)
     nonce = hashlib.sha256(f"{context}\x00{response}".encode()).hexdigest()[:12]
     begin, end = f"<<<BEGIN {nonce}>>>", f"<<<END {nonce}>>>"
     return (

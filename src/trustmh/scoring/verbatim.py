@@ -50,6 +50,12 @@ class VerbatimProtocol:
     temperature: float | None  # None: the provider's default (upstream sets none)
     max_tokens: int | None = None  # None: the provider's default
     max_attempts: int = 1  # upstream asks once
+    # Builds upstream's prompt from (context, response) where the caller has those two only (the
+    # MentalBench judge); None: the caller passes upstream's complete prompt as the context.
+    build: Callable[[str, str], str] | None = None
+
+    def prompt(self, context: str, response: str) -> str:
+        return context if self.build is None else self.build(context, response)
 
     def describe(self) -> dict[str, object]:
         """What the log records about the protocol (the template itself goes in task metadata)."""
