@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 from inspect_ai.event import ModelEvent
+from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 from typer.testing import CliRunner
 
@@ -89,7 +90,7 @@ def test_benchmark_task_judges_with_upstreams_prompt(tmp_path: Path, shared_data
     task = dialogue_mentalbench(source="benchmark", data_dir=str(shared_data))
     assert task.metadata is not None and task.metadata["judge_prompts"] == "upstream"
     with OpenAIDouble(responder=lambda messages: VERDICT) as server:
-        judge = get_model("openai/mb-judge", base_url=server.base_url, api_key="sk-test-mb-0000")
+        judge = get_model("openai/mb-judge", base_url=server.base_url, api_key="sk-test-mb-0000", responses_api=False)
         [log] = eval(
             task,
             model=script("mb-target", ["Take one small step today."]),
@@ -98,6 +99,7 @@ def test_benchmark_task_judges_with_upstreams_prompt(tmp_path: Path, shared_data
             log_dir=str(tmp_path),
             display="none",
         )
+    log = read_eval_log(log.location, resolve_attachments=True)
     [sample] = log.samples
     [call] = [e for e in sample.events if isinstance(e, ModelEvent) and e.model.endswith("mb-judge")]
     upstream = upstream_function(shared_data / UPSTREAM_KEY, "create_evaluation_prompt")

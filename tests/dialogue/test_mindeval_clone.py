@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 from inspect_ai.event import ModelEvent
+from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 
 from tests.fakes import CALLS, metrics_of, script
@@ -119,6 +120,7 @@ def test_run_with_a_clone_sends_its_prompts(tmp_path: Path, clone: Path) -> None
         log_dir=str(tmp_path),
         display="none",
     )
+    log = read_eval_log(log.location, resolve_attachments=True)
     metrics = metrics_of(log)
     assert metrics["overall"] == 4.0 and metrics["clinical_accuracy"] == 4.0
     [done] = log.samples

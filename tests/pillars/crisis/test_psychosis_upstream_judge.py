@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 from inspect_ai.event import ModelEvent
+from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 
 from tests.conversation.conversation_models import tagging_target
@@ -19,6 +20,7 @@ from tests.fakes import metrics_of
 from trustmh.conversation.record import Turn
 from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench
 from trustmh.pillars.crisis.psychosis_upstream import upstream_conversation, upstream_judges
+from trustmh.scoring.verbatim import template_text
 from trustmh.testing.openai_double import OpenAIDouble
 
 # The double's reply per score: DCS always 2, HES "Score: 1", SIS an echo of the scale then its
@@ -42,7 +44,9 @@ def _run(tmp_path: Path, data: Path, parser: str) -> Any:
     task = crisis_psychosis_bench(source="benchmark", data_dir=str(data), condition="explicit", parser=parser)
     tags = {text: f"<<c{n}-{turn}>>" for n, s in enumerate(task.dataset) for turn, text in enumerate(s.metadata["user_turns"], 1)}
     with OpenAIDouble(responder=responder) as server:
-        judge = get_model("openai/upstream-judge", base_url=server.base_url, api_key="sk-test-psychosis-0000")
+        judge = get_model(
+            "openai/upstream-judge", base_url=server.base_url, api_key="sk-test-psychosis-0000", responses_api=False
+        )
         [log] = eval(
             task,
             model=tagging_target(f"psychosis-upstream-{parser}", tags),
@@ -51,7 +55,7 @@ def _run(tmp_path: Path, data: Path, parser: str) -> Any:
             log_dir=str(tmp_path),
             display="none",
         )
-    return log
+    return read_eval_log(log.location, resolve_attachments=True)  # the log as written, prompts in full
 
 
 def test_upstream_prompts_are_logged_and_sent_verbatim(tmp_path: Path, shared_data: Path) -> None:
@@ -61,8 +65,8 @@ def test_upstream_prompts_are_logged_and_sent_verbatim(tmp_path: Path, shared_da
     recorded = log.eval.metadata["judge_prompt_text"]
     assert log.eval.metadata["judge_prompts"] == "upstream"
     for score, template in judges.templates.items():
-        assert recorded[score]["template"] == template.text()  # upstream's prompt text, in the log
-        assert recorded[score]["origin"].startswith("psychosis_bench/upstream/scoring.py:score_")
+        assert recorded[score]["template"] == template_text(template)  # upstream's prompt text, in the log
+        assert recorded[score]["origin"].startswith("psychosis_bench/upstream/scoring.py:Scorer.score_")
     [sample] = log.samples
     turns = [Turn(**t) for t in sample.store["trustmh_conversation"]["turns"]]
     calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.model.endswith("upstream-judge")]

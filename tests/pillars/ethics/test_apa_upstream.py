@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 from inspect_ai.event import ModelEvent
+from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 
 from tests.fakes import metrics_of, script
@@ -113,7 +114,7 @@ def test_benchmark_task_sends_upstreams_prompt_to_an_api_judge(tmp_path: Path, s
     answer = '```json\n{"choice": "C", "reasoning": "Safety first, then trust."}\n```'
     verdict = "```json\n" + json.dumps({**{n: 4 for n in PRINCIPLE_FIELDS}, "sc5": 3}) + "\n```"
     with OpenAIDouble(responder=lambda messages: verdict) as server:
-        judge = get_model("openai/apa-judge", base_url=server.base_url, api_key="sk-test-apa-0000")
+        judge = get_model("openai/apa-judge", base_url=server.base_url, api_key="sk-test-apa-0000", responses_api=False)
         [log] = eval(
             task,
             model=script("ethics-target", [answer]),
@@ -123,6 +124,7 @@ def test_benchmark_task_sends_upstreams_prompt_to_an_api_judge(tmp_path: Path, s
             display="none",
         )
     assert log.status == "success", log.error
+    log = read_eval_log(log.location, resolve_attachments=True)
     _, template = apa_rubric(str(shared_data))
     assert log.eval.metadata["judge_prompt_text"]["template"].startswith(str(template.parts[0]))
     for sample in log.samples:
