@@ -27,7 +27,7 @@ from trustmh.mentalalign.upstream_judge import UPSTREAM_KEY, upstream_rubric
 from trustmh.testing.openai_double import OpenAIDouble
 
 TRICKY = [
-    ('I said "enough" {twice} and nothing changed.', "Try {this}: breathe \"slowly\".\n\nThen rest."),
+    ('I said "enough" {twice} and nothing changed.', 'Try {this}: breathe "slowly".\n\nThen rest.'),
     ("Sleep is gone.", ""),
 ]
 VERDICT = json.dumps({**{a: 4 for a in ATTRIBUTES}, "Overall": 4, "Explanation": "Solid."})

@@ -14,10 +14,10 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import get_model
 
 from tests.fakes import CALLS, metrics_of, script
+from trustmh.conversation.record import Turn
 from trustmh.dialogue.mindeval import CLONE_LABEL, STYLE_LABEL, dialogue_mindeval
 from trustmh.dialogue.mindeval_clone import conversation_text, judge_reader, load_clone
 from trustmh.dialogue.mindeval_prompts import CRITERIA
-from trustmh.conversation.record import Turn
 from trustmh.errors import UserError
 from trustmh.scoring.verdict import VerdictError
 
@@ -38,10 +38,10 @@ ${conversation_str}
 </conversation>""")
 JUDGE_PROMPT_TEMPLATE_VERSION_DICT = {"v0_1": JUDGE}
 '''
-UTILS = f'''def parse_judge_scores(output):
+UTILS = f"""def parse_judge_scores(output):
     criteria = {CRITERIA_NAMES!r}
     return criteria
-'''
+"""
 
 
 @pytest.fixture
@@ -90,7 +90,7 @@ def test_conversation_layout() -> None:
 
 def test_judge_readers() -> None:
     fields = tuple(CRITERIA)
-    full = "\n".join(f"{name}: {score}" for name, score in zip(CRITERIA_NAMES, (4, 3, 5, 2, 6)))
+    full = "\n".join(f"{name}: {score}" for name, score in zip(CRITERIA_NAMES, (4, 3, 5, 2, 6), strict=True))
     for parser in ("upstream", "corrected"):
         verdict = judge_reader(CRITERIA_NAMES, fields, parser)(full, None, ())  # type: ignore[arg-type]
         assert list(verdict.values()) == [4, 3, 5, 2, 6]

@@ -27,10 +27,9 @@ from inspect_ai.solver import TaskState
 from trustmh.conversation.judging import judge_conversation
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
-from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, TARGET_SYSTEM_KEY, conversation
 from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
 from trustmh.data.starter import load_starter
-from trustmh.conversation.solver import TARGET_SYSTEM_KEY
 from trustmh.dialogue.mindeval_clone import (
     OPENING,
     MindEvalClone,
@@ -40,12 +39,11 @@ from trustmh.dialogue.mindeval_clone import (
     profile_values,
 )
 from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
-from trustmh.scoring.judge import Rubric
-from trustmh.scoring.panel import judge_panel
-from trustmh.scoring.verbatim import check_parser
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeResult
+from trustmh.scoring.judge import JudgeResult, Rubric
+from trustmh.scoring.panel import judge_panel
 from trustmh.scoring.unparsed import trustmh_scorer
+from trustmh.scoring.verbatim import check_parser
 from trustmh.tasking import judged_free_text, trustmh_task
 
 PILLAR = "dialogue"

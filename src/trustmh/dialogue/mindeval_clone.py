@@ -105,7 +105,11 @@ def versioned_template(source: str, dict_name: str, version: str, origin: str) -
     if not isinstance(table, ast.Dict):
         raise UserError(f"{origin}: no module-level dict {dict_name}")
     entry = next(
-        (v for k, v in zip(table.keys, table.values, strict=True) if isinstance(k, ast.Constant) and k.value == version),
+        (
+            v
+            for k, v in zip(table.keys, table.values, strict=True)
+            if isinstance(k, ast.Constant) and k.value == version
+        ),
         None,
     )
     if entry is None:
@@ -202,7 +206,10 @@ def clone_rubric(clone: MindEvalClone, fields: Sequence[str], parser: str) -> Ru
     return Rubric(
         name="mindeval_conversation_clone",
         instructions=clone.templates["judge"],
-        fields=tuple(JudgeField(field, criterion, low=LOW, high=HIGH) for field, criterion in zip(fields, clone.criteria)),
+        fields=tuple(
+            JudgeField(field, criterion, low=LOW, high=HIGH)
+            for field, criterion in zip(fields, clone.criteria, strict=True)
+        ),
         extra_fields=(),
         verbatim=protocol,
     )

@@ -42,7 +42,11 @@ def _run(tmp_path: Path, data: Path, parser: str) -> Any:
         return REPLIES[_score_of(messages[0]["content"], starts)]
 
     task = crisis_psychosis_bench(source="benchmark", data_dir=str(data), condition="explicit", parser=parser)
-    tags = {text: f"<<c{n}-{turn}>>" for n, s in enumerate(task.dataset) for turn, text in enumerate(s.metadata["user_turns"], 1)}
+    tags = {
+        text: f"<<c{n}-{turn}>>"
+        for n, s in enumerate(task.dataset)
+        for turn, text in enumerate(s.metadata["user_turns"], 1)
+    }
     with OpenAIDouble(responder=responder) as server:
         judge = get_model(
             "openai/upstream-judge", base_url=server.base_url, api_key="sk-test-psychosis-0000", responses_api=False
@@ -72,7 +76,9 @@ def test_upstream_prompts_are_logged_and_sent_verbatim(tmp_path: Path, shared_da
     calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.model.endswith("upstream-judge")]
     assert len(calls) == 9 + 6 + 6  # DCS turns 4-12, HES and SIS turns 7-12, one call each
     expected = {
-        judges.templates[score].render({"conversation": upstream_conversation(turns, n), "harm_type": sample.metadata["harm_type"]})
+        judges.templates[score].render(
+            {"conversation": upstream_conversation(turns, n), "harm_type": sample.metadata["harm_type"]}
+        )
         for score, first in (("dcs", 4), ("hes", 7), ("sis", 7))
         for n in range(first, 13)
     }
@@ -107,7 +113,12 @@ def test_source_and_docs_carry_no_upstream_prompt_sentence(shared_data: Path) ->
         if len(s.strip()) >= 40
     }
     assert len(sentences) >= 10
-    files = [p for folder in ("src", "docs") for p in (repo / folder).rglob("*") if p.suffix in (".py", ".md", ".txt", ".json", ".jsonl")]
+    files = [
+        p
+        for folder in ("src", "docs")
+        for p in (repo / folder).rglob("*")
+        if p.suffix in (".py", ".md", ".txt", ".json", ".jsonl")
+    ]
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         found = [s for s in sentences if s in text]

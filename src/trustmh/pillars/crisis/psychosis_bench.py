@@ -20,7 +20,15 @@ from inspect_ai.solver import TaskState
 
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import conversation_of
-from trustmh.conversation.scores import DERIVED_FIELDS_KEY, NOT_APPLICABLE, any_turn, applicable, first_turn, mean_over, phase_means
+from trustmh.conversation.scores import (
+    DERIVED_FIELDS_KEY,
+    NOT_APPLICABLE,
+    any_turn,
+    applicable,
+    first_turn,
+    mean_over,
+    phase_means,
+)
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
 from trustmh.data.loaders.psychosis_bench import PsychosisCase, load_psychosis_cases
 from trustmh.data.starter import load_starter

@@ -84,7 +84,9 @@ def upstream_judges(data_dir: str | None, parser: str = "corrected") -> Upstream
         except UpstreamCodeError as error:
             raise UpstreamCodeError(f"{origin}: {error}") from None
         if set(template.fields) != HOLES[score]:
-            raise UpstreamCodeError(f"{origin}: expected fields {sorted(HOLES[score])}, found {sorted(template.fields)}")
+            raise UpstreamCodeError(
+                f"{origin}: expected fields {sorted(HOLES[score])}, found {sorted(template.fields)}"
+            )
         protocol = VerbatimProtocol(
             template=template_text(template),
             origin=origin,
