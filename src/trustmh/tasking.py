@@ -45,6 +45,7 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
 from trustmh import PILLARS, TASK_GROUPS
+from trustmh.pillars.protocol import protocol_of
 from trustmh.errors import UserError
 from trustmh.scoring.reducers import trustmh_mean
 
@@ -173,6 +174,9 @@ def trustmh_task(
             arguments["source"] = chosen
             built = function(*bound.args, **bound.kwargs)
             built.metadata = _stamp(name, pillar, chosen, datasets, built.metadata)
+            protocol = protocol_of(name)
+            if protocol is not None:  # how this run relates to upstream's protocol, in the log
+                built.metadata["protocol"] = {**protocol.as_metadata(), "mode": chosen}
             if settings is not None:
                 built.config = _generate_config(settings.config(chosen), built.config, arguments)
                 if chosen == "benchmark" and settings.epochs > 1 and built.epochs is None:

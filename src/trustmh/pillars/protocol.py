@@ -50,6 +50,19 @@ class TaskProtocol:
         return next((d for d in self.deviations if metric in d.metrics), None)
 
 
+# ``-T parser=...`` of tasks that offer upstream's parsing beside the corrected one (the default).
+PARSERS = ("corrected", "upstream")
+
+
+def check_parser(parser: str) -> str:
+    """``parser`` if it names a parser, else the one-line user error."""
+    if parser not in PARSERS:
+        from trustmh.errors import UserError
+
+        raise UserError(f"-T parser must be one of {', '.join(PARSERS)}, not {parser!r}")
+    return parser
+
+
 _PROTOCOLS: dict[str, TaskProtocol] = {}
 
 # Modules that declare protocols; imported on first lookup so `protocol_of` needs no task import.
