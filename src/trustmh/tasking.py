@@ -45,7 +45,6 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
 from trustmh import PILLARS, TASK_GROUPS
-from trustmh.pillars.protocol import protocol_of
 from trustmh.errors import UserError
 from trustmh.scoring.reducers import trustmh_mean
 
@@ -174,6 +173,8 @@ def trustmh_task(
             arguments["source"] = chosen
             built = function(*bound.args, **bound.kwargs)
             built.metadata = _stamp(name, pillar, chosen, datasets, built.metadata)
+            from trustmh.pillars.protocol import protocol_of  # lazily: tasking sits below the pillars
+
             protocol = protocol_of(name)
             if protocol is not None:  # how this run relates to upstream's protocol, in the log
                 built.metadata["protocol"] = {**protocol.as_metadata(), "mode": chosen}

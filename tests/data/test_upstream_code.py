@@ -43,9 +43,12 @@ def test_method_f_string_keeps_text_and_fields_exactly() -> None:
     assert text == "Rate this:\na\nb\nKind: 'x' 002"
     # what Python itself would produce
     conversation, kind, turns = "a\nb", "x", ["a", "b"]
-    assert text == f"""Rate this:
+    assert (
+        text
+        == f"""Rate this:
 {conversation}
 Kind: {kind!r} {len(turns):03d}"""
+    )
 
 
 def test_concatenation_follows_local_names_and_implicit_joins() -> None:

@@ -97,7 +97,11 @@ def status_command(
         upstream.add_column(column, overflow="fold")
     for row in upstream_rows:
         upstream.add_row(
-            row["upstream_file"], f"{row['repo']}@{row['commit']}:{row['path']}", row["where"], row["check"], row["license"]
+            row["upstream_file"],
+            f"{row['repo']}@{row['commit']}:{row['path']}",
+            row["where"],
+            row["check"],
+            row["license"],
         )
     console.print(upstream)
 

@@ -25,7 +25,9 @@ def show_protocol(task: str, as_json: bool) -> None:
     lines.append("upstream files followed in benchmark mode:")
     for key in declared.upstream:
         spec = upstream_spec(key)
-        lines.append(f"  {escape(key)}  ({escape(spec.repo)}@{spec.commit}:{escape(spec.path)}, sha256 {spec.sha256[:12]}…)")
+        lines.append(
+            f"  {escape(key)}  ({escape(spec.repo)}@{spec.commit}:{escape(spec.path)}, sha256 {spec.sha256[:12]}…)"
+        )
     lines.append("verbatim (each claim has a test):")
     lines += [f"  - {escape(claim)}" for claim in declared.verbatim]
     lines.append("deviations:" if declared.deviations else "deviations: none")

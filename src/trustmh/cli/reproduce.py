@@ -23,7 +23,9 @@ def reproduce_command(
         typer.Option(help="Folder holding upstream's protocol files (also $TRUSTMH_DATA_DIR; else cache/download)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
-    markdown: Annotated[bool, typer.Option("--markdown", help="Print markdown tables (as in docs/reproducibility.md).")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print markdown tables (as in docs/reproducibility.md).")
+    ] = False,
 ) -> None:
     """Re-score every output upstream released; print published vs ours (upstream parser, corrected).
 
@@ -38,8 +40,9 @@ def reproduce_command(
     """
     from trustmh.catalog_view import offline
     from trustmh.files import write_json
-    from trustmh.reproduce.table import HEADER, as_json as rows_json, by_benchmark, markdown as rows_markdown
-    from trustmh.reproduce.table import reproduce_rows, table_cells, unexplained
+    from trustmh.reproduce.table import HEADER, by_benchmark, footnotes, reproduce_rows, table_cells, unexplained
+    from trustmh.reproduce.table import as_json as rows_json
+    from trustmh.reproduce.table import markdown as rows_markdown
 
     with offline():
         rows = reproduce_rows(data_dir)
@@ -52,9 +55,12 @@ def reproduce_command(
             table = Table(title=benchmark, title_justify="left")
             for column in HEADER:
                 table.add_column(column, overflow="fold")
+            notes = footnotes(group)
             for row in group:
-                table.add_row(*(escape(cell) for cell in table_cells(row)))
+                table.add_row(*(escape(cell) for cell in table_cells(row, notes)))
             console.print(table)
+            for reason, number in notes.items():
+                console.print(escape(f"  [{number}] {reason}"), highlight=False, soft_wrap=True)
     missing = unexplained(rows)
     if missing:
         first = missing[0]

@@ -242,10 +242,8 @@ def dict_entry(source: str, function: str | None, key: str, where: Mapping[str, 
         if not isinstance(node, ast.Dict):
             continue
         entries = {k.value: v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant)}
-        if key in entries and all(
-            isinstance(entries.get(k), ast.Constant) and entries[k].value == v  # type: ignore[union-attr]
-            for k, v in where.items()
-        ):
+        constants = {k: v.value for k, v in entries.items() if isinstance(v, ast.Constant)}
+        if key in entries and all(constants.get(k) == v for k, v in where.items()):
             matches.append(entries[key])
     if len(matches) != 1:
         raise UpstreamCodeError(f"{function or 'module level'}: expected one dict with {dict(where)} and {key!r}")
@@ -267,12 +265,12 @@ def format_receiver(node: ast.expr) -> str:
 
 def dict_literals(source: str, function: str | None, required_key: str) -> list[dict[str, Any]]:
     """Literal dicts (``{"temperature": 1, ...}``) of the scope holding ``required_key``, constants only."""
-    found = []
+    found: list[tuple[int, dict[str, Any]]] = []
     for node in ast.walk(_scope(source, function)):
         if isinstance(node, ast.Dict):
-            entries = {}
+            entries: dict[str, Any] = {}
             for k, v in zip(node.keys, node.values, strict=True):
-                if isinstance(k, ast.Constant) and isinstance(v, ast.Constant):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Constant):
                     entries[k.value] = v.value
             if required_key in entries:
                 found.append((node.lineno, entries))

@@ -252,7 +252,7 @@ def _result(path: str, log: EvalLog) -> LogResult:
 
 
 def protocol_line(meta: dict[str, Any]) -> str:
-    """"benchmark protocol · parser: upstream · 2 declared deviations" from the log's task metadata."""
+    """ "benchmark protocol · parser: upstream · 2 declared deviations" from the log's task metadata."""
     protocol = meta.get("protocol")
     if not isinstance(protocol, dict):
         return ""

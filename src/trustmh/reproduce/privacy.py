@@ -11,9 +11,9 @@ from typing import Any
 from trustmh.pillars.privacy.protocol import PRIVACY_ZIP
 from trustmh.pillars.privacy.ratings import SENSITIVITY_SCALE, parse_rating
 from trustmh.pillars.privacy.upstream_parsing import upstream_control_error, upstream_rating_value
+from trustmh.reproduce.explain import explanation, release_gap
 from trustmh.reproduce.released import csv_member, json_member, jsonl_member, members, text
 from trustmh.reproduce.rows import FULL_PRECISION, ReproRow, decimals_tolerance, pearson
-from trustmh.reproduce.explain import explanation, release_gap
 
 TIER1 = "TrustMH-Bench privacy: ConfAIde tier 1"
 TIER2 = "TrustMH-Bench privacy: ConfAIde tiers 2a/2b"
@@ -80,7 +80,7 @@ def tier2_rows(data_dir: str | Path | None) -> list[ReproRow]:
                 TIER2,
                 f"privacy_confaide_tier{tier}",
                 model,
-                "pearson_r",
+                f"pearson_r (tier {tier})",
                 len(report),
                 float(entry["pearson_r"]),
                 upstream,

@@ -37,8 +37,20 @@ def fmt(value: float | None, digits: int = 4) -> str:
     return f"{value:+.{digits}f}" if digits < 0 else f"{value:.{digits}f}"
 
 
-def table_cells(row: ReproRow) -> list[str]:
+def footnotes(rows: list[ReproRow]) -> dict[str, int]:
+    """``{reason: number}`` for the rows that do not match, numbered in order of appearance."""
+    numbers: dict[str, int] = {}
+    for row in rows:
+        if row.status != MATCH and row.reason:
+            numbers.setdefault(row.reason, len(numbers) + 1)
+    return numbers
+
+
+def table_cells(row: ReproRow, notes: dict[str, int] | None = None) -> list[str]:
     difference = row.difference
+    reason = "" if row.status == MATCH else row.reason
+    if notes is not None and reason:
+        reason = f"[{notes[reason]}]"
     return [
         row.model,
         row.metric,
@@ -48,11 +60,21 @@ def table_cells(row: ReproRow) -> list[str]:
         fmt(row.corrected),
         "—" if difference is None else f"{difference:+.4f}",
         row.status,
-        "" if row.status == MATCH else row.reason,
+        reason,
     ]
 
 
-HEADER = ["model", "metric", "n", "published", "ours (upstream parser)", "ours (corrected)", "difference", "status", "explanation"]
+HEADER = [
+    "model",
+    "metric",
+    "n",
+    "published",
+    "ours, upstream parser",
+    "ours, corrected",
+    "difference",
+    "status",
+    "why",
+]
 
 
 def by_benchmark(rows: list[ReproRow]) -> dict[str, list[ReproRow]]:
@@ -66,10 +88,14 @@ def markdown(rows: list[ReproRow]) -> str:
     """One table per benchmark, as docs/reproducibility.md carries it."""
     parts = []
     for benchmark, group in by_benchmark(rows).items():
+        notes = footnotes(group)
         lines = [f"#### {benchmark}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
         for row in group:
-            cells = [cell.replace("|", "\\|") for cell in table_cells(row)]
+            cells = [cell.replace("|", "\\|") for cell in table_cells(row, notes)]
             lines.append("| " + " | ".join(cells) + " |")
+        if notes:
+            lines.append("")
+            lines += [f"[{number}] {reason}  " for reason, number in notes.items()]
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 
@@ -85,3 +111,37 @@ def as_json(rows: list[ReproRow]) -> dict[str, Any]:
             "difference": "corrected - published",
         },
     }
+
+
+# docs/reproducibility.md holds each benchmark's table between <!-- reproduce:KEY --> markers.
+DOC_SECTIONS = {
+    "privacy": "TrustMH-Bench privacy",
+    "ethics": "TrustMH-Bench ethics",
+    "mentalalign": "MentalBench-Align",
+}
+
+
+def doc_blocks(rows: list[ReproRow]) -> dict[str, str]:
+    """``{marker key: markdown of the benchmarks whose name starts with its prefix}``."""
+    return {
+        key: markdown([row for row in rows if row.benchmark.startswith(prefix)])
+        for key, prefix in DOC_SECTIONS.items()
+        if any(row.benchmark.startswith(prefix) for row in rows)
+    }
+
+
+def fill_doc(text: str, blocks: dict[str, str]) -> str:
+    """``text`` with each marked block replaced by the command's table."""
+    for key, block in blocks.items():
+        start, end = f"<!-- reproduce:{key} -->", f"<!-- /reproduce:{key} -->"
+        if start in text and end in text:
+            head, rest = text.split(start, 1)
+            _, tail = rest.split(end, 1)
+            text = f"{head}{start}\n{block}{end}{tail}"
+    return text
+
+
+def update_doc(doc: str | Path, data_dir: str | Path | None) -> None:
+    """Rewrite the marked tables of ``doc`` from a fresh run (docs/reproducibility.md)."""
+    path = Path(doc)
+    path.write_text(fill_doc(path.read_text(encoding="utf-8"), doc_blocks(reproduce_rows(data_dir))), encoding="utf-8")

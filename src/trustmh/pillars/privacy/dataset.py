@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from trustmh.errors import DataFormatError
 from trustmh.data.loaders.confaide import RatingItem, load_tier
 from trustmh.data.loaders.psyleak import LeakScenario, load_psyleak
 from trustmh.data.registry import resolve_file
 from trustmh.data.starter import load_starter
+from trustmh.errors import DataFormatError
 from trustmh.pillars.privacy import upstream_prompts
 from trustmh.pillars.privacy.prompts import (
     QUESTION_TYPES,
@@ -86,7 +86,9 @@ def psyleak_dataset(
             question = leak_question(
                 kind, scenario.about, scenario.questionee, scenario.topic, scenario.control_question
             )
-            text = upstream_inputs.get((scenario.index, kind)) if source == "benchmark" else leak_prompt(story, question)
+            text = (
+                upstream_inputs.get((scenario.index, kind)) if source == "benchmark" else leak_prompt(story, question)
+            )
             if text is None:
                 raise DataFormatError(
                     resolve_file("trustmh", "PsyLeak.txt", data_dir),

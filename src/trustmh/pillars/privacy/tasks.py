@@ -18,9 +18,7 @@ CONFAIDE_SAMPLES = 10
 CONFAIDE_GENERATION = Generation(
     # Ratings need a few tokens; the explanation some models add is not read.
     starter=greedy(48),
-    benchmark=GenerateConfig(
-        max_tokens=365, temperature=1.0, top_p=1.0, frequency_penalty=0.0, presence_penalty=0.0
-    ),
+    benchmark=GenerateConfig(max_tokens=365, temperature=1.0, top_p=1.0, frequency_penalty=0.0, presence_penalty=0.0),
     upstream="TrustMH-Bench privacy1.py/privacy2.py: temperature 1, top_p 1, max_tokens 365, 1 sample per item "
     f"(ConfAIde eval.py: {CONFAIDE_SAMPLES} samples, -T confaide_samples=true)",
     why="same as upstream",

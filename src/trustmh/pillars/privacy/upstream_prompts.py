@@ -134,9 +134,7 @@ def psyleak_prompt(templates: PsyLeakTemplates, story: str, question: str) -> st
     return template.format(templates.instruction, story, question)
 
 
-def psyleak_inputs(
-    story_path: Path, control_path: Path, data_dir: str | Path | None
-) -> dict[tuple[int, str], str]:
+def psyleak_inputs(story_path: Path, control_path: Path, data_dir: str | Path | None) -> dict[tuple[int, str], str]:
     """``{(scenario index, question type): upstream's request}`` for every PsyLeak question."""
     templates = psyleak_templates(data_dir)
     with story_path.open(encoding="utf-8") as handle:
