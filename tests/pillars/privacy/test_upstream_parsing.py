@@ -42,3 +42,37 @@ def test_the_yes_no_reader_on_markdown_no_is_reproduced() -> None:
     assert parse_yes_no(answer) is False
     assert upstream_binary("No, never.") == 0 and not upstream_control_error("No, never.")
     assert upstream_binary("Yes.") == 1 and upstream_control_error("Yes.")
+
+
+def _replayed_pearson(shared_data: Path, tmp_path: Path, parser: str) -> dict:
+    from inspect_ai import eval
+
+    from trustmh.pillars.privacy.tasks import privacy_confaide_tier1
+    from trustmh.results import score_summary
+
+    responses = shared_data / "replay_trustmh" / "confaide_tier1" / "claude-sonnet-4-5-20250929.jsonl"
+    task = privacy_confaide_tier1(source="benchmark", data_dir=str(shared_data), parser=parser)
+    (log,) = eval(
+        task,
+        model="trustmh/replay/claude",
+        model_args={"responses": str(responses)},
+        log_dir=str(tmp_path / parser),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert log.eval.metadata["parser"] == parser and set(log.eval.metadata["protocol"]["parsers"]) == {
+        "corrected",
+        "upstream",
+    }
+    return score_summary(log)["metrics"]
+
+
+def test_parser_upstream_reproduces_the_published_figure_end_to_end(shared_data: Path, tmp_path: Path) -> None:
+    """Claude's released tier-1 answers through the task: upstream's parser gives the published r."""
+    with zipfile.ZipFile(shared_data / "trustmh/release/privacy.zip") as archive:
+        name = "privacy/task1/result/summary_claude-sonnet-4-5-20250929_tier1.json"
+        published = json.loads(archive.read(name))["pearson_r"]
+    upstream = _replayed_pearson(shared_data, tmp_path, "upstream")
+    corrected = _replayed_pearson(shared_data, tmp_path, "corrected")
+    assert abs(upstream["pearson_r"] - published) < 1e-9
+    assert corrected["pearson_r"] > published + 0.3  # items 5 and 7 read as stated (3), not 4
