@@ -10,6 +10,10 @@ RELEASE_GAPS = {
     "tier2_raw": "not re-scorable with the corrected parser: the tier 2 release keeps only upstream's parsed "
     "ratings (final_report_*), not the answers",
     "psyleak_proxy": "not re-scorable: upstream's proxy-model verdicts are not in the released outputs",
+    "mentalalign_analysis": "upstream released the ratings and the tables but not the analysis code: ours is "
+    "trustmh align on the released files (two-way ICCs, each judge's own family excluded, the human file's zero "
+    "cells kept as upstream did); where the difference column exceeds the table's rounding, the cause is not "
+    "known and the figure is not counted as reproduced",
     "ethicmh_parsed_only": "not re-scorable with the corrected parser: the release keeps only upstream's parsed "
     "choice (model_choice_option) for this model, not its answer",
 }

@@ -21,6 +21,8 @@ def decimals_tolerance(decimals: int) -> float:
 MATCH = "match"
 EXPLAINED = "explained"
 UNEXPLAINED = "UNEXPLAINED"
+NOT_RESCORABLE = "not re-scorable"
+UNVERIFIED = "unverified"
 
 
 @dataclass(frozen=True)
@@ -58,13 +60,25 @@ class ReproRow:
 
     @property
     def status(self) -> str:
-        """MATCH; EXPLAINED (a declared reason for a corrected difference or a figure that cannot be
-        re-scored); UNEXPLAINED otherwise, and always when upstream's own parsing misses the figure."""
+        """The row's verdict (only UNEXPLAINED fails ``trustmh reproduce``).
+
+        * MATCH: every re-scored figure meets the published one within its rounding;
+        * EXPLAINED: the corrected figure differs for a declared deviation, or upstream's own
+          parsing misses the figure because of a defect found in the release;
+        * NOT_RESCORABLE: the release lacks what the figure was computed from (declared);
+        * UNVERIFIED: upstream did not release the computation, ours differs (declared, with
+          the measured difference; not counted as reproduced);
+        * UNEXPLAINED: anything else, and always when upstream's own parsing misses the figure.
+        """
         if self.upstream is not None and not self.upstream_matches:
             return EXPLAINED if self.release_defect else UNEXPLAINED
-        if self.upstream_matches and self.corrected_matches:
+        if self.corrected_matches and (self.upstream is None or self.upstream_matches):
             return MATCH
-        return EXPLAINED if self.explanation else UNEXPLAINED
+        if not self.explanation:
+            return UNEXPLAINED
+        if self.corrected is None:
+            return NOT_RESCORABLE
+        return UNVERIFIED if self.upstream is None else EXPLAINED
 
     @property
     def reason(self) -> str:

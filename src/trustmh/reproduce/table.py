@@ -12,10 +12,11 @@ Source = Callable[[str | Path | None], list[ReproRow]]
 
 
 def sources() -> list[Source]:
+    from trustmh.reproduce.alignment import alignment_rows
     from trustmh.reproduce.ethics import ethicmh_rows
     from trustmh.reproduce.privacy import psyleak_rows, tier1_rows, tier2_rows
 
-    return [tier1_rows, tier2_rows, psyleak_rows, ethicmh_rows]
+    return [tier1_rows, tier2_rows, psyleak_rows, ethicmh_rows, alignment_rows]
 
 
 def reproduce_rows(data_dir: str | Path | None) -> list[ReproRow]:
