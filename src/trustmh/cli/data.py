@@ -44,7 +44,10 @@ def status_command(
     verify: Annotated[bool, typer.Option(help="Also compare each file's sha256 with the release.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Show each dataset: pillar, where it was found, rows and license.
+    """Show each dataset (pillar, where it was found, rows, license) and each upstream protocol file.
+
+    Upstream protocol files (prompt code, parsers, rubrics, released outputs) are pinned to a
+    commit and sha256-checked whenever found (a changed file reads "sha256 differs").
 
     Example: trustmh data status --data-dir ../shared/data
     """
@@ -75,8 +78,10 @@ def status_command(
                     "source": spec.source[0],
                 }
             )
+    upstream_rows = _upstream_rows(data_dir)
     if as_json:
-        write_json(rows, "-")
+        # Datasets stay a list (as before); upstream files are added as rows of their own kind.
+        write_json(rows + upstream_rows, "-")
         return
     table = Table(title="trustmh datasets")
     for column in ("dataset", "pillars", "where", "rows", "license"):
@@ -87,6 +92,47 @@ def status_command(
             rows_text = f"[red]invalid[/red]: {row['problems'][0]}"
         table.add_row(row["dataset"], ", ".join(row["pillars"]), row["where"], rows_text, row["license"])
     console.print(table)
+    upstream = Table(title="upstream protocol files (pinned; read by benchmark mode and `trustmh reproduce`)")
+    for column in ("file", "upstream", "where", "sha256", "license"):
+        upstream.add_column(column, overflow="fold")
+    for row in upstream_rows:
+        upstream.add_row(
+            row["upstream_file"],
+            f"{row['repo']}@{row['commit']}:{row['path']}",
+            row["where"],
+            row["check"],
+            row["license"],
+        )
+    console.print(upstream)
+
+
+def _upstream_rows(data_dir: Path | None) -> list[dict[str, Any]]:
+    """Each pinned upstream file: where it is found and whether it is the pinned version."""
+    from trustmh.data.upstream import UPSTREAM_FILES, check_upstream, find_upstream_local
+
+    rows = []
+    for key, spec in UPSTREAM_FILES.items():
+        found = find_upstream_local(key, data_dir)
+        check = "not found (downloaded at the pinned commit when needed)"
+        if found is not None:
+            try:
+                check_upstream(found, spec)
+                check = "pinned"
+            except UserError as error:
+                check = f"sha256 differs: {error}"
+        rows.append(
+            {
+                "upstream_file": key,
+                "repo": spec.repo,
+                "commit": spec.commit,
+                "path": spec.path,
+                "sha256": spec.sha256,
+                "where": str(found.parent) if found else "missing",
+                "check": check,
+                "license": spec.license,
+            }
+        )
+    return rows
 
 
 @app.command("import")

@@ -202,3 +202,90 @@ def call_keyword(source: str, function: str | None, callee: str, keyword: str) -
                 except ValueError:
                     raise UpstreamCodeError(f"{callee}({keyword}=...) is not a literal") from None
     raise UpstreamCodeError(f"{function or 'module level'}: no call {callee}(..., {keyword}=...)")
+
+
+def _scope(source: str, function: str | None) -> ast.AST:
+    return ast.parse(source) if function is None else find_function(source, function)
+
+
+def assigned_strings(source: str, function: str | None, variable: str) -> list[str]:
+    """Every plain string literal assigned to ``variable`` in the scope, in source order."""
+    found = []
+    for node in ast.walk(_scope(source, function)):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == variable for t in node.targets):
+            try:
+                found.append((node.lineno, Template(_merge(_to_parts(node.value, {}))).literal))
+            except UpstreamCodeError:
+                continue
+    return [text for _, text in sorted(found)]
+
+
+def format_receivers(source: str, function: str | None) -> list[str]:
+    """The literal strings ``"...".format(...)`` is called on in the scope, in source order."""
+    found = []
+    for node in ast.walk(_scope(source, function)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format"
+            and isinstance(node.func.value, ast.Constant)
+            and isinstance(node.func.value.value, str)
+        ):
+            found.append((node.lineno, node.col_offset, node.func.value.value))
+    return [text for _, _, text in sorted(found)]
+
+
+def dict_entry(source: str, function: str | None, key: str, where: Mapping[str, str]) -> ast.expr:
+    """The value of ``key`` in the one dict literal of the scope whose constant entries include ``where``."""
+    matches = []
+    for node in ast.walk(_scope(source, function)):
+        if not isinstance(node, ast.Dict):
+            continue
+        entries = {k.value: v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant)}
+        constants = {k: v.value for k, v in entries.items() if isinstance(v, ast.Constant)}
+        if key in entries and all(constants.get(k) == v for k, v in where.items()):
+            matches.append(entries[key])
+    if len(matches) != 1:
+        raise UpstreamCodeError(f"{function or 'module level'}: expected one dict with {dict(where)} and {key!r}")
+    return matches[0]
+
+
+def format_receiver(node: ast.expr) -> str:
+    """The literal of ``"...".format(...)``, the shape of a ``.format`` template."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+    ):
+        return node.func.value.value
+    raise UpstreamCodeError(f"not a '...'.format(...) call: {ast.unparse(node)[:80]!r}")
+
+
+def dict_literals(source: str, function: str | None, required_key: str) -> list[dict[str, Any]]:
+    """Literal dicts (``{"temperature": 1, ...}``) of the scope holding ``required_key``, constants only."""
+    found: list[tuple[int, dict[str, Any]]] = []
+    for node in ast.walk(_scope(source, function)):
+        if isinstance(node, ast.Dict):
+            entries: dict[str, Any] = {}
+            for k, v in zip(node.keys, node.values, strict=True):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Constant):
+                    entries[k.value] = v.value
+            if required_key in entries:
+                found.append((node.lineno, entries))
+    return [entries for _, entries in sorted(found, key=lambda item: item[0])]
+
+
+def attribute_defaults(source: str, function: str | None) -> dict[str, Any]:
+    """``self.x.name = <literal>`` assignments of the scope: ``{"name": value}`` (e.g. default settings)."""
+    found: dict[str, Any] = {}
+    for node in ast.walk(_scope(source, function)):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute):
+                    try:
+                        found[target.attr] = ast.literal_eval(node.value)
+                    except ValueError:
+                        continue
+    return found

@@ -20,6 +20,9 @@ class Deviation:
     what: str
     why: str
     effect: str
+    # Metric names (as ``trustmh reproduce`` and the log name them) whose difference from the
+    # published figure this deviation explains; empty when it explains none.
+    metrics: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -39,12 +42,25 @@ class TaskProtocol:
         data = asdict(self)
         data["upstream"] = list(self.upstream)
         data["verbatim"] = list(self.verbatim)
-        data["deviations"] = [asdict(d) for d in self.deviations]
+        data["deviations"] = [{**asdict(d), "metrics": list(d.metrics)} for d in self.deviations]
         return data
 
     def explains(self, metric: str) -> Deviation | None:
-        """The deviation whose ``what`` names ``metric`` (used to explain a reproduce difference)."""
-        return next((d for d in self.deviations if metric in d.what), None)
+        """The deviation declared to explain a difference in ``metric`` (``trustmh reproduce``)."""
+        return next((d for d in self.deviations if metric in d.metrics), None)
+
+
+# ``-T parser=...`` of tasks that offer upstream's parsing beside the corrected one (the default).
+PARSERS = ("corrected", "upstream")
+
+
+def check_parser(parser: str) -> str:
+    """``parser`` if it names a parser, else the one-line user error."""
+    if parser not in PARSERS:
+        from trustmh.errors import UserError
+
+        raise UserError(f"-T parser must be one of {', '.join(PARSERS)}, not {parser!r}")
+    return parser
 
 
 _PROTOCOLS: dict[str, TaskProtocol] = {}

@@ -27,13 +27,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trustmh.pillars.protocol import PARSERS as PARSERS  # re-exported: the one list of -T parser values
+from trustmh.pillars.protocol import check_parser as check_parser
 from trustmh.scoring.verdict import Verdict, VerdictError
 
 if TYPE_CHECKING:
     from trustmh.data.upstream_code import Template
     from trustmh.scoring.judge import Rubric
 
-PARSERS = ("corrected", "upstream")
 _INTEGER = re.compile(r"-?\d+")
 
 ReplyReader = Callable[[str, "Rubric", Sequence[str]], Verdict]
@@ -71,14 +72,6 @@ class VerbatimProtocol:
 def template_text(template: Template) -> str:
     """An upstream template as text, each field written ``{expression}`` (for the log and hashes)."""
     return "".join(part if isinstance(part, str) else "{" + part.expression + "}" for part in template.parts)
-
-
-def check_parser(parser: str) -> str:
-    if parser not in PARSERS:
-        from trustmh.errors import UserError
-
-        raise UserError(f"parser must be one of {', '.join(PARSERS)}, not {parser!r}")
-    return parser
 
 
 def integer_reader(field: str, low: int, high: int, parser: str) -> ReplyReader:

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 
 from trustmh.data.upstream import upstream_zip_member
 from trustmh.data.upstream_code import Field, Template, string_template
+from trustmh.pillars.ethics.prompts import ETHICS_PROMPTS, ETHICS_ZIP
 from trustmh.scoring.judge import JudgeField, Rubric
 from trustmh.scoring.verbatim import VerbatimProtocol, check_parser, template_text
 from trustmh.scoring.verdict import Verdict, VerdictError, parse_verdict
 
-ETHICS_ZIP = "trustmh/release/Ethics.zip"
-PROMPTS_MEMBER = "Ethics/src/prompts.py"
+PROMPTS_MEMBER = ETHICS_PROMPTS
 ORIGIN = f"{ETHICS_ZIP}:{PROMPTS_MEMBER}:build_judge_prompt:prompt"
 # The item's cells upstream passes to build_judge_prompt (its names), then the model's reply.
 CELLS = ("scenario", "options", "reasoning_task", "expected_reasoning", "model_behavior")

@@ -8,7 +8,7 @@ from trustmh.errors import UserError
 from trustmh.pillars.ethics.apa_upstream import upstream_apa
 from trustmh.pillars.ethics.dataset import ethicmh_dataset
 from trustmh.pillars.ethics.scorers import ethics_scorer
-from trustmh.scoring.verbatim import check_parser
+from trustmh.pillars.protocol import check_parser
 from trustmh.tasking import judged_free_text, trustmh_task
 
 
@@ -24,23 +24,28 @@ def ethics_ethicmh(
     source: str = "auto",
     data_dir: str | None = None,
     max_tokens: int | None = None,
-    judge_prompts: str = "auto",
     parser: str = "corrected",
+    judge_prompts: str = "auto",
 ) -> Task:
     """EthicMH: pick the most ethically sound option (accuracy); a judge rates APA principles 1-5.
 
-    ``judge_prompts``: ``upstream`` (TrustMH-Bench's own APA judge prompt, read from its pinned
+    ``parser=upstream`` reads the choice, and the upstream judge's reply, as TrustMH-Bench's pipeline
+    does. ``judge_prompts``: ``upstream`` (TrustMH-Bench's own APA judge prompt, read from its pinned
     ``Ethics.zip``; the default in benchmark mode) or ``trustmh`` (our rubric; the default on starter
-    items). ``parser=upstream`` reads the judge's reply as TrustMH-Bench's pipeline does.
+    items).
     """
+    check_parser(parser)
     if judge_prompts not in ("auto", "upstream", "trustmh"):
         raise UserError(f"judge_prompts must be one of auto, upstream, trustmh, not {judge_prompts!r}")
-    check_parser(parser)
     if judge_prompts == "upstream" and source != "benchmark":
         raise UserError("judge_prompts=upstream needs the EthicMH items (benchmark mode: --data-dir)")
     chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
     judge = upstream_apa(data_dir, parser) if chosen == "upstream" else None
-    metadata: dict[str, object] = {"judge_prompts": chosen}
+    metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
     if judge is not None:
-        metadata.update(judge_parser=parser, judge_prompt_text=judge.log_metadata())
-    return Task(dataset=ethicmh_dataset(source, data_dir), scorer=ethics_scorer(judge), metadata=metadata)
+        metadata["judge_prompt_text"] = judge.log_metadata()
+    return Task(
+        dataset=ethicmh_dataset(source, data_dir),
+        scorer=ethics_scorer(parser, judge),
+        metadata=metadata,
+    )
