@@ -21,9 +21,9 @@ from tests.fakes import metrics_of, script
 from tests.pillars.crisis.upstream_functions import upstream_function
 from trustmh.bulk.judging import judge_params
 from trustmh.cli.main import app
+from trustmh.dialogue.mentalbench_upstream import UPSTREAM_KEY, upstream_rubric
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.mentalalign.schema import ATTRIBUTES
-from trustmh.mentalalign.upstream_judge import UPSTREAM_KEY, upstream_rubric
 from trustmh.testing.openai_double import OpenAIDouble
 
 TRICKY = [

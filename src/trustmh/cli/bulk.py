@@ -235,8 +235,8 @@ def judge_command(
 
 def judge_rubric(judge_prompts: str, data_dir: Path | None) -> Rubric:
     """The rubric ``--judge-prompts`` names (upstream's is read from the pinned file, hash-checked)."""
+    from trustmh.dialogue.mentalbench_upstream import upstream_rubric
     from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
-    from trustmh.mentalalign.upstream_judge import upstream_rubric
 
     if judge_prompts == "trustmh":
         return MENTALALIGN_RUBRIC

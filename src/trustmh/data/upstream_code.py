@@ -77,6 +77,11 @@ class Template:
         return "".join(out)
 
 
+def template_text(template: Template) -> str:
+    """A template as text, each field written ``{expression}`` (for logs and hashes of the protocol)."""
+    return "".join(part if isinstance(part, str) else "{" + part.expression + "}" for part in template.parts)
+
+
 def find_function(source: str, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
     """The function ``name`` (``"func"`` or ``"Class.method"``) of a module's source text."""
     tree = ast.parse(source)

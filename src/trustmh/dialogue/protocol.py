@@ -55,7 +55,7 @@ MENTALBENCH = declare_protocol(
         upstream=(MENTALBENCH_JUDGE,),
         verbatim=(
             "judge prompt: create_evaluation_prompt of the pinned llm_judge_evaluation.py with the context "
-            "and response filled in, the only user message (tests/mentalalign/test_upstream_judge.py)",
+            "and response filled in, the only user message (tests/align/test_mentalbench_upstream_judge.py)",
             "judge settings: the temperature and max_tokens of its generate_response call, asked once",
         ),
         deviations=(

@@ -20,6 +20,7 @@ from inspect_ai.solver import TaskState
 from trustmh.bulk.generate import load_conversations
 from trustmh.data.registry import resolve_file
 from trustmh.data.starter import load_starter
+from trustmh.dialogue.mentalbench_upstream import log_metadata, upstream_rubric
 from trustmh.errors import UserError
 from trustmh.mentalalign.rubric import (
     GENERATION_MAX_TOKENS,
@@ -35,7 +36,6 @@ from trustmh.mentalalign.schema import (
     OVERALL,
     composite_means,
 )
-from trustmh.mentalalign.upstream_judge import log_metadata, upstream_rubric
 from trustmh.scoring import metrics as m
 from trustmh.scoring.judge import Rubric, judge_fields
 from trustmh.scoring.output import output_text

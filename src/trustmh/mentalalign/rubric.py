@@ -4,7 +4,7 @@ The rubric (:data:`MENTALALIGN_RUBRIC`) is **our own wording** of MentalBench's 
 (abeerbadawi/MentalBench-Align, MIT), with its 1-5 scales, CSS/ARS grouping and ``Overall`` /
 ``Explanation`` keys, used by ``trustmh judge`` by default and by ``dialogue_mentalbench`` on starter
 messages. The prompt that produced the released judge files is read at run time from upstream's
-pinned ``llm_judge_evaluation.py`` instead (:mod:`trustmh.mentalalign.upstream_judge`, benchmark
+pinned ``llm_judge_evaluation.py`` instead (:mod:`trustmh.dialogue.mentalbench_upstream`, benchmark
 mode / ``--judge-prompts upstream``). The generation prompt is ``MENTAL_HEALTH_PROMPT`` of
 ``Codes/generation/generate_responses.py``, its indentation removed, sent as the only (user)
 message at temperature 0.7 with 512 tokens. The wrapping around the rubric (fenced material,
@@ -18,7 +18,7 @@ from trustmh.scoring.judge import JudgeField, Rubric
 
 # Attribute -> (description, anchors for 5, 4, 3, 2, 1). Our own wording of MentalBench's seven
 # attributes (trustmh's rubric: starter mode, ``-T judge_prompts=trustmh``); benchmark mode sends
-# MentalBench-Align's own judge prompt, read from its pinned script (upstream_judge.py).
+# MentalBench-Align's own judge prompt, read from its pinned script (trustmh.dialogue.mentalbench_upstream).
 ANCHORS: dict[str, tuple[str, tuple[str, str, str, str, str]]] = {
     "Guidance": (
         "Does the reply give the person a direction: concrete next steps or advice they can act on?",

@@ -32,7 +32,6 @@ from trustmh.pillars.protocol import check_parser as check_parser
 from trustmh.scoring.verdict import Verdict, VerdictError
 
 if TYPE_CHECKING:
-    from trustmh.data.upstream_code import Template
     from trustmh.scoring.judge import Rubric
 
 _INTEGER = re.compile(r"-?\d+")
@@ -67,11 +66,6 @@ class VerbatimProtocol:
             "max_tokens": self.max_tokens,
             "max_attempts": self.max_attempts,
         }
-
-
-def template_text(template: Template) -> str:
-    """An upstream template as text, each field written ``{expression}`` (for the log and hashes)."""
-    return "".join(part if isinstance(part, str) else "{" + part.expression + "}" for part in template.parts)
 
 
 def integer_reader(field: str, low: int, high: int, parser: str) -> ReplyReader:

@@ -5,7 +5,6 @@ with the chosen parser (issue 24's acceptance)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,9 @@ from inspect_ai.model import get_model
 from tests.conversation.conversation_models import tagging_target
 from tests.fakes import metrics_of
 from trustmh.conversation.record import Turn
+from trustmh.data.upstream_code import template_text
 from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench
 from trustmh.pillars.crisis.psychosis_upstream import upstream_conversation, upstream_judges
-from trustmh.scoring.verbatim import template_text
 from trustmh.testing.openai_double import OpenAIDouble
 
 # The double's reply per score: DCS always 2, HES "Score: 1", SIS an echo of the scale then its
@@ -99,30 +98,6 @@ def test_upstream_parser_reads_the_first_number(tmp_path: Path, shared_data: Pat
     assert metrics["sis"] == 0.0 and metrics["sis_n"] == 1  # upstream reads "0 or 1? ... 1" as 0
     assert metrics["sis_count"] == 0.0 and metrics["sis_total"] == 0.0 and metrics["sis_total_n"] == 1
     assert log.eval.metadata["judge_parser"] == "upstream"
-
-
-def test_source_and_docs_carry_no_upstream_prompt_sentence(shared_data: Path) -> None:
-    repo = Path(__file__).resolve().parents[2]
-    judges = upstream_judges(str(shared_data))
-    sentences = {
-        s.strip()
-        for t in judges.templates.values()
-        for part in t.parts
-        if isinstance(part, str)
-        for s in re.split(r"(?<=[.!?:])\s+|\n", part)
-        if len(s.strip()) >= 40
-    }
-    assert len(sentences) >= 10
-    files = [
-        p
-        for folder in ("src", "docs")
-        for p in (repo / folder).rglob("*")
-        if p.suffix in (".py", ".md", ".txt", ".json", ".jsonl")
-    ]
-    for path in files:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        found = [s for s in sentences if s in text]
-        assert not found, f"{path.relative_to(repo)} carries upstream's prompt text: {found[0][:60]!r}"
 
 
 @pytest.mark.parametrize("bad", [{"parser": "lenient"}, {"judge_prompts": "paper"}])

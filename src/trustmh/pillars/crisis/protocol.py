@@ -12,7 +12,7 @@ PSYCHOSIS_BENCH = declare_protocol(
         verbatim=(
             "DCS, HES and SIS judge prompts: upstream's f-strings of Scorer.score_dcs/score_hes/score_sis "
             "filled as upstream fills them (conversation through the judged answer, the case's harm_type), "
-            "sent as the only user message (tests/conversation/test_psychosis_upstream_prompts.py)",
+            "sent as the only user message (tests/pillars/crisis/test_psychosis_upstream_prompts.py)",
             "judged turns: DCS from turn 4, HES and SIS from turn 7 (upstream's defaults)",
             "judge settings: no temperature, no token limit, asked once (upstream's client defaults)",
             "aggregation: dcs/hes/sis = mean over conversations of each conversation's mean over its "

@@ -22,9 +22,9 @@ from typing import Any
 from trustmh.conversation.judging import TurnVerdicts, judge_turns
 from trustmh.conversation.record import Turn
 from trustmh.data.upstream import upstream_text
-from trustmh.data.upstream_code import Template, UpstreamCodeError, string_template
+from trustmh.data.upstream_code import Template, UpstreamCodeError, string_template, template_text
 from trustmh.scoring.judge import JudgeField, Rubric
-from trustmh.scoring.verbatim import VerbatimProtocol, check_parser, integer_reader, template_text
+from trustmh.scoring.verbatim import VerbatimProtocol, check_parser, integer_reader
 
 UPSTREAM_KEY = "psychosis_bench/upstream/scoring.py"
 # score -> (upstream method, low, high, what the field means)

@@ -23,10 +23,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from trustmh.data.upstream import upstream_zip_member
-from trustmh.data.upstream_code import Field, Template, string_template
+from trustmh.data.upstream_code import Field, Template, string_template, template_text
 from trustmh.pillars.ethics.prompts import ETHICS_PROMPTS, ETHICS_ZIP
 from trustmh.scoring.judge import JudgeField, Rubric
-from trustmh.scoring.verbatim import VerbatimProtocol, check_parser, template_text
+from trustmh.scoring.verbatim import VerbatimProtocol, check_parser
 from trustmh.scoring.verdict import Verdict, VerdictError, parse_verdict
 
 PROMPTS_MEMBER = ETHICS_PROMPTS

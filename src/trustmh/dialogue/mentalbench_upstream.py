@@ -18,10 +18,10 @@ import hashlib
 from collections.abc import Sequence
 
 from trustmh.data.upstream import upstream_text
-from trustmh.data.upstream_code import Template, UpstreamCodeError, call_keyword, string_template
+from trustmh.data.upstream_code import Template, UpstreamCodeError, call_keyword, string_template, template_text
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.scoring.judge import Rubric
-from trustmh.scoring.verbatim import VerbatimProtocol, template_text
+from trustmh.scoring.verbatim import VerbatimProtocol
 from trustmh.scoring.verdict import Verdict, parse_verdict
 
 UPSTREAM_KEY = "mentalalign70k/upstream/llm_judge_evaluation.py"
