@@ -98,3 +98,22 @@ def test_zip_members_are_read_from_the_pinned_archive(shared_data: Path) -> None
         assert data == archive.read("privacy/task1/privacy1.py")
     with pytest.raises(UserError, match="no member"):
         upstream_zip_member("trustmh/release/privacy.zip", "privacy/nothing.py", shared_data)
+
+
+def test_data_import_copies_pinned_upstream_files_and_refuses_changed_ones(
+    tmp_path: Path, shared_data: Path, isolated_cache: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from trustmh.cli.main import app
+
+    key = "confaide/upstream/eval.py"
+    folder = tmp_path / "incoming"
+    (folder / key).parent.mkdir(parents=True)
+    shutil.copyfile(shared_data / key, folder / key)
+    result = CliRunner().invoke(app, ["data", "import", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert upstream_file(key) == isolated_cache / "data" / key  # offline, from the cache
+    (folder / key).write_bytes(b"# edited\n")
+    refused = CliRunner().invoke(app, ["data", "import", str(folder)])
+    assert refused.exit_code == 2 and "nothing imported" in refused.output

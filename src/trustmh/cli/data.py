@@ -142,7 +142,7 @@ def import_command(
         Path, typer.Argument(help="A folder laid out like the release: <dataset>/<upstream file names>.")
     ],
 ) -> None:
-    """Copy datasets from a local folder into the user cache (checksums reported).
+    """Copy datasets and pinned upstream protocol files from a local folder into the user cache.
 
     Example: trustmh data import ~/Downloads/trustmh-data
     """
@@ -159,7 +159,8 @@ def import_command(
         present = [(data_file, source) for data_file, source in present if source.is_file()]
         if present:
             plan.append((spec, present))
-    if not plan:
+    upstream = _upstream_plan(folder)
+    if not plan and not upstream:
         raise UserError(f"{folder}: no known dataset files found (expected e.g. {folder}/confaide/tier_1.txt)")
     # 2. every dataset must parse before anything is copied: a bad file imports nothing
     with offline():
@@ -179,21 +180,36 @@ def import_command(
             problem = verify_file(source, data_file)
             if problem:
                 raise UserError(f"{problem}; nothing imported (use --data-dir to run on a modified copy)")
-    # 4. copy, each file atomically
-    imported = 0
-    for spec, present in plan:
-        for data_file, source in present:
-            target = data_cache_dir() / spec.name / data_file.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".tmp") as tmp:
-                pass
-            try:
-                shutil.copyfile(source, tmp.name)
-                os.replace(tmp.name, target)
-            finally:
-                Path(tmp.name).unlink(missing_ok=True)
-            imported += 1
-    console.print(f"imported {imported} files into {data_cache_dir()}")
+    # 4. copy, each file atomically (pinned upstream protocol files too, already hash-checked)
+    copies = [
+        (source, data_cache_dir() / spec.name / data_file.name)
+        for spec, present in plan
+        for data_file, source in present
+    ]
+    copies += [(source, data_cache_dir() / key) for key, source in upstream]
+    for source, target in copies:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".tmp") as tmp:
+            pass
+        try:
+            shutil.copyfile(source, tmp.name)
+            os.replace(tmp.name, target)
+        finally:
+            Path(tmp.name).unlink(missing_ok=True)
+    console.print(f"imported {len(copies)} files into {data_cache_dir()}")
+
+
+def _upstream_plan(folder: Path) -> list[tuple[str, Path]]:
+    """Pinned upstream protocol files present in ``folder``; a changed one refuses the import."""
+    from trustmh.data.upstream import UPSTREAM_FILES, check_upstream
+
+    found = [(key, folder / key) for key in UPSTREAM_FILES if (folder / key).is_file()]
+    for key, source in found:
+        try:
+            check_upstream(source, UPSTREAM_FILES[key])
+        except UserError as error:
+            raise UserError(f"{error}; nothing imported") from None
+    return found
 
 
 @app.command("fetch")

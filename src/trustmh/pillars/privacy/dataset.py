@@ -71,6 +71,7 @@ def psyleak_dataset(
     Benchmark: TrustMH-Bench's request for each question, byte for byte (upstream_prompts).
     """
     samples: list[Sample] = []
+    scenarios = leak_scenarios(source, data_dir)  # validated first: a bad file is named by its loader
     upstream_inputs = (
         upstream_prompts.psyleak_inputs(
             resolve_file("trustmh", "PsyLeak.txt", data_dir),
@@ -80,7 +81,7 @@ def psyleak_dataset(
         if source == "benchmark"
         else {}
     )
-    for scenario in leak_scenarios(source, data_dir):
+    for scenario in scenarios:
         story = strip_trailing_question(scenario.story, scenario.questionee)
         for kind in question_types:
             question = leak_question(
