@@ -154,7 +154,9 @@ def test_twelve_turn_phases_by_hand(tmp_path: Path) -> None:
     verdicts |= {("S", 7 + i, "hes"): v for i, v in enumerate(hes)} | {
         ("S", 7 + i, "sis"): v for i, v in enumerate(sis)
     }
-    task = crisis_psychosis_bench(data_dir=str(tmp_path / "data"))
+    task = crisis_psychosis_bench(
+        data_dir=str(tmp_path / "data"), judge_prompts="trustmh"
+    )  # our JSON judge: arithmetic
     [log] = eval(
         task,
         model=tagging_target("psychosis-target-12", {p: f"<<S-{t}>>" for t, p in enumerate(prompts, start=1)}),

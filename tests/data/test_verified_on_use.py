@@ -24,6 +24,7 @@ def _cache_copy(shared_data: Path, cache: Path, dataset: str, name: str) -> Path
 def test_an_edited_cached_file_is_refused_at_load_time(shared_data: Path, isolated_cache: Path) -> None:
     from trustmh.pillars.privacy.tasks import privacy_confaide_tier1
 
+    _cache_copy(shared_data, isolated_cache, "trustmh/release", "privacy.zip")  # the pinned request code
     for name in ("tier_1.txt", "tier_1_labels.txt"):
         target = _cache_copy(shared_data, isolated_cache, "confaide", name)
     assert len(privacy_confaide_tier1(source="benchmark").dataset) > 0  # the released copy loads

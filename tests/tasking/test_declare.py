@@ -105,7 +105,7 @@ def test_every_task_builds_offline_with_its_starter_settings(info: tasking.TaskI
         ("ethics_ethicmh", 1024, 0.0, None),
         ("crisis_classification", 256, 0.0, None),
         ("crisis_escalation", 1024, 0.0, None),
-        ("privacy_confaide_tier1", 365, 1.0, 10),
+        ("privacy_confaide_tier1", 365, 1.0, None),  # TrustMH-Bench: 1 sample (-T confaide_samples=true: 10)
         ("privacy_psyleak", 256, 0.0, None),
         ("sycophancy_aita", 256, 0.0, None),
     ],

@@ -44,6 +44,18 @@ RATING_PREFIXES = (f"{HUMAN_PREFIX}_", f"{JUDGE_PREFIX}_")
 JUDGE_PARAMS = GenerationParams(max_tokens=512, temperature=0.0, seed=0)
 
 
+def judge_params(rubric: Rubric) -> GenerationParams:
+    """trustmh's judge settings, or upstream's for a verbatim rubric (no seed: upstream sends none)."""
+    verbatim = rubric.verbatim
+    if verbatim is None:
+        return JUDGE_PARAMS
+    return GenerationParams(
+        max_tokens=verbatim.max_tokens or JUDGE_PARAMS.max_tokens,
+        temperature=JUDGE_PARAMS.temperature if verbatim.temperature is None else verbatim.temperature,
+        seed=None,
+    )
+
+
 def select_keys(table: Table, keys: Sequence[str]) -> list[str]:
     """The response columns to judge, as MentalAlign keys (``response`` is ``original``)."""
     if not keys:
@@ -93,8 +105,10 @@ async def judge_one(
     if not item.response.strip():
         return JudgeOutcome(None, "empty_response")
 
+    params = judge_params(rubric)
+
     async def ask(messages: tuple[dict[str, str], ...]) -> str:
-        outcome = await engine.complete(ChatRequest(judge.spec, messages, JUDGE_PARAMS))
+        outcome = await engine.complete(ChatRequest(judge.spec, messages, params))
         if outcome.completion is None:
             raise JudgeCallFailed(outcome.error or "the call failed")
         return outcome.completion.text
@@ -145,6 +159,8 @@ def judge_table(
 ) -> JudgeResult:
     items = plan_judging(table, keys)
     watch = JudgeWatch(judge.spec, fix="--judge-model")
+    if rubric.verbatim is not None:  # upstream asks once
+        max_attempts = rubric.verbatim.max_attempts
 
     async def job(engine: BulkEngine, item: JudgeItem) -> JudgeOutcome:
         return await judge_one(engine, judge, item, rubric, max_attempts, watch)

@@ -22,6 +22,7 @@ from trustmh.core.errors import IncompleteRunError, UserError
 from trustmh.core.files import write_json
 from trustmh.core.paths import check_output_file
 from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
+from trustmh.scoring.rubric import Rubric
 
 GENERATE_HELP = f"""Generate a response from each model for each conversation (MentalBench wide format).
 
@@ -51,6 +52,10 @@ Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --k
 
 Example (OpenAI Batch; anthropic/NAME uses Message Batches): trustmh judge --responses
 responses.csv --judge-model openai/gpt-4o --batch 2000 -o judge.csv
+
+Example (MentalBench-Align's own judge prompt and settings, as its released judgments were made):
+trustmh judge --responses responses.csv --judge-model openai/gpt-4o --judge-prompts upstream
+--data-dir ../shared/data -o judge.csv
 """
 
 
@@ -175,6 +180,17 @@ def judge_command(
     max_verdict_attempts: Annotated[
         int, typer.Option(min=1, max=10, help="Asks per response before the verdict counts as unparsed.")
     ] = 3,
+    judge_prompts: Annotated[
+        str,
+        typer.Option(
+            help="`trustmh`: our fenced rubric; `upstream`: MentalBench-Align's own judge prompt and settings "
+            "(temperature 0.7, 512 tokens, asked once), read from its pinned llm_judge_evaluation.py "
+            "(needs --data-dir or a cached copy).",
+        ),
+    ] = "trustmh",
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Data folder holding mentalalign70k/upstream/ (for --judge-prompts upstream).")
+    ] = None,
     *,
     options: CallOptions,
 ) -> None:
@@ -185,6 +201,7 @@ def judge_command(
 
     check_table_suffix(output, "--output")
     check_output_file(output, "--output")
+    rubric = judge_rubric(judge_prompts, data_dir)
     judge = parse_model(judge_model)
     print_sampling_notice([judge.spec])
     price_table = PriceTable.load(options.prices)
@@ -198,7 +215,7 @@ def judge_command(
         return
     budget = make_budget([judge], price_table, options.max_cost, options.max_tokens_total, options.batch)
     settings = options.run_settings("judge", budget)
-    result = judge_table(table, keys, judge, settings, max_verdict_attempts)
+    result = judge_table(table, keys, judge, settings, max_verdict_attempts, rubric)
     write_table(output, result.columns, result.rows)
     assert result.report is not None
     summary = run_summary(result.report, options.price_in, options.price_out)
@@ -214,6 +231,18 @@ def judge_command(
         highlight=False,
     )
     fail_if_incomplete(counts["call_failed"], sum(counts.values()), summary, output)
+
+
+def judge_rubric(judge_prompts: str, data_dir: Path | None) -> Rubric:
+    """The rubric ``--judge-prompts`` names (upstream's is read from the pinned file, hash-checked)."""
+    from trustmh.dialogue.mentalbench_upstream import upstream_rubric
+    from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
+
+    if judge_prompts == "trustmh":
+        return MENTALALIGN_RUBRIC
+    if judge_prompts == "upstream":
+        return upstream_rubric(str(data_dir) if data_dir else None)[0]
+    raise UserError(f"--judge-prompts must be trustmh or upstream, not {judge_prompts!r}", argument="judge-prompts")
 
 
 def register(app: typer.Typer) -> None:

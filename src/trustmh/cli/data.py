@@ -44,7 +44,10 @@ def status_command(
     verify: Annotated[bool, typer.Option(help="Also compare each file's sha256 with the release.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Show each dataset: pillar, where it was found, rows and license.
+    """Show each dataset (pillar, where it was found, rows, license) and each upstream protocol file.
+
+    Upstream protocol files (prompt code, parsers, rubrics, released outputs) are pinned to a
+    commit and sha256-checked whenever found (a changed file reads "sha256 differs").
 
     Example: trustmh data status --data-dir ../shared/data
     """
@@ -76,8 +79,10 @@ def status_command(
                     "source": spec.source[0],
                 }
             )
+    upstream_rows = _upstream_rows(data_dir)
     if as_json:
-        write_json(rows, "-")
+        # Datasets stay a list (as before); upstream files are added as rows of their own kind.
+        write_json(rows + upstream_rows, "-")
         return
     table = Table(title="trustmh datasets")
     for column in ("dataset", "pillars", "where", "rows", "license"):
@@ -88,6 +93,47 @@ def status_command(
             rows_text = f"[red]invalid[/red]: {row['problems'][0]}"
         table.add_row(row["dataset"], ", ".join(row["pillars"]), row["where"], rows_text, row["license"])
     console.print(table)
+    upstream = Table(title="upstream protocol files (pinned; read by benchmark mode and `trustmh reproduce`)")
+    for column in ("file", "upstream", "where", "sha256", "license"):
+        upstream.add_column(column, overflow="fold")
+    for row in upstream_rows:
+        upstream.add_row(
+            row["upstream_file"],
+            f"{row['repo']}@{row['commit']}:{row['path']}",
+            row["where"],
+            row["check"],
+            row["license"],
+        )
+    console.print(upstream)
+
+
+def _upstream_rows(data_dir: Path | None) -> list[dict[str, Any]]:
+    """Each pinned upstream file: where it is found and whether it is the pinned version."""
+    from trustmh.data.upstream import UPSTREAM_FILES, check_upstream, find_upstream_local
+
+    rows = []
+    for key, spec in UPSTREAM_FILES.items():
+        found = find_upstream_local(key, data_dir)
+        check = "not found (downloaded at the pinned commit when needed)"
+        if found is not None:
+            try:
+                check_upstream(found, spec)
+                check = "pinned"
+            except UserError as error:
+                check = f"sha256 differs: {error}"
+        rows.append(
+            {
+                "upstream_file": key,
+                "repo": spec.repo,
+                "commit": spec.commit,
+                "path": spec.path,
+                "sha256": spec.sha256,
+                "where": str(found.parent) if found else "missing",
+                "check": check,
+                "license": spec.license,
+            }
+        )
+    return rows
 
 
 @app.command("import")
@@ -97,7 +143,7 @@ def import_command(
         Path, typer.Argument(help="A folder laid out like the release: <dataset>/<upstream file names>.")
     ],
 ) -> None:
-    """Copy datasets from a local folder into the user cache (checksums reported).
+    """Copy datasets and pinned upstream protocol files from a local folder into the user cache.
 
     Example: trustmh data import ~/Downloads/trustmh-data
     """
@@ -115,7 +161,8 @@ def import_command(
         present = [(data_file, source) for data_file, source in present if source.is_file()]
         if present:
             plan.append((spec, present))
-    if not plan:
+    upstream = _upstream_plan(folder)
+    if not plan and not upstream:
         raise UserError(f"{folder}: no known dataset files found (expected e.g. {folder}/confaide/tier_1.txt)")
     # 2. every dataset must parse before anything is copied: a bad file imports nothing
     with offline():
@@ -135,21 +182,36 @@ def import_command(
             problem = verify_file(source, data_file)
             if problem:
                 raise UserError(f"{problem}; nothing imported (use --data-dir to run on a modified copy)")
-    # 4. copy, each file atomically
-    imported = 0
-    for spec, present in plan:
-        for data_file, source in present:
-            target = data_cache_dir() / spec.name / data_file.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".tmp") as tmp:
-                pass
-            try:
-                shutil.copyfile(source, tmp.name)
-                os.replace(tmp.name, target)
-            finally:
-                Path(tmp.name).unlink(missing_ok=True)
-            imported += 1
-    console.print(f"imported {imported} files into {data_cache_dir()}")
+    # 4. copy, each file atomically (pinned upstream protocol files too, already hash-checked)
+    copies = [
+        (source, data_cache_dir() / spec.name / data_file.name)
+        for spec, present in plan
+        for data_file, source in present
+    ]
+    copies += [(source, data_cache_dir() / key) for key, source in upstream]
+    for source, target in copies:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".tmp") as tmp:
+            pass
+        try:
+            shutil.copyfile(source, tmp.name)
+            os.replace(tmp.name, target)
+        finally:
+            Path(tmp.name).unlink(missing_ok=True)
+    console.print(f"imported {len(copies)} files into {data_cache_dir()}")
+
+
+def _upstream_plan(folder: Path) -> list[tuple[str, Path]]:
+    """Pinned upstream protocol files present in ``folder``; a changed one refuses the import."""
+    from trustmh.data.upstream import UPSTREAM_FILES, check_upstream
+
+    found = [(key, folder / key) for key in UPSTREAM_FILES if (folder / key).is_file()]
+    for key, source in found:
+        try:
+            check_upstream(source, UPSTREAM_FILES[key])
+        except UserError as error:
+            raise UserError(f"{error}; nothing imported") from None
+    return found
 
 
 @app.command("fetch")

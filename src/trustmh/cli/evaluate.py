@@ -34,11 +34,25 @@ def tasks_command(
     data_dir: Annotated[
         Path | None, typer.Option(help="Also count benchmark samples found in this data folder.")
     ] = None,
+    protocol: Annotated[
+        str | None,
+        typer.Option(
+            "--protocol",
+            help="Show how TASK's benchmark mode follows upstream: pinned files, what is verbatim, each deviation.",
+        ),
+    ] = None,
 ) -> None:
     """List every task with its pillar, datasets, metrics and samples available offline.
 
     Example: trustmh tasks --json
+
+    Example: trustmh tasks --protocol privacy_psyleak
     """
+    if protocol is not None:
+        from trustmh.cli.protocol_view import show_protocol
+
+        show_protocol(protocol, as_json)
+        return
     from trustmh.run.catalog_view import task_rows
 
     rows = task_rows(_existing_data_dir(data_dir))

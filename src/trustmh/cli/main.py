@@ -13,6 +13,7 @@ from trustmh.cli import data as data_commands
 from trustmh.cli import evaluate as evaluate_commands
 from trustmh.cli import judgecheck as judgecheck_commands
 from trustmh.cli import report as report_commands
+from trustmh.cli import reproduce as reproduce_commands
 
 app = typer.Typer(
     name="trustmh",
@@ -26,6 +27,7 @@ evaluate_commands.register(app)
 align_commands.register(app)
 judgecheck_commands.register(app)
 report_commands.register(app)
+reproduce_commands.register(app)
 bulk_commands.register(app)
 app.add_typer(data_commands.app, name="data")
 

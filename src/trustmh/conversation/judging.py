@@ -11,7 +11,7 @@ metadata (``turns``), so the log shows, turn by turn, what the judge said.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,11 +51,17 @@ class TurnVerdicts:
 
 
 async def judge_turns(
-    rubric: Rubric, turns: list[Turn], judged: Iterable[int], preamble: str = ""
+    rubric: Rubric,
+    turns: list[Turn],
+    judged: Iterable[int],
+    preamble: str = "",
+    context_of: Callable[[int], str] | None = None,
 ) -> TurnVerdicts | None:
     """Judge the assistant's answer at each turn number in ``judged``; ``None`` with no judge bound.
 
     ``preamble`` (e.g. the case's harm type) is put before the transcript in the context.
+    ``context_of(turn)`` replaces the context altogether: a verbatim rubric's complete upstream
+    prompt for that turn (:mod:`trustmh.scoring.verbatim`).
     """
     if judge_model() is None:
         return None
@@ -63,6 +69,8 @@ async def judge_turns(
     numbers = [number for number in judged if number in by_number]
 
     async def one(number: int) -> PanelResult | None:
+        if context_of is not None:
+            return await judge_panel(rubric, context_of(number), by_number[number].assistant)
         context = transcript_text(turns, number)
         if preamble:
             context = f"{preamble.strip()}\n\n{context}"

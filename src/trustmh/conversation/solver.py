@@ -86,7 +86,7 @@ def stored_calls(
     if user_model is not None:
         identity = call_identity("user", user_model, USER_CONFIG, state.sample_id, state.epoch)
         # The user side's prompt wording is part of what it is asked: a change of it is a new call.
-        prompt = (SIMULATED_USER_SYSTEM, OPENING_CUE, REMINDER, REMINDER_PLACEMENT)
+        prompt = (plan.system or SIMULATED_USER_SYSTEM, OPENING_CUE, REMINDER, REMINDER_PLACEMENT)
         user = CallKey(*identity, *prompt, plan.persona or "", plan.opening or "")
     return StoredCalls(store, target, user)
 
@@ -116,7 +116,7 @@ async def next_user_message(
     if number == 1 and plan.opening:
         return plan.opening
     assert user_model is not None and plan.persona is not None
-    messages = simulated_user_messages(plan.persona, record.turns)
+    messages = simulated_user_messages(plan.persona, record.turns, plan.system)
     key = calls.user.key() if calls is not None and calls.user is not None else None
     output = await generate_stored(user_model, messages, USER_CONFIG, calls.store if calls else None, key)
     if output.error:
@@ -149,6 +149,9 @@ async def answer_turn(
     return state
 
 
+TARGET_SYSTEM_KEY = "target_system_prompt"
+
+
 @solver
 def conversation(max_turns: int | None = None, system_prompt: str | None = None, cache: bool = True) -> Solver:
     """Hold a conversation between the sample's user side and the model under test.
@@ -156,13 +159,15 @@ def conversation(max_turns: int | None = None, system_prompt: str | None = None,
     Args:
         max_turns: At most this many user turns (default: the whole script; a simulated user
             needs it, else 10).
-        system_prompt: System message for the model under test (none by default).
+        system_prompt: System message for the model under test (none by default); a sample's own
+            ``target_system_prompt`` metadata (a benchmark's per-profile prompt) replaces it.
         cache: Keep every answer in the turn store, which is what makes a resumed run skip
             completed turns; turn off only to measure the calls without it.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         plan = UserPlan.from_metadata(state.metadata)
+        system = state.metadata.get(TARGET_SYSTEM_KEY) or system_prompt
         limit = max_turns or (len(plan.scripted_turns) if not plan.simulated else 10)
         if not plan.simulated:
             limit = min(limit, len(plan.scripted_turns))
@@ -170,17 +175,17 @@ def conversation(max_turns: int | None = None, system_prompt: str | None = None,
         target = get_model()
         task_max_tokens = resolved_generate_config(target, GenerateConfig()).max_tokens
         budget = fitted_turn_budget(
-            target, user_model, plan, limit, system_prompt, task_max_tokens, USER_CONFIG.max_tokens or 0
+            target, user_model, plan, limit, system, task_max_tokens, USER_CONFIG.max_tokens or 0
         )
         target_config = GenerateConfig(max_tokens=budget.max_tokens) if budget else GenerateConfig()
-        calls = stored_calls(state, plan, user_model, system_prompt, target_config) if cache else None
+        calls = stored_calls(state, plan, user_model, system, target_config) if cache else None
         record = ConversationRecord(
             planned_turns=limit,
             user_side=f"simulated:{user_model}" if user_model else "scripted",
             turn_max_tokens=budget.max_tokens if budget else None,
             context_window=budget.context_window if budget else None,
         )
-        state.messages = [ChatMessageSystem(content=system_prompt)] if system_prompt else []
+        state.messages = [ChatMessageSystem(content=system)] if system else []
         # The record goes to the store once, when the conversation ends or is cut off: every
         # store write is a transcript event holding a diff of the store, so writing the growing
         # record after each turn cost O(turns^2) (benchmarks/conversation_bench.py).

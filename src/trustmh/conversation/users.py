@@ -7,7 +7,10 @@ Which one a sample uses is read from its metadata:
   model role ``user`` — ``--model-role user=M``, ``trustmh run --user-model M``; with no such
   role the model under test plays the user too, which is how the offline default runs).
   Optional ``opening``: the first message, sent as written (a persona's first words are then
-  the same for every model under test).
+  the same for every model under test). Optional ``user_system_prompt``: a published benchmark's
+  own system prompt for its simulated user (MindEval's member prompt, from a clone): it replaces
+  trustmh's role-play wrapper, and the user sees the conversation as that benchmark shows it (its
+  messages as ``assistant``, the answers as ``user``, no reminders).
 
 The simulated user sees the conversation from its own side (its messages as ``assistant``,
 the assistant's answers as ``user``) and, after each answer, a reminder of its role: small
@@ -52,6 +55,7 @@ class UserPlan:
     scripted_turns: tuple[str, ...] = ()
     persona: str | None = None
     opening: str | None = None
+    system: str | None = None  # a benchmark's own user-side system prompt, used verbatim
 
     @property
     def simulated(self) -> bool:
@@ -67,12 +71,21 @@ class UserPlan:
             return cls(scripted_turns=tuple(str(turn) for turn in turns))
         if persona:
             opening = metadata.get("opening")
-            return cls(persona=str(persona), opening=str(opening) if opening else None)
+            system = metadata.get("user_system_prompt")
+            return cls(
+                persona=str(persona), opening=str(opening) if opening else None, system=str(system) if system else None
+            )
         raise ValueError("a conversation sample needs 'user_turns' (scripted) or 'persona' (simulated) in its metadata")
 
 
-def simulated_user_messages(persona: str, turns: list[Turn]) -> list[ChatMessage]:
-    """The simulated user's view of the conversation so far, each answer closed by the role reminder."""
+def simulated_user_messages(persona: str, turns: list[Turn], system: str | None = None) -> list[ChatMessage]:
+    """The simulated user's view of the conversation so far, each answer closed by the role reminder;
+    with a benchmark's own ``system`` prompt, that prompt and the bare exchange instead."""
+    if system is not None:
+        verbatim: list[ChatMessage] = [ChatMessageSystem(content=system)]
+        for turn in turns:
+            verbatim += [ChatMessageAssistant(content=turn.user), ChatMessageUser(content=turn.assistant)]
+        return verbatim
     messages: list[ChatMessage] = [
         ChatMessageSystem(content=SIMULATED_USER_SYSTEM.format(persona=persona.strip(), end=END_TOKEN)),
         ChatMessageUser(content=OPENING_CUE),

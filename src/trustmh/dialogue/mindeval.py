@@ -1,4 +1,11 @@
-"""``dialogue_mindeval``: MindEval (SWORDHealth/mind-eval, v1) in inspect.
+"""``dialogue_mindeval``: MindEval-style (trustmh protocol), or MindEval's own prompts from a clone.
+
+**Label.** Without ``-T mindeval_clone=PATH`` this task is *MindEval-style (trustmh protocol)*: MindEval's
+set-up (SWORDHealth/mind-eval, v1: profiles, five criteria, 1-6) with trustmh's own prompts, since
+MindEval's repository has no licence and its text cannot be shipped. With a clone of MindEval the
+user points to, the counsellor, member and judge prompts are MindEval's, read from the clone at run
+time (:mod:`trustmh.dialogue.mindeval_clone`). The label is in the log (task metadata
+``protocol_label``), the README, ``trustmh tasks --protocol`` and the report.
 
 A simulated member (inspect role ``user``) plays one of MindEval's 50 patient profiles
 (``mindeval/profiles.jsonl``: narrative + attributes) for N turns (default 10); the model under
@@ -17,19 +24,32 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
+import trustmh.dialogue.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.conversation.judging import judge_conversation
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
-from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
+from trustmh.conversation.solver import STARTER_MAX_TOKENS, TARGET_SYSTEM_KEY, conversation
 from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
 from trustmh.data.starter import load_starter
+from trustmh.dialogue.mindeval_clone import (
+    OPENING,
+    MindEvalClone,
+    clone_rubric,
+    conversation_text,
+    load_clone,
+    profile_values,
+)
 from trustmh.dialogue.mindeval_prompts import COUNSELLOR_SYSTEM, CRITERIA, JUDGE_RUBRIC
 from trustmh.scoring import metrics as m
-from trustmh.scoring.rubric import JudgeResult
+from trustmh.scoring.panel import judge_panel
+from trustmh.scoring.rubric import JudgeResult, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
+from trustmh.scoring.verbatim import check_parser
 from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 PILLAR = "dialogue"
+STYLE_LABEL = "MindEval-style (trustmh protocol)"
+CLONE_LABEL = "MindEval (prompts read from the user's clone of SWORDHealth/mind-eval)"
 STARTER = "trustmh.dialogue.starter"
 DEFAULT_TURNS = 10
 STARTER_TURNS = 3
@@ -70,7 +90,19 @@ def member_details(attributes: dict[str, Any]) -> str:
     return f"Member profile:\n{lines}"
 
 
-def mindeval_dataset(source: str, data_dir: str | None) -> MemoryDataset:
+def clone_metadata(clone: MindEvalClone, profile: PatientProfile) -> dict[str, Any]:
+    """Per-sample prompts from the clone: the counsellor's and the member's system prompts, the
+    member's fixed first message, and the values the judge prompt is filled with."""
+    values = profile_values(profile.attributes, profile.narrative)
+    return {
+        TARGET_SYSTEM_KEY: clone.fill("clinician", values),
+        "user_system_prompt": clone.fill("member", values),
+        "opening": OPENING,
+        "profile_values": values,
+    }
+
+
+def mindeval_dataset(source: str, data_dir: str | None, clone: MindEvalClone | None = None) -> MemoryDataset:
     if source == "benchmark":
         profiles = load_mindeval(data_dir)
     else:
@@ -86,6 +118,7 @@ def mindeval_dataset(source: str, data_dir: str | None) -> MemoryDataset:
                 "persona": member_persona(profile),
                 "member_attributes": profile.attributes,
                 "severity": severity(profile),
+                **(clone_metadata(clone, profile) if clone is not None else {}),
             },
         )
         for profile in profiles
@@ -124,17 +157,23 @@ def verdict_fields(result: JudgeResult | None, suffix: str = "") -> dict[str, An
         m.mean("turns", "turns"),
     ]
 )
-def mindeval_scorer() -> Scorer:
-    """MindEval's five criteria (1-6) on the whole conversation, and overall at the half-way point."""
+def mindeval_scorer(clone: MindEvalClone | None = None, clone_judge: Rubric | None = None) -> Scorer:
+    """MindEval's five criteria (1-6) on the whole conversation, and overall at the half-way point.
+
+    With a ``clone``, the judge prompt is MindEval's, filled as MindEval fills it (``clone_judge``)."""
+
+    async def judge_at(state: TaskState, turns: list[Any]) -> JudgeResult | None:
+        if clone is None or clone_judge is None:
+            details = member_details(state.metadata.get("member_attributes", {}))
+            return await judge_conversation(JUDGE_RUBRIC, turns, preamble=details)
+        prompt = clone.fill("judge", state.metadata["profile_values"], conversation_str=conversation_text(turns))
+        return await judge_panel(clone_judge, prompt, turns[-1].assistant)
 
     async def score(state: TaskState, target: Target) -> Score:
         record = conversation_of(state)
         values: dict[str, Any] = {"turns": float(len(record.turns))}
-        details = member_details(state.metadata.get("member_attributes", {}))
         checkpoints = checkpoint_turns(len(record.turns))
-        results = await asyncio.gather(
-            *(judge_conversation(JUDGE_RUBRIC, record.turns[:k], preamble=details) for k in checkpoints.values())
-        )
+        results = await asyncio.gather(*(judge_at(state, record.turns[:k]) for k in checkpoints.values()))
         by_checkpoint = dict(zip(checkpoints, results, strict=True))
         end = by_checkpoint["end"]
         if end is None:
@@ -173,12 +212,31 @@ def dialogue_mindeval(
     turns: int | None = None,
     max_tokens: int | None = None,
     system_prompt: str = COUNSELLOR_SYSTEM,
+    mindeval_clone: str | None = None,
+    parser: str = "corrected",
 ) -> Task:
-    """MindEval: a simulated member from a patient profile; five criteria, 1-6, judged on the conversation."""
+    """MindEval-style (trustmh protocol): a simulated member from a patient profile; five criteria, 1-6.
+
+    ``mindeval_clone``: a clone of SWORDHealth/mind-eval; its counsellor, member and judge prompts
+    are then used (MindEval's own protocol, not shipped with trustmh: no licence). ``parser``: how
+    the clone's judge reply is read, ``corrected`` or ``upstream`` (MindEval's parse_judge_scores).
+    """
+    check_parser(parser)
     count = turns or (STARTER_TURNS if source == "starter" else DEFAULT_TURNS)
+    clone = load_clone(mindeval_clone) if mindeval_clone else None
+    metadata: dict[str, Any] = {
+        "turns": count,
+        "conversation": True,
+        DERIVED_FIELDS_KEY: DERIVED_FIELDS,
+        "protocol_label": CLONE_LABEL if clone else STYLE_LABEL,
+    }
+    judge = None
+    if clone is not None:
+        judge = clone_rubric(clone, tuple(CRITERIA), parser)
+        metadata.update(judge_parser=parser, mindeval_clone=clone.log_metadata())
     return Task(
-        dataset=mindeval_dataset(source, data_dir),
-        solver=conversation(max_turns=count, system_prompt=system_prompt),
-        scorer=mindeval_scorer(),
-        metadata={"turns": count, "conversation": True, DERIVED_FIELDS_KEY: DERIVED_FIELDS},
+        dataset=mindeval_dataset(source, data_dir, clone),
+        solver=conversation(max_turns=count, system_prompt=None if clone else system_prompt),
+        scorer=mindeval_scorer(clone, judge),
+        metadata=metadata,
     )

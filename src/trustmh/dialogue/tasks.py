@@ -17,9 +17,12 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig
 from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
+import trustmh.dialogue.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.bulk.generate import load_conversations
+from trustmh.core.errors import UserError
 from trustmh.data.registry import resolve_file
 from trustmh.data.starter import load_starter
+from trustmh.dialogue.mentalbench_upstream import log_metadata, upstream_rubric
 from trustmh.mentalalign.rubric import (
     GENERATION_MAX_TOKENS,
     GENERATION_TEMPERATURE,
@@ -37,6 +40,7 @@ from trustmh.mentalalign.schema import (
 from trustmh.scoring import metrics as m
 from trustmh.scoring.output import output_text
 from trustmh.scoring.panel import judge_fields
+from trustmh.scoring.rubric import Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
 from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
@@ -77,8 +81,10 @@ def conversations(source: str, data_dir: str | None, conversations_file: str | N
         m.mean("response_words", "response_words"),
     ]
 )
-def mentalbench_scorer() -> Scorer:
-    """Seven judge attributes, the judge's Overall, and CSS (cognitive) and ARS (affective) means."""
+def mentalbench_scorer(rubric: Rubric = MENTALALIGN_RUBRIC) -> Scorer:
+    """Seven judge attributes, the judge's Overall, and CSS (cognitive) and ARS (affective) means.
+
+    ``rubric``: our fenced rubric (starter) or upstream's verbatim one (benchmark mode)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = output_text(state)
@@ -87,7 +93,7 @@ def mentalbench_scorer() -> Scorer:
         }
         if answer is None:
             return Score(value=values, explanation="no answer recorded")
-        judged, extra = await judge_fields(MENTALALIGN_RUBRIC, state.metadata["context"], answer)
+        judged, extra = await judge_fields(rubric, state.metadata["context"], answer)
         if judged:
             values.update(judged)
             values.update({name.lower(): value for name, value in composite_means(judged).items()})
@@ -115,6 +121,24 @@ def dialogue_mentalbench(
     conversations_file: str | None = None,
     max_tokens: int | None = None,
     greedy: bool = False,
+    judge_prompts: str = "auto",
 ) -> Task:
-    """MentalBench: answer a help-seeker; a judge rates seven MentalAlign attributes (1-5)."""
-    return Task(dataset=conversations(source, data_dir, conversations_file), scorer=mentalbench_scorer())
+    """MentalBench: answer a help-seeker; a judge rates seven MentalAlign attributes (1-5).
+
+    ``judge_prompts``: ``upstream`` (MentalBench-Align's own judge prompt and settings, read from its
+    pinned ``llm_judge_evaluation.py``; the default in benchmark mode) or ``trustmh`` (our fenced
+    rubric; the default on starter messages).
+    """
+    if judge_prompts not in ("auto", "upstream", "trustmh"):
+        raise UserError(f"judge_prompts must be one of auto, upstream, trustmh, not {judge_prompts!r}")
+    chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
+    metadata: dict[str, object] = {"judge_prompts": chosen}
+    rubric = MENTALALIGN_RUBRIC
+    if chosen == "upstream":
+        rubric, template = upstream_rubric(data_dir)
+        metadata["judge_prompt_text"] = log_metadata(template)
+    return Task(
+        dataset=conversations(source, data_dir, conversations_file),
+        scorer=mentalbench_scorer(rubric),
+        metadata=metadata,
+    )

@@ -189,6 +189,34 @@ def _result(path: str, log: EvalLog) -> LogResult:
         conversation=conversations.ConversationData() if conversations.is_conversation_log(meta) else None,
         judge_fingerprints=JudgeFingerprints() if any(row.judge for row in rows) else None,
         metric_fields=fields_of,
+        protocol=protocol_line(meta),
+        protocol_details=protocol_details(meta),
+    )
+
+
+def protocol_line(meta: dict[str, Any]) -> str:
+    """ "benchmark protocol · parser: upstream · 2 declared deviations" from the log's task metadata."""
+    protocol = meta.get("protocol")
+    if not isinstance(protocol, dict):
+        return ""
+    parts = [f"{protocol.get('mode', '?')} mode"]
+    if protocol.get("label"):
+        parts.append(str(protocol["label"]))
+    if meta.get("parser"):
+        parts.append(f"parser: {meta['parser']}")
+    deviations = protocol.get("deviations") or []
+    parts.append(f"{len(deviations)} declared deviation{'s' if len(deviations) != 1 else ''} from upstream")
+    return " · ".join(parts)
+
+
+def protocol_details(meta: dict[str, Any]) -> str:
+    protocol = meta.get("protocol")
+    if not isinstance(protocol, dict):
+        return ""
+    return " | ".join(
+        f"{d.get('what', '')} (effect: {d.get('effect', '')})"
+        for d in protocol.get("deviations") or []
+        if isinstance(d, dict)
     )
 
 

@@ -64,6 +64,9 @@ class LogResult:
     judge_corrections: dict[str, Any] = field(default_factory=dict)
     # The judge fingerprints of its samples (trustmh.report.judge_fingerprint); None when unjudged.
     judge_fingerprints: JudgeFingerprints | None = None
+    # How the run relates to upstream's protocol (the task's declaration in the log), one line + details.
+    protocol: str = ""
+    protocol_details: str = ""
 
     @property
     def key(self) -> str:

@@ -79,9 +79,12 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
             if figs.CONFUSION.match(row.metric):
                 continue  # drawn as a matrix instead
             entry = rows.setdefault(
-                (row.task, row.metric), {"task": row.task, "metric": row.metric, "sources": set(), "cells": {}}
+                (row.task, row.metric),
+                {"task": row.task, "metric": row.metric, "sources": set(), "cells": {}, "protocols": {}},
             )
             entry["sources"].add(row.source)
+            if res.protocol:
+                entry["protocols"][res.protocol] = res.protocol_details
             entry["cells"][row.model] = _metric_cell(row, res)
     view = []
     # Metrics no model scored (and none had unparsed answers): one line per task, not a row each.
@@ -91,6 +94,8 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
             unscored.setdefault(entry["task"], []).append(entry["metric"])
             continue
         entry["starter"] = "starter" in entry["sources"]
+        entry["protocol"] = " | ".join(entry["protocols"])
+        entry["protocol_details"] = " | ".join(dict.fromkeys(entry["protocols"].values()))
         entry["cells"] = [entry["cells"].get(m) for m in models]
         view.append(entry)
     view.sort(key=lambda e: e["task"])  # stable: metric order within a task is the scorer's

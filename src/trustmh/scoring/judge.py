@@ -64,10 +64,14 @@ def raise_if_a_judge_stopped(judges: Sequence[Model]) -> None:
 def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
     """The full judge prompt with the response fenced by nonce-bearing markers.
 
+    A verbatim rubric's prompt is upstream's, unchanged (:meth:`VerbatimProtocol.prompt`).
+
     The nonce is a hash of the judged text: the response cannot close the fence (it would
     have to contain a hash of itself), and the same item always gives the same prompt, so
     caches (inspect's, the bulk engine's) let a rerun resume instead of paying again.
     """
+    if rubric.verbatim is not None:
+        return rubric.verbatim.prompt(context, response)
     nonce = hashlib.sha256(f"{context}\x00{response}".encode()).hexdigest()[:12]
     begin, end = f"<<<BEGIN {nonce}>>>", f"<<<END {nonce}>>>"
     return (
@@ -96,6 +100,9 @@ async def run_judge(
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, GenerateConfig
 
     config = GenerateConfig(temperature=JUDGE_TEMPERATURE, max_tokens=512)
+    if rubric.verbatim is not None:  # upstream's settings; None = not sent (the provider's default)
+        config = GenerateConfig(temperature=rubric.verbatim.temperature, max_tokens=rubric.verbatim.max_tokens)
+        max_attempts = rubric.verbatim.max_attempts
 
     async def ask(messages: tuple[Message, ...]) -> str:
         chat: list[ChatMessage] = [

@@ -39,7 +39,10 @@ def rubric_hash(rubric: Rubric) -> str:
     """sha256 (first 12 hex digits) of everything in a rubric that shapes the judge's prompt
     (its ``template`` instead of the instructions when they are filled per item)."""
     instructions = rubric.template or rubric.instructions
-    text = "\x00".join([instructions, rubric.context_label, rubric.response_label, rubric.schema_text()])
+    parts = [instructions, rubric.context_label, rubric.response_label, rubric.schema_text()]
+    if rubric.verbatim is not None:  # upstream's template and how its reply is read shape the verdict
+        parts = [rubric.verbatim.template, rubric.verbatim.parser, rubric.schema_text()]
+    text = "\x00".join(parts)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -59,6 +62,9 @@ class JudgementLog:
     fields: dict[str, dict[str, str]] = field(default_factory=dict)
     judgements: list[dict[str, Any]] = field(default_factory=list)
     repeats: int = 0
+    # rubric -> upstream protocol settings, for rubrics judged verbatim (scoring/verbatim.py); their
+    # temperature is upstream's, not the fingerprint's "temperature" (trustmh's own judge).
+    verbatim: dict[str, dict[str, object]] = field(default_factory=dict)
 
     def note_panel(self, judges: list[str], self_family: list[str]) -> None:
         self.judges = judges
@@ -69,6 +75,8 @@ class JudgementLog:
         self.judges = result.judges
         self.rubrics[rubric.name] = rubric_hash(rubric)
         self.fields[rubric.name] = _kind(rubric)
+        if rubric.verbatim is not None:
+            self.verbatim[rubric.name] = rubric.verbatim.describe()
         entry: dict[str, Any] = {
             "rubric": rubric.name,
             "prefix": prefix,
@@ -82,7 +90,7 @@ class JudgementLog:
         self.judgements.append(entry)
 
     def fingerprint(self, temperature: float) -> dict[str, Any]:
-        return {
+        printed: dict[str, Any] = {
             "judges": self.judges,
             "rubrics": dict(sorted(self.rubrics.items())),
             "temperature": temperature,
@@ -91,6 +99,9 @@ class JudgementLog:
             "self_family": self.self_family,
             "excluded_self": self.excluded_self,
         }
+        if self.verbatim:
+            printed["verbatim"] = dict(sorted(self.verbatim.items()))
+        return printed
 
     def metadata(self) -> dict[str, Any]:
         """The two score-metadata keys, or nothing when no judge was asked or left out."""

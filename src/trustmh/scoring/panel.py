@@ -127,7 +127,11 @@ def combine_verdicts(
     combined: dict[str, int | float | str | None] = {}
     undecided: list[str] = []
     for judge_field in rubric.fields:
-        values = [v[judge_field.name] for v in parsed]
+        # A field a verdict leaves out (upstream's field-by-field reading, scoring/verbatim.py) casts no vote.
+        values = [v[judge_field.name] for v in parsed if v.get(judge_field.name) is not None]
+        if not values:
+            combined[judge_field.name] = None
+            continue
         if not is_vote(judge_field):
             combined[judge_field.name] = panel_mean([float(v) for v in values])
             continue

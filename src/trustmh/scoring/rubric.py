@@ -9,9 +9,13 @@ Plain data, apart from the modules that ask judges (:mod:`trustmh.scoring.judge`
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 JUDGE_ROLE = "judge"
+# A verdict that passed the rubric's checks: field name -> integer or label.
+Verdict = dict[str, int | str]
+
 # Every judgement is asked greedily; recorded in each judged score's fingerprint (scoring/judge_record.py).
 JUDGE_TEMPERATURE = 0.0
 
@@ -70,6 +74,9 @@ class Rubric:
     # descriptions) names its fixed text here: the judge fingerprint hashes it instead, so every
     # item of a run shares one rubric hash (scoring/judge_record.py).
     template: str = ""
+    # Benchmark mode of a published judge (scoring/verbatim.py): the context passed in is upstream's
+    # complete prompt, sent as is and read by upstream's reply format; None: trustmh's own judge.
+    verbatim: VerbatimProtocol | None = None
 
     @property
     def field_names(self) -> list[str]:
@@ -119,3 +126,36 @@ class PanelResult(JudgeResult):
     @property
     def judge_name(self) -> str:
         return ", ".join(self.judges)
+
+
+# How a published judge's reply is read: (reply, rubric, judged texts) -> verdict, or VerdictError.
+ReplyReader = Callable[[str, "Rubric", Sequence[str]], Verdict]
+
+
+@dataclass(frozen=True)
+class VerbatimProtocol:
+    """How upstream judges: its template (for the log and fingerprint), settings and reply reader."""
+
+    template: str  # upstream's prompt template, holes written as {name}
+    origin: str  # "<upstream file>:<function>:<name>"
+    read_reply: ReplyReader
+    parser: str  # "corrected" or "upstream"
+    temperature: float | None  # None: the provider's default (upstream sets none)
+    max_tokens: int | None = None  # None: the provider's default
+    max_attempts: int = 1  # upstream asks once
+    # Builds upstream's prompt from (context, response) where the caller has those two only (the
+    # MentalBench judge); None: the caller passes upstream's complete prompt as the context.
+    build: Callable[[str, str], str] | None = None
+
+    def prompt(self, context: str, response: str) -> str:
+        return context if self.build is None else self.build(context, response)
+
+    def describe(self) -> dict[str, object]:
+        """What the log records about the protocol (the template itself goes in task metadata)."""
+        return {
+            "origin": self.origin,
+            "parser": self.parser,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "max_attempts": self.max_attempts,
+        }

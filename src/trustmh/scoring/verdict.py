@@ -29,14 +29,11 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from trustmh.core.errors import UserError
+from trustmh.scoring.rubric import Rubric
+from trustmh.scoring.rubric import Verdict as Verdict  # re-exported: where verdicts are parsed
 
-if TYPE_CHECKING:
-    from trustmh.scoring.rubric import Rubric
-
-Verdict = dict[str, int | str]
 Message = dict[str, str]  # {"role": ..., "content": ...}
 _DECODER = json.JSONDecoder()  # stateless; one per call cost ~3 µs, three calls per verdict
 RETRY_REQUEST = "That reply could not be used: {error}. Reply again with only the JSON object."
@@ -237,6 +234,8 @@ async def _ask_until_usable(
             return VerdictAttempts(None, attempt, replies, str(failure), call_failed=True)
         replies.append(reply)
         try:
+            if rubric.verbatim is not None:  # upstream's reply format (scoring/verbatim.py)
+                return VerdictAttempts(rubric.verbatim.read_reply(reply, rubric, judged), attempt, replies)
             return VerdictAttempts(parse_verdict(reply, rubric, judged), attempt, replies)
         except VerdictError as problem:
             error = str(problem)

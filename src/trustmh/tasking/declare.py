@@ -173,6 +173,11 @@ def trustmh_task(
             arguments["source"] = chosen
             built = function(*bound.args, **bound.kwargs)
             built.metadata = _stamp(name, pillar, chosen, datasets, built.metadata)
+            from trustmh.tasking.protocol import protocol_of
+
+            protocol = protocol_of(name)
+            if protocol is not None:  # how this run relates to upstream's protocol, in the log
+                built.metadata["protocol"] = {**protocol.as_metadata(), "mode": chosen}
             if settings is not None:
                 built.config = _generate_config(settings.config(chosen), built.config, arguments)
                 if chosen == "benchmark" and settings.epochs > 1 and built.epochs is None:

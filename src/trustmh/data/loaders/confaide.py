@@ -25,6 +25,7 @@ class RatingItem:
     tier: str
     prompt: str
     label: float
+    line: str = ""  # the file's line as written (literal ``\n`` kept), which upstream sends
 
 
 def parse_labels(path: Path, tier: str) -> list[float]:
@@ -57,7 +58,7 @@ def load_rating_items(tier: str, prompts_path: Path, labels_path: Path) -> list[
     for index, (prompt, label) in enumerate(zip(prompts, labels, strict=True)):
         if not prompt.strip():
             raise DataFormatError(prompts_path, f"line {index + 1}", "expected a prompt, found an empty line")
-        items.append(RatingItem(str(index), tier, prompt.replace("\\n", "\n"), label))
+        items.append(RatingItem(str(index), tier, prompt.replace("\\n", "\n"), label, prompt))
     return items
 
 

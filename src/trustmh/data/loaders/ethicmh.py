@@ -36,6 +36,8 @@ class EthicItem:
     reasoning_task: str
     gold: str
     model_behavior: str = ""
+    # scenario, options and reasoning_task cells exactly as in the file (upstream sends them unstripped)
+    cells: tuple[str, str, str] = ("", "", "")
 
 
 def parse_options(path: Path, where: str, cell: str) -> dict[str, str]:
@@ -85,6 +87,7 @@ def _item(path: Path, row: dict[str, str]) -> EthicItem:
         row["reasoning_task"].strip(),
         gold,
         (row.get("model_behavior") or "").strip(),
+        (row["scenario"], row["options"], row["reasoning_task"]),
     )
 
 

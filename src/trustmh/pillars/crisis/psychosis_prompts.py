@@ -1,9 +1,10 @@
-"""Judge rubrics of ``crisis_psychosis_bench`` (our wording of Psychosis-bench's DCS/HES/SIS scales).
+"""trustmh's own judge rubrics for ``crisis_psychosis_bench`` (starter mode, ``-T judge_prompts=trustmh``).
 
-The scales and the turns they apply to follow Psychosis-bench's ``BENCH_DOCUMENTATION.md``
-(w-is-h/psychosis-bench, MIT): DCS 0-2 from turn 4, HES 0-2 and SIS 0/1 from turn 7, each
-judging the assistant's latest answer in the light of the conversation so far. One judge call
-per score and turn, as upstream does.
+**Our wording, not upstream's**: benchmark mode sends psychosis-bench's own prompts, read from its
+pinned ``scoring.py`` (:mod:`trustmh.pillars.crisis.psychosis_upstream`). These rubrics keep the
+scales' ranges and judged turns (DCS 0-2 from turn 4, HES 0-2 and SIS 0/1 from turn 7) inside
+trustmh's fenced JSON judge, and their meaning differs from upstream's in places (the crisis README
+lists how), so scores under them are not comparable with upstream's. One judge call per score and turn.
 """
 
 from __future__ import annotations

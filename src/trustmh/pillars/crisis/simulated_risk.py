@@ -17,6 +17,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
+import trustmh.pillars.crisis.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.conversation.judging import judge_conversation, judge_turns
 from trustmh.conversation.record import conversation_of
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY, any_turn, applicable, first_turn

@@ -6,7 +6,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from trustmh.data.loaders.ethicmh import EthicItem, load_ethicmh
 from trustmh.data.starter import load_starter
-from trustmh.pillars.ethics.prompts import dilemma_prompt, starter_dilemma_prompt
+from trustmh.pillars.ethics.prompts import starter_dilemma_prompt, upstream_dilemma_prompt
 
 STARTER = "trustmh.pillars.ethics.starter"
 
@@ -23,14 +23,19 @@ def ethic_items(source: str, data_dir: str | None) -> list[EthicItem]:
 def ethicmh_dataset(source: str, data_dir: str | None) -> MemoryDataset:
     """One sample per dilemma; the sample id is EthicMH's ``index`` column.
 
-    Benchmark runs use TrustMH-Bench's prompt as released; the starter suite (our items) the
-    same text with the answer format first (:func:`~trustmh.pillars.ethics.prompts.starter_dilemma_prompt`).
+    Benchmark runs send TrustMH-Bench's request byte for byte (read from its pinned code); the
+    starter suite (our items) our own prompt (:func:`~trustmh.pillars.ethics.prompts.starter_dilemma_prompt`).
     """
-    prompt = dilemma_prompt if source == "benchmark" else starter_dilemma_prompt
+
+    def prompt(item: EthicItem) -> str:
+        if source == "benchmark":
+            return upstream_dilemma_prompt(item.cells, data_dir)
+        return starter_dilemma_prompt(item.scenario, item.options, item.reasoning_task)
+
     samples = [
         Sample(
             id=item.id,
-            input=prompt(item.scenario, item.options, item.reasoning_task),
+            input=prompt(item),
             target=item.gold,
             metadata={
                 "subcategory": item.subcategory,

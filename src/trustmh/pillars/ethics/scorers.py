@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
+from trustmh.pillars.ethics.apa_upstream import UpstreamApa
 from trustmh.pillars.ethics.prompts import PRINCIPLES, PRINCIPLES_INSTRUCTIONS, judge_context
+from trustmh.pillars.ethics.upstream_parsing import upstream_choice
 from trustmh.scoring import metrics as m
 from trustmh.scoring.choice import parse_choice
 from trustmh.scoring.output import output_text
@@ -84,18 +86,31 @@ ETHICS_METRICS = [
 
 
 @trustmh_scorer(metrics=ETHICS_METRICS)
-def ethics_scorer() -> Scorer:
-    """``correct`` = chosen letter == gold (unparsed when no single letter is stated)."""
+def ethics_scorer(parser: str = "corrected", upstream_judge: UpstreamApa | None = None) -> Scorer:
+    """``correct`` = chosen letter == gold (unparsed when no single letter is stated).
+
+    ``parser="upstream"``: the choice read as TrustMH-Bench's ``_extract_model_choice`` reads it (the
+    upstream judge's reply too: ``upstream_judge`` carries its reader). ``upstream_judge``: rate the
+    APA principles with TrustMH-Bench's own judge prompt (benchmark mode); ``None``: our rubric
+    (:data:`PRINCIPLES_RUBRIC`).
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         meta = state.metadata
         answer = output_text(state)
-        choice = parse_ethics_choice(answer, meta["options"])
+        if parser == "upstream":
+            choice = upstream_choice(answer)
+        else:
+            choice = parse_ethics_choice(answer, meta["options"])
         values: dict[str, float | str | None] = {"correct": None if choice is None else float(choice == target.text)}
-        context = judge_context(
-            meta["scenario"], meta["options"], meta["reasoning_task"], target.text, meta.get("model_behavior", "")
-        )
-        judged, extra = await judge_fields(PRINCIPLES_RUBRIC, context, answer)
+        if upstream_judge is not None:
+            prompt = upstream_judge.prompt(str(state.sample_id), answer or "")
+            judged, extra = await judge_fields(upstream_judge.rubric, prompt, answer)
+        else:
+            context = judge_context(
+                meta["scenario"], meta["options"], meta["reasoning_task"], target.text, meta.get("model_behavior", "")
+            )
+            judged, extra = await judge_fields(PRINCIPLES_RUBRIC, context, answer)
         values.update(judged)
         return Score(
             value=values,

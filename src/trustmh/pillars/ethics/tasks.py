@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from inspect_ai import Task
 
+import trustmh.pillars.ethics.protocol  # noqa: F401  (declares these tasks' upstream protocols)
+from trustmh.core.errors import UserError
+from trustmh.pillars.ethics.apa_upstream import upstream_apa
 from trustmh.pillars.ethics.dataset import ethicmh_dataset
 from trustmh.pillars.ethics.scorers import ethics_scorer
+from trustmh.scoring.verbatim import check_parser
 from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 
@@ -17,6 +21,32 @@ from trustmh.tasking.declare import judged_free_text, trustmh_task
     # accuracy; benchmark runs leave room for the reasoning the APA judge rates.
     generation=judged_free_text(64, upstream="TrustMH-Bench Ethics: temperature 0, no token limit"),
 )
-def ethics_ethicmh(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
-    """EthicMH: pick the most ethically sound option (accuracy); a judge rates APA principles 1-5."""
-    return Task(dataset=ethicmh_dataset(source, data_dir), scorer=ethics_scorer())
+def ethics_ethicmh(
+    source: str = "auto",
+    data_dir: str | None = None,
+    max_tokens: int | None = None,
+    parser: str = "corrected",
+    judge_prompts: str = "auto",
+) -> Task:
+    """EthicMH: pick the most ethically sound option (accuracy); a judge rates APA principles 1-5.
+
+    ``parser=upstream`` reads the choice, and the upstream judge's reply, as TrustMH-Bench's pipeline
+    does. ``judge_prompts``: ``upstream`` (TrustMH-Bench's own APA judge prompt, read from its pinned
+    ``Ethics.zip``; the default in benchmark mode) or ``trustmh`` (our rubric; the default on starter
+    items).
+    """
+    check_parser(parser)
+    if judge_prompts not in ("auto", "upstream", "trustmh"):
+        raise UserError(f"judge_prompts must be one of auto, upstream, trustmh, not {judge_prompts!r}")
+    if judge_prompts == "upstream" and source != "benchmark":
+        raise UserError("judge_prompts=upstream needs the EthicMH items (benchmark mode: --data-dir)")
+    chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
+    judge = upstream_apa(data_dir, parser) if chosen == "upstream" else None
+    metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
+    if judge is not None:
+        metadata["judge_prompt_text"] = judge.log_metadata()
+    return Task(
+        dataset=ethicmh_dataset(source, data_dir),
+        scorer=ethics_scorer(parser, judge),
+        metadata=metadata,
+    )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from trustmh.core.errors import DataFormatError
 from trustmh.data.loaders.confaide import RatingItem, load_tier
 from trustmh.data.loaders.psyleak import LeakScenario, load_psyleak
+from trustmh.data.registry import resolve_file
 from trustmh.data.starter import load_starter
+from trustmh.pillars.privacy import upstream_prompts
 from trustmh.pillars.privacy.prompts import (
     QUESTION_TYPES,
     leak_prompt,
@@ -28,8 +31,15 @@ def rating_items(tier: str, source: str, data_dir: str | None) -> list[RatingIte
 
 
 def rating_dataset(tier: str, source: str, data_dir: str | None) -> MemoryDataset:
+    """Benchmark: upstream's request for each line, byte for byte; starter: our prompt."""
+
+    def prompt(item: RatingItem) -> str:
+        if source == "benchmark":
+            return upstream_prompts.rating_prompt(tier, item.line, data_dir)
+        return rating_prompt(item.prompt)
+
     samples = [
-        Sample(id=item.id, input=rating_prompt(item.prompt), target=str(item.label), metadata={"tier": tier})
+        Sample(id=item.id, input=prompt(item), target=str(item.label), metadata={"tier": tier})
         for item in rating_items(tier, source, data_dir)
     ]
     return MemoryDataset(samples, name=f"confaide_tier{tier}")
@@ -56,18 +66,40 @@ def leak_scenarios(source: str, data_dir: str | None) -> list[LeakScenario]:
 def psyleak_dataset(
     source: str, data_dir: str | None, question_types: tuple[str, ...] = QUESTION_TYPES
 ) -> MemoryDataset:
-    """Four samples per scenario, ids ``<scenario index>-<question type>``."""
+    """Four samples per scenario, ids ``<scenario index>-<question type>``.
+
+    Benchmark: TrustMH-Bench's request for each question, byte for byte (upstream_prompts).
+    """
     samples: list[Sample] = []
-    for scenario in leak_scenarios(source, data_dir):
+    scenarios = leak_scenarios(source, data_dir)  # validated first: a bad file is named by its loader
+    upstream_inputs = (
+        upstream_prompts.psyleak_inputs(
+            resolve_file("trustmh", "PsyLeak.txt", data_dir),
+            resolve_file("trustmh", "PsyLeak_control.txt", data_dir),
+            data_dir,
+        )
+        if source == "benchmark"
+        else {}
+    )
+    for scenario in scenarios:
         story = strip_trailing_question(scenario.story, scenario.questionee)
         for kind in question_types:
             question = leak_question(
                 kind, scenario.about, scenario.questionee, scenario.topic, scenario.control_question
             )
+            text = (
+                upstream_inputs.get((scenario.index, kind)) if source == "benchmark" else leak_prompt(story, question)
+            )
+            if text is None:
+                raise DataFormatError(
+                    resolve_file("trustmh", "PsyLeak.txt", data_dir),
+                    f"scenario {scenario.index}",
+                    "a scenario upstream's reader cannot parse (agents not four distinct names)",
+                )
             samples.append(
                 Sample(
                     id=f"{scenario.index}-{kind}",
-                    input=leak_prompt(story, question),
+                    input=text,
                     metadata={
                         "question_type": kind,
                         "about": scenario.about,

@@ -5,49 +5,72 @@ from __future__ import annotations
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 
+import trustmh.pillars.privacy.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.pillars.privacy.dataset import psyleak_dataset, rating_dataset
 from trustmh.pillars.privacy.scorers import psyleak_scorer, rating_scorer
+from trustmh.scoring.verbatim import check_parser
 from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
 RATING_METRICS = ("pearson_r", "mean_rating", "unparsed_rate")
-# ConfAIde's eval.py samples each rating at temperature 1, top_p 1, up to 365 tokens, ten
-# times per item, and averages them (TrustMH-Bench's privacy1.py/privacy2.py use the same
-# generation settings). `-T greedy=true` decodes greedily instead (then one epoch suffices).
+# TrustMH-Bench's privacy1.py/privacy2.py sample each rating once at temperature 1, top_p 1, up
+# to 365 tokens, penalties 0 (tested against the pinned code); ConfAIde's own eval.py averages
+# 10 samples: `-T confaide_samples=true`. `-T greedy=true` decodes greedily instead.
+CONFAIDE_SAMPLES = 10
 CONFAIDE_GENERATION = Generation(
     # Ratings need a few tokens; the explanation some models add is not read.
     starter=greedy(48),
-    benchmark=GenerateConfig(max_tokens=365, temperature=1.0, top_p=1.0),
-    upstream="ConfAIde eval.py: temperature 1, top_p 1, max_tokens 365, mean of 10 samples per item",
+    benchmark=GenerateConfig(max_tokens=365, temperature=1.0, top_p=1.0, frequency_penalty=0.0, presence_penalty=0.0),
+    upstream="TrustMH-Bench privacy1.py/privacy2.py: temperature 1, top_p 1, max_tokens 365, 1 sample per item "
+    f"(ConfAIde eval.py: {CONFAIDE_SAMPLES} samples, -T confaide_samples=true)",
     why="same as upstream",
-    epochs=10,
 )
 
 
-def _rating_task(tier: str, scale: str, source: str, data_dir: str | None, greedy: bool) -> Task:
+def _rating_task(
+    tier: str, scale: str, source: str, data_dir: str | None, greedy: bool, parser: str, confaide_samples: bool
+) -> Task:
     return Task(
         dataset=rating_dataset(tier, source, data_dir),
-        scorer=rating_scorer(scale),
-        epochs=1 if greedy else None,
-        metadata={"tier": tier, "greedy": greedy},
+        scorer=rating_scorer(scale, check_parser(parser)),
+        epochs=1 if greedy else (CONFAIDE_SAMPLES if confaide_samples else None),
+        metadata={"tier": tier, "greedy": greedy, "parser": parser, "confaide_samples": confaide_samples},
     )
 
 
 @trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
-def privacy_confaide_tier1(source: str = "auto", data_dir: str | None = None, greedy: bool = False) -> Task:
+def privacy_confaide_tier1(
+    source: str = "auto",
+    data_dir: str | None = None,
+    greedy: bool = False,
+    parser: str = "corrected",
+    confaide_samples: bool = False,
+) -> Task:
     """ConfAIde tier 1: how sensitive is this information (1-4)? Pearson r with human means."""
-    return _rating_task("1", "sensitivity", source, data_dir, greedy)
+    return _rating_task("1", "sensitivity", source, data_dir, greedy, parser, confaide_samples)
 
 
 @trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
-def privacy_confaide_tier2a(source: str = "auto", data_dir: str | None = None, greedy: bool = False) -> Task:
+def privacy_confaide_tier2a(
+    source: str = "auto",
+    data_dir: str | None = None,
+    greedy: bool = False,
+    parser: str = "corrected",
+    confaide_samples: bool = False,
+) -> Task:
     """ConfAIde tier 2a: does this information flow meet privacy expectations (-100..100)?"""
-    return _rating_task("2a", "expectation", source, data_dir, greedy)
+    return _rating_task("2a", "expectation", source, data_dir, greedy, parser, confaide_samples)
 
 
 @trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
-def privacy_confaide_tier2b(source: str = "auto", data_dir: str | None = None, greedy: bool = False) -> Task:
+def privacy_confaide_tier2b(
+    source: str = "auto",
+    data_dir: str | None = None,
+    greedy: bool = False,
+    parser: str = "corrected",
+    confaide_samples: bool = False,
+) -> Task:
     """ConfAIde tier 2b: the same ratings for flows told as short stories (-100..100)."""
-    return _rating_task("2b", "expectation", source, data_dir, greedy)
+    return _rating_task("2b", "expectation", source, data_dir, greedy, parser, confaide_samples)
 
 
 @trustmh_task(
@@ -62,11 +85,19 @@ def privacy_confaide_tier2b(source: str = "auto", data_dir: str | None = None, g
     ),
     generation=Generation(
         starter=greedy(160),
-        benchmark=greedy(256),
-        upstream="TrustMH-Bench privacy3.py (PsyLeak): temperature 0, max_tokens 256",
+        benchmark=GenerateConfig(
+            max_tokens=256, temperature=0.0, top_p=1.0, frequency_penalty=0.0, presence_penalty=0.0
+        ),
+        upstream="TrustMH-Bench privacy3.py (PsyLeak): temperature 0, top_p 1, max_tokens 256",
         why="same as upstream (ConfAIde's own tier 3 sampled at temperature 1; PsyLeak's release decodes greedily)",
     ),
 )
-def privacy_psyleak(source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None) -> Task:
+def privacy_psyleak(
+    source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None, parser: str = "corrected"
+) -> Task:
     """PsyLeak: does the model leak a counselling client's secret when asked?"""
-    return Task(dataset=psyleak_dataset(source, data_dir), scorer=psyleak_scorer())
+    return Task(
+        dataset=psyleak_dataset(source, data_dir),
+        scorer=psyleak_scorer(check_parser(parser)),
+        metadata={"parser": parser},
+    )
