@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.bulk.cli import common, generate, invoke, read_csv
 from tests.doubles.openai_double import Faults, OpenAIDouble
-from trustmh.mentalalign.rubric import generation_prompt
+from trustmh.mentalalign.rubric import GENERATION_PROMPT, generation_prompt
 
 
 def test_generate_writes_the_wide_format_with_one_column_per_model(
@@ -45,7 +45,7 @@ def test_generate_sends_mentalbench_generation_prompt_as_the_only_message(
         assert code == 0, output
         assert sorted(m[0]["content"] for m in seen) == sorted(generation_prompt(c) for c in contexts)
         assert all(len(m) == 1 and m[0]["role"] == "user" for m in seen)
-        assert all(m[0]["content"].startswith("You are a licensed psychiatrist") for m in seen)
+        assert all(m[0]["content"].startswith(GENERATION_PROMPT.split("{user_concern}")[0]) for m in seen)
         seen.clear()
         code, output = invoke(
             *generate(tiny_csv, tmp_path / "b.csv", "--prompt-template", "{user_concern}", "--system", "Be brief."),
@@ -85,3 +85,29 @@ def test_an_empty_reply_is_not_a_failed_cell(tmp_path: Path, tiny_csv: Path, fak
         "line 4",
     ]
     assert "0 failed calls left empty cells, 3 empty replies" in output
+
+
+def test_generate_with_upstream_prompt_sends_mentalbench_own_prompt(
+    tmp_path: Path, tiny_csv: Path, fake_key: str, shared_data: Path
+) -> None:
+    """``--prompt-template upstream`` reads MentalBench's prompt from the pinned script: every line of
+    what is sent before the context stands in that file, and none of it is our default wording."""
+    seen: list[str] = []
+
+    def responder(messages: list[dict[str, str]]) -> str:
+        seen.append(messages[0]["content"])
+        return "ok"
+
+    script = (shared_data / "mentalalign70k" / "upstream" / "generate_responses.py").read_text(encoding="utf-8")
+    contexts = [row["context"] for row in read_csv(tiny_csv)]
+    with OpenAIDouble(responder=responder) as server:
+        args = ["--prompt-template", "upstream", "--data-dir", str(shared_data)]
+        code, output = invoke(*generate(tiny_csv, tmp_path / "u.csv"), *args, *common(server.base_url, tmp_path))
+    assert code == 0, output
+    assert len(seen) == len(contexts)
+    for content, context in zip(sorted(seen), sorted(contexts), strict=True):
+        assert context in content
+    preamble = seen[0][: seen[0].index(contexts[0])] if contexts[0] in seen[0] else seen[0].split("\n\n")[0]
+    lines = [line for line in preamble.splitlines() if line.strip()]
+    assert lines and all(line in script for line in lines)
+    assert GENERATION_PROMPT.split("{user_concern}")[0] not in seen[0]

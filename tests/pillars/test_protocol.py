@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from trustmh.tasking.protocol import Deviation, TaskProtocol, all_protocols, check_parser, protocol_of
 from typer.testing import CliRunner
 
 from trustmh.cli.main import app
 from trustmh.core.errors import UserError
 from trustmh.data.upstream import UPSTREAM_FILES
+from trustmh.tasking.protocol import Deviation, TaskProtocol, all_protocols, check_parser, protocol_of
 
 MINE = (
     "privacy_confaide_tier1",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trustmh.tasking.protocol import protocol_of
-
 from trustmh.report.collect import protocol_details, protocol_line
+from trustmh.tasking.protocol import protocol_of
 
 
 def test_line_names_mode_parser_and_deviation_count() -> None:

@@ -119,13 +119,18 @@ def generate_command(
     prompt_template: Annotated[
         str,
         typer.Option(
-            help="User message; {user_concern} is replaced by the context. Default: MentalBench's generation "
-            "prompt. '{user_concern}' alone sends the bare context."
+            help="User message; {user_concern} is replaced by the context. Default: our wording of MentalBench's "
+            "request; 'upstream': MentalBench's own prompt, read from the pinned generate_responses.py "
+            "(with --data-dir); '{user_concern}' alone sends the bare context."
         ),
     ] = GENERATION_PROMPT,
     max_tokens: Annotated[int, typer.Option(min=1)] = GENERATION_MAX_TOKENS,
     temperature: Annotated[float, typer.Option(min=0.0, max=2.0)] = GENERATION_TEMPERATURE,
     seed: Annotated[int, typer.Option(help="Sampling seed sent with each call.")] = 0,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(help="Data folder holding mentalalign70k/upstream/ (for --prompt-template upstream)."),
+    ] = None,
     *,
     options: CallOptions,
 ) -> None:
@@ -136,6 +141,10 @@ def generate_command(
 
     check_table_suffix(output, "--output")
     check_output_file(output, "--output")
+    if prompt_template == "upstream":
+        from trustmh.dialogue.mentalbench_upstream import upstream_generation_prompt
+
+        prompt_template = upstream_generation_prompt(str(data_dir) if data_dir else None)
     if "{user_concern}" not in prompt_template:
         raise UserError("--prompt-template: expected the placeholder {user_concern} where the context goes")
     targets = parse_model_columns(model)  # before reading a possibly large file

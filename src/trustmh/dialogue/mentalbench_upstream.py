@@ -18,12 +18,20 @@ import hashlib
 from collections.abc import Sequence
 
 from trustmh.data.upstream import upstream_text
-from trustmh.data.upstream_code import Template, UpstreamCodeError, call_keyword, string_template, template_text
+from trustmh.data.upstream_code import (
+    Template,
+    UpstreamCodeError,
+    call_keyword,
+    literal_value,
+    string_template,
+    template_text,
+)
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.scoring.rubric import Rubric, VerbatimProtocol
 from trustmh.scoring.verdict import Verdict, parse_verdict
 
 UPSTREAM_KEY = "mentalalign70k/upstream/llm_judge_evaluation.py"
+GENERATION_KEY = "mentalalign70k/upstream/generate_responses.py"
 ORIGIN = f"{UPSTREAM_KEY}:create_evaluation_prompt:return"
 
 
@@ -71,3 +79,12 @@ def upstream_rubric(data_dir: str | None) -> tuple[Rubric, Template]:
 def log_metadata(template: Template) -> dict[str, object]:
     text = template_text(template)
     return {"origin": ORIGIN, "template": text, "sha256": hashlib.sha256(text.encode()).hexdigest()}
+
+
+def upstream_generation_prompt(data_dir: str | None) -> str:
+    """MentalBench's generation prompt (``MENTAL_HEALTH_PROMPT`` of the pinned
+    ``generate_responses.py``, hash-checked), with ``{user_concern}`` where the context goes."""
+    prompt = literal_value(upstream_text(GENERATION_KEY, data_dir), None, "MENTAL_HEALTH_PROMPT")
+    if not isinstance(prompt, str) or "{user_concern}" not in prompt or prompt.count("{") != 1:
+        raise UpstreamCodeError(f"{GENERATION_KEY}: MENTAL_HEALTH_PROMPT is not a template with one {{user_concern}}")
+    return prompt

@@ -22,9 +22,10 @@ from trustmh.bulk.generate import load_conversations
 from trustmh.core.errors import UserError
 from trustmh.data.registry import resolve_file
 from trustmh.data.starter import load_starter
-from trustmh.dialogue.mentalbench_upstream import log_metadata, upstream_rubric
+from trustmh.dialogue.mentalbench_upstream import log_metadata, upstream_generation_prompt, upstream_rubric
 from trustmh.mentalalign.rubric import (
     GENERATION_MAX_TOKENS,
+    GENERATION_PROMPT,
     GENERATION_TEMPERATURE,
     MENTALALIGN_RUBRIC,
     generation_prompt,
@@ -48,23 +49,25 @@ STARTER = "trustmh.dialogue.starter"
 METRICS = (*(a.lower() for a in ATTRIBUTES), "overall", "css", "ars", "judge_unparsed_rate", "response_words")
 
 
-def _sample(sample_id: str, context: str) -> Sample:
+def _sample(sample_id: str, context: str, template: str = GENERATION_PROMPT) -> Sample:
     return Sample(
         id=sample_id,
-        input=[ChatMessageUser(content=generation_prompt(context))],
+        input=[ChatMessageUser(content=generation_prompt(context, template))],
         metadata={"context": context},
     )
 
 
 def conversations(source: str, data_dir: str | None, conversations_file: str | None) -> MemoryDataset:
-    """Starter messages, a MentalBench CSV/xlsx (``context`` column), or MentalAlign-70k contexts."""
+    """Starter messages (asked in our own words), or a MentalBench CSV/xlsx (``context`` column) or
+    MentalAlign-70k contexts (asked with MentalBench's own generation prompt, read from upstream)."""
     if source == "starter":
         samples = [_sample(r["id"], r["context"]) for r in load_starter(STARTER, "mentalbench.jsonl")]
     else:
         path = Path(conversations_file) if conversations_file else resolve_file("mentalalign70k", HUMAN_FILE, data_dir)
         table = load_conversations(path)
+        template = upstream_generation_prompt(data_dir)
         samples = [
-            _sample(str(row.get(ID_COLUMN) or index), row[CONTEXT_COLUMN])
+            _sample(str(row.get(ID_COLUMN) or index), row[CONTEXT_COLUMN], template)
             for index, row in enumerate(table.rows)
             if row[CONTEXT_COLUMN].strip()
         ]
@@ -132,7 +135,10 @@ def dialogue_mentalbench(
     if judge_prompts not in ("auto", "upstream", "trustmh"):
         raise UserError(f"judge_prompts must be one of auto, upstream, trustmh, not {judge_prompts!r}")
     chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
-    metadata: dict[str, object] = {"judge_prompts": chosen}
+    metadata: dict[str, object] = {
+        "judge_prompts": chosen,
+        "generation_prompt": "upstream" if source == "benchmark" else "trustmh",
+    }
     rubric = MENTALALIGN_RUBRIC
     if chosen == "upstream":
         rubric, template = upstream_rubric(data_dir)
