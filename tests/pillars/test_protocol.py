@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import trustmh._registry  # noqa: F401  (every task, so every protocol, is declared)
 from trustmh.cli.main import app
 from trustmh.core.errors import UserError
 from trustmh.data.upstream import UPSTREAM_FILES
-from trustmh.tasking.protocol import Deviation, TaskProtocol, all_protocols, check_parser, protocol_of
+from trustmh.scoring.verbatim import check_parser
+from trustmh.tasking.protocol import Deviation, TaskProtocol, all_protocols, protocol_of
 
 MINE = (
     "privacy_confaide_tier1",
