@@ -25,8 +25,9 @@ prints the same totals (e.g. for a plain ``trustmh run --log-dir DIR``), its wal
 the span of its logs (first task started to last completed: the process's start-up left out);
 ``--before-logs DIR`` adds a ``before`` run's logs read the same way, for the ratios.
 
-Targets (issue 17): tokens really prefilled by the default run <= 25,000, wall <= 0.4 x before,
-at least 300 samples.
+Targets: tokens really prefilled by the default run <= 1.05 x the prefill floor of its own prompts
+(issue 26; issue 17 set a fixed 25,000, which the prompts' floor alone came to exceed: a ratio to the
+floor stays meaningful as prompts change), wall <= 0.4 x before (issue 17), at least 300 samples.
 
     PYTHONPATH=src python benchmarks/default_run_bench.py [--only after] [--before-ref REF|none]
         [--keep-logs DIR] [--logs DIR [--before-logs DIR]] [extra trustmh run args]
@@ -46,7 +47,8 @@ from pathlib import Path
 
 from prefill_floor import describe_rates, measure_rates, prefill_floor, read_calls, wall_floor
 
-PREFILL_TARGET = 25_000
+# Tokens really prefilled may exceed the run's own prefill floor (prefill_floor.py) by at most 5%.
+PREFILL_FLOOR_RATIO = 1.05
 WALL_RATIO_TARGET = 0.4
 MIN_SAMPLES = 300
 # TRUSTMH_LLAMA_CACHE_MB (None: the default). "after" runs first: it pays the cold start (model
@@ -137,7 +139,7 @@ def log_span(log_dir: Path) -> float:
     return (max(ends) - min(starts)).total_seconds() if starts and ends else 0.0
 
 
-def read_logs(name: str, log_dir: Path, wall: float) -> RunResult:
+def read_logs(name: str, log_dir: Path, wall: float, with_floor: bool = True) -> RunResult:
     """Samples, tokens and outputs per task from the logs of one run. Usage is summed over the
     samples in the log, so an unfinished run's log (samples flushed as they finish) counts too."""
     from inspect_ai.log import list_eval_logs, read_eval_log
@@ -161,7 +163,8 @@ def read_logs(name: str, log_dir: Path, wall: float) -> RunResult:
         for sample in samples:
             result.outputs[(task, str(sample.id), sample.epoch)] = sample.output.completion
     result.rows.sort(key=lambda row: row.task)
-    result.floor = prefill_floor(read_calls(log_dir))
+    if with_floor:
+        result.floor = prefill_floor(read_calls(log_dir))
     return result
 
 
@@ -188,10 +191,12 @@ def print_comparison(results: list[RunResult], same_prompts: bool) -> None:
         )
     by_name = {result.name: result for result in results}
     after = by_name.get("after", results[-1])
+    floor = sum(after.floor.values())
+    print(f"prefilled / prefill floor: {after.total('prefilled')} / {floor} = {prefill_over_floor(after):.3f}")
     checks = [
         (
-            f"prefilled <= {PREFILL_TARGET} over >= {MIN_SAMPLES} samples",
-            after.total("prefilled") <= PREFILL_TARGET and after.total("samples") >= MIN_SAMPLES,
+            f"prefilled <= {PREFILL_FLOOR_RATIO} x floor over >= {MIN_SAMPLES} samples",
+            prefill_over_floor(after) <= PREFILL_FLOOR_RATIO and after.total("samples") >= MIN_SAMPLES,
         ),
     ]
     if len(results) == 2:
@@ -214,6 +219,12 @@ def print_comparison(results: list[RunResult], same_prompts: bool) -> None:
     print_floors(after, by_name.get("before"))
 
 
+def prefill_over_floor(result: RunResult) -> float:
+    """Tokens really prefilled over the floor of the same run's prompts (inf when nothing had to be)."""
+    floor = sum(result.floor.values())
+    return result.total("prefilled") / floor if floor else (0.0 if result.total("prefilled") == 0 else float("inf"))
+
+
 def print_floors(after: RunResult, before: RunResult | None) -> None:
     """Whether the targets are reachable at all for this run's prompts and outputs, on this machine."""
     floor, prefilled, generated = sum(after.floor.values()), after.total("prefilled"), after.total("output_tokens")
@@ -226,7 +237,8 @@ def print_floors(after: RunResult, before: RunResult | None) -> None:
     seconds = wall_floor(floor, generated, rates)
     line = f"wall floor of '{after.name}': {floor} / {rates.prefill:.0f} + {generated} / {rates.best_decode:.0f}"
     print(f"{line} = {seconds:.0f} s" + (f" = {seconds / before.wall:.2f} x before" if before else ""))
-    verdicts = [(f"prefilled <= {PREFILL_TARGET} for these prompts", floor <= PREFILL_TARGET)]
+    # The prefill target is relative to the floor, so always reachable; the wall target is not.
+    verdicts: list[tuple[str, bool]] = []
     if before is not None:
         verdicts.append(
             (f"wall ratio <= {WALL_RATIO_TARGET} for these outputs", seconds <= WALL_RATIO_TARGET * before.wall)

@@ -28,12 +28,18 @@ PROMPT = (
 
 
 def raw_llama(path: str):
-    from llama_cpp import Llama
-
-    from trustmh.models.llama import DEFAULT_CONTEXT, llama_threads
+    from trustmh.models.llama import DEFAULT_CONTEXT
+    from trustmh.models.threads import import_llama_cpp, llama_threads
 
     # The same construction as trustmh.models.llama.EmbeddedLlama.
-    return Llama(model_path=path, n_ctx=DEFAULT_CONTEXT, n_threads=llama_threads(), verbose=False)
+    threads = llama_threads()
+    return import_llama_cpp().Llama(
+        model_path=path,
+        n_ctx=DEFAULT_CONTEXT,
+        n_threads=threads.generation,
+        n_threads_batch=threads.prompt,
+        verbose=False,
+    )
 
 
 def time_raw(llama, max_tokens: int) -> tuple[float, int]:

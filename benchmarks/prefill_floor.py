@@ -59,13 +59,13 @@ class Rates:
 def read_calls(log_dir: Path) -> list[Call]:
     """Every embedded-model call in a run's logs, in the order they were made, as tokens."""
     from inspect_ai.log import list_eval_logs, read_eval_log
-    from llama_cpp import Llama
 
     from trustmh.models.llama import quiet_llama_logs, smollm2_path
     from trustmh.models.reuse import chat_formatter, templated_tokens
+    from trustmh.models.threads import import_llama_cpp
 
     with quiet_llama_logs():
-        vocabulary = Llama(model_path=str(smollm2_path()), vocab_only=True, verbose=False)
+        vocabulary = import_llama_cpp().Llama(model_path=str(smollm2_path()), vocab_only=True, verbose=False)
     formatter = chat_formatter(vocabulary)
     timed: list[tuple[Any, Call]] = []
     for info in list_eval_logs(str(log_dir)):
@@ -118,12 +118,13 @@ def measure_rates(threads: int | None = None) -> Rates:
 
 
 def _measure_rates(threads: int | None) -> Rates:
-    import llama_cpp as low
     import numpy as np
 
-    from trustmh.models.llama import llama_threads, smollm2_path
+    from trustmh.models.llama import smollm2_path
+    from trustmh.models.threads import import_llama_cpp, llama_threads
 
-    threads = threads or llama_threads()
+    low = import_llama_cpp()
+    counts = llama_threads()
     low.llama_backend_init()
     model = low.llama_model_load_from_file(str(smollm2_path()).encode(), low.llama_model_default_params())
     tokens = np.random.default_rng(0).integers(100, 40_000, 512)
@@ -133,7 +134,7 @@ def _measure_rates(threads: int | None) -> Rates:
         params = low.llama_context_default_params()
         params.n_ctx, params.n_batch, params.n_ubatch = 1024 * sequences, 512, 512
         params.n_seq_max, params.kv_unified = sequences, False  # one KV stream per sequence
-        params.n_threads = params.n_threads_batch = threads
+        params.n_threads, params.n_threads_batch = threads or counts.generation, threads or counts.prompt
         context = low.llama_init_from_model(model, params)
         batch = low.llama_batch_init(512, 0, sequences)
 

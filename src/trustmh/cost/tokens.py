@@ -58,12 +58,12 @@ def _close_vocabularies() -> None:
 
 
 def _load_gguf_vocab(path: str | None) -> Any:
-    from llama_cpp import Llama
-
     from trustmh.models.llama import quiet_llama_logs, smollm2_path
+    from trustmh.models.threads import import_llama_cpp
 
+    llama_cpp = import_llama_cpp()
     with quiet_llama_logs():
-        return Llama(model_path=path or str(smollm2_path()), vocab_only=True, verbose=False)
+        return llama_cpp.Llama(model_path=path or str(smollm2_path()), vocab_only=True, verbose=False)
 
 
 def gguf_path_of(model: str) -> str | None | Literal[False]:

@@ -34,6 +34,7 @@ from trustmh.models.reuse import (
     templated_tokens,
 )
 from trustmh.models.scheduling import MAX_SKIPS, PrefixQueue
+from trustmh.models.threads import ThreadChooser, import_llama_cpp, llama_threads
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # SmolLM2's trained context (its GGUF's llama.context_length). A 12-turn conversation does not
@@ -77,17 +78,6 @@ def quiet_llama_logs() -> Iterator[None]:
         os.close(saved)
 
 
-def llama_threads() -> int:
-    """Threads for llama.cpp: ``$TRUSTMH_LLAMA_THREADS`` or one per core."""
-    value = os.environ.get("TRUSTMH_LLAMA_THREADS", "")
-    if value.strip():
-        try:
-            return max(1, int(value))
-        except ValueError:
-            raise UserError(f"TRUSTMH_LLAMA_THREADS must be a whole number, not {value!r}") from None
-    return max(1, os.cpu_count() or 1)
-
-
 @dataclass(frozen=True)
 class ChatResult:
     text: str
@@ -119,16 +109,21 @@ class EmbeddedLlama:
 
         self.path = path
         self._lock = threading.Lock()
+        threads = llama_threads()  # and how they wait: trustmh.models.threads
         try:
             self._llama: Any = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
-                n_threads=llama_threads(),
+                n_threads=threads.generation,
+                n_threads_batch=threads.prompt,
                 verbose=False,
             )
         except (ValueError, RuntimeError) as error:
             raise UserError(f"{path}: cannot load as a GGUF model ({error})") from None
         self._llama.set_cache(state_cache(megabytes))
+        # Threads per call: as many as the cores other processes leave free (trustmh.models.threads).
+        self._threads = ThreadChooser()
+        self._thread_count = threads.generation
         self._answers = AnswerCache() if megabytes > 0 else AnswerCache(capacity=0)
         # Asynchronous calls wait here; with reuse on, the one that can reuse the most is served
         # next (trustmh.models.scheduling), with reuse off the oldest (as before issue 17).
@@ -168,6 +163,7 @@ class EmbeddedLlama:
             reused = self._answers.get(request)
             if reused is not None:
                 return replace(reused, cached_input_tokens=reused.input_tokens, reused_answer=True)
+            self._use_free_cores()
             self._llama.eval_sizes.clear()
             response = self._llama.create_chat_completion(
                 messages=messages,
@@ -193,6 +189,14 @@ class EmbeddedLlama:
             )
             self._answers.put(request, result)
         return result
+
+    def _use_free_cores(self) -> None:
+        """Run the next call on as many threads as there are cores free now (a greedy answer's
+        tokens do not depend on it)."""
+        threads = self._threads.choose()
+        if threads != self._thread_count:
+            import_llama_cpp().llama_set_n_threads(self._llama.ctx, threads, threads)
+            self._thread_count = threads
 
     async def achat(
         self,

@@ -64,8 +64,11 @@ def counting_llama_class() -> type:
       ``logits_all``, sampling never reads it: a restored state always decodes at least one
       token before sampling (``_requires_eval``).
     """
-    import llama_cpp
     import numpy as np
+
+    from trustmh.models.threads import import_llama_cpp
+
+    llama_cpp = import_llama_cpp()  # before anything else loads it: see trustmh.models.threads
     from llama_cpp import Llama, LlamaState
 
     class CountingLlama(Llama):
