@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 from trustmh.models.threads import SPIN_COUNT, ThreadChooser, ThreadCounts, llama_threads, prepare_openmp
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from trustmh.errors import UserError
+from trustmh.core.errors import UserError
 
 # Cores' busy time is read at most this often (seconds): /proc/stat counts in 10 ms ticks.
 MIN_INTERVAL = 0.5
