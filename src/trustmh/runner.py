@@ -20,6 +20,7 @@ from trustmh.locks import exclusive
 from trustmh.replay_check import check_replays
 from trustmh.run_logs import raise_on_failed, remove_superseded_logs
 from trustmh.run_models import (
+    attempt_timeout_on_api_models,
     check_endpoints,
     is_embedded,
     judge_list,
@@ -106,6 +107,7 @@ def run_tasks(
     import trustmh._registry
     import trustmh.run_stop  # noqa: F401
     from trustmh._inspect_compat import PrerequisiteError
+    from trustmh.models.retry_notes import retry_notes
     from trustmh.scoring.panel import panel_settings
 
     validate_models(models, judge, user_model)
@@ -141,11 +143,12 @@ def run_tasks(
                 batch_plan,
             )
             options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
+            options = attempt_timeout_on_api_models(options)
             check_endpoints(options)
             judge_models = [
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
-            with panel_settings(judge_repeats, exclude_self):
+            with panel_settings(judge_repeats, exclude_self), retry_notes():
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
@@ -163,6 +166,7 @@ def run_tasks(
             from trustmh.run_budget import cap_message
 
             raise cap_message(budget, finished_samples(logs))
+        raise_if_stopped_with_a_message()
     raise_if_a_judge_stopped(judge_models)
     print_results(logs)
     if budget is not None:
@@ -174,6 +178,15 @@ def run_tasks(
     if write_report:
         _write_report(log_dir)
     return logs
+
+
+def raise_if_stopped_with_a_message() -> None:
+    """The one line a stop left for the run to end with (e.g. a chatbot config error), as a UserError."""
+    from trustmh.run_stop import stop_messages
+
+    messages = stop_messages()
+    if messages:
+        raise UserError(messages[0])
 
 
 @dataclass(frozen=True)
@@ -323,7 +336,8 @@ def eval_set_options(
         log_realtime=DEFAULT_LOG_REALTIME,
         timeout=(timeout or None) if timeout is not None else DEFAULT_TIMEOUT,
         # The embedded model is local and serialised: an attempt timeout would only cut off
-        # a slow CPU mid-answer, so it applies when an API model is in the run.
+        # a slow CPU mid-answer (or a call waiting its turn), so it applies when an API model is
+        # in the run, and then to the API models only (run_models.attempt_timeout_on_api_models).
         attempt_timeout=(attempt_timeout or None)
         if attempt_timeout is not None
         else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -172,8 +174,8 @@ def run_command(
     display: Annotated[
         str,
         typer.Option(
-            help="inspect's display: log (default: warnings and errors only), rich or full (live progress and a panel "
-            "per task), plain, none."
+            help="log (default: trustmh's progress — tasks, samples, elapsed, ETA — and a line per finished task, "
+            "plus inspect's warnings), rich or full (inspect's live panels), plain, none."
         ),
     ] = "log",
     dry_run: Annotated[
@@ -251,32 +253,44 @@ def run_command(
     console.print(
         f"running {len(selected)} task{'s' if len(selected) != 1 else ''} × {len(model)} "
         f"model{'s' if len(model) != 1 else ''} into {log_dir}/"
-        + (" (progress: --display rich)" if display == "log" else "")
     )
-    run_tasks(
-        selected,
-        models=model,
-        model_args=_parse_pairs(model_arg or [], "--model-arg"),
-        judge=judge,
-        judge_repeats=judge_repeats,
-        exclude_self=exclude_self,
-        limit=limit,
-        log_dir=log_dir,
-        data_dir=_existing_data_dir(data_dir),
-        source=source,
-        max_connections=max_connections,
-        write_report=report,
-        timeout=timeout,
-        attempt_timeout=attempt_timeout,
-        max_retries=max_retries,
-        epochs=epochs,
-        epochs_reducer=epochs_reducer,
-        display=display,
-        user_model=user_model,
-        batch=batch,
-        caps=RunCaps(max_cost, max_tokens_total, prices),
-        task_args=task_args,
-    )
+    with _progress(display, len(selected) * len(model)):
+        run_tasks(
+            selected,
+            models=model,
+            model_args=_parse_pairs(model_arg or [], "--model-arg"),
+            judge=judge,
+            judge_repeats=judge_repeats,
+            exclude_self=exclude_self,
+            limit=limit,
+            log_dir=log_dir,
+            data_dir=_existing_data_dir(data_dir),
+            source=source,
+            max_connections=max_connections,
+            write_report=report,
+            timeout=timeout,
+            attempt_timeout=attempt_timeout,
+            max_retries=max_retries,
+            epochs=epochs,
+            epochs_reducer=epochs_reducer,
+            display=display,
+            user_model=user_model,
+            batch=batch,
+            caps=RunCaps(max_cost, max_tokens_total, prices),
+            task_args=task_args,
+        )
+
+
+@contextmanager
+def _progress(display: str, tasks_total: int) -> Iterator[None]:
+    """trustmh's progress line under the default display (the others are inspect's own)."""
+    if display != "log":
+        yield
+        return
+    from trustmh.cli.run_progress import shown
+
+    with shown(tasks_total):
+        yield
 
 
 def _existing_data_dir(data_dir: Path | None) -> str | None:

@@ -127,18 +127,23 @@ def pillar_dots(board: Leaderboard, scores: list[PillarScore], style: dict[str, 
     return fig
 
 
-def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
-    """Row-normalised confusion matrices from ``confusion[gold=X,pred=Y]`` metrics."""
+def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure | None]]:
+    """Row-normalised confusion matrices from ``confusion[gold=X,pred=Y]`` metrics; ``None`` for a
+    matrix with no answer counted in it (every answer unparsed): an empty frame would read as a
+    result, so the page gives a one-line note instead (issue 30)."""
     matrices: dict[str, dict[tuple[str, str], float]] = {}
     for row in result.rows:
         found = CONFUSION.match(row.metric)
         if found and row.value is not None:
             matrices.setdefault(found["base"], {})[(found["gold"].strip(), found["pred"].strip())] = row.value
-    figures = []
+    figures: list[tuple[str, go.Figure | None]] = []
     for base, cells in matrices.items():
         labels = list(dict.fromkeys([g for g, _ in cells] + [p for _, p in cells]))
         counts = [[cells.get((g, p), 0.0) for p in labels] for g in labels]
         totals = [sum(line) for line in counts]
+        if not any(totals):
+            figures.append((base, None))
+            continue
         share = [[c / t if t else None for c in line] for line, t in zip(counts, totals, strict=True)]
         text = [[("—" if v is None else f"{v:.2f}") for v in line] for line in share]
         hover = [

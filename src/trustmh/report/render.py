@@ -14,6 +14,7 @@ from plotly.offline import get_plotlyjs
 
 from trustmh import PILLARS, __version__
 from trustmh.pillars.headline import all_headlines
+from trustmh.plotting import FONT_FAMILY
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
 from trustmh.report.collect import Collection, LogResult
@@ -21,7 +22,7 @@ from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
-from trustmh.report.ranking import Leaderboard, leaderboards
+from trustmh.report.ranking import MIN_RANKED_MODELS, Leaderboard, leaderboards
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.results import MetricRow
 
@@ -126,7 +127,11 @@ def _pillar_section(
         else:
             charts.append(store.add(name, figure))
     for res in results:
-        charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
+        for name, figure in figs.confusion_figures(res):
+            if figure is None:
+                notes.append(f"{res.task} · {res.model}: no {name} matrix drawn — no answer was parsed (all unparsed).")
+            else:
+                charts.append(store.add(f"{res.key}-{name}", figure))
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
     notes += fingerprint_notes(results)
@@ -205,6 +210,9 @@ def _leaderboard_view(
         )
     figure = figs.radar(board, scores, style) if board.radar else figs.pillar_dots(board, scores, style)
     return {
+        # A ranking needs two models: one model alone is shown with its scores, never "rank 1".
+        "ranked": len(board.rows) >= MIN_RANKED_MODELS,
+        "pillars_total": len(PILLARS),
         "source": board.source,
         "title": SOURCE_TITLES.get(board.source, f"{board.source or 'unlabelled'} results"),
         "pillars": board.pillars,
@@ -325,6 +333,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     environment.globals["conversation_transcripts"] = transcripts_html
+    environment.globals["font_family"] = Markup(FONT_FAMILY)  # our constant, CSS quotes kept
     return environment
 
 
