@@ -245,3 +245,33 @@ def test_a_single_model_is_not_ranked() -> None:
     assert board.as_dict()["ranked"] is False
     two = leaderboard("benchmark", [_score("a", 0.8, (0.7, 0.9)), _score("b", 0.5, (0.4, 0.6))])
     assert two.as_dict()["ranked"] is True
+
+
+def test_a_confusion_matrix_with_every_answer_unparsed_is_a_note_not_an_empty_frame() -> None:
+    from trustmh.report import figures as figs
+    from trustmh.report.collect import LogResult
+
+    def confusion(gold: str, pred: str, value: float) -> MetricRow:
+        return MetricRow(
+            "crisis_cssrs",
+            "crisis",
+            "m",
+            f"confusion[gold={gold},pred={pred}]",
+            value,
+            None,
+            None,
+            6,
+            6,
+            "starter",
+            None,
+        )
+
+    unparsed = LogResult("x.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", [
+        confusion("a", "a", 0.0), confusion("a", "b", 0.0), confusion("b", "a", 0.0), confusion("b", "b", 0.0),
+    ])  # fmt: skip
+    assert figs.confusion_figures(unparsed) == [("confusion", None)]
+    counted = LogResult("y.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", [
+        confusion("a", "a", 2.0), confusion("a", "b", 1.0), confusion("b", "a", 0.0), confusion("b", "b", 3.0),
+    ])  # fmt: skip
+    [(name, figure)] = figs.confusion_figures(counted)
+    assert name == "confusion" and figure is not None
