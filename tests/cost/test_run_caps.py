@@ -152,7 +152,7 @@ def test_a_cap_stop_is_one_line_with_spent_cap_and_why(tmp_path: Path) -> None:
         env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
         result = run_cli(["run", "crisis_classification", "crisis_cssrs", "--model", "openai/test-model",
                           "--limit", "12", "--log-dir", str(tmp_path / "logs"), "--no-report",
-                          "--max-tokens-total", "3000"], REPO, env)  # fmt: skip
+                          "--max-tokens-total", "3000"], REPO, env, timeout=900)  # fmt: skip
     assert result.returncode == 3, result.stderr[-3000:]
     output = result.stdout + result.stderr
     assert "cancelled" not in output.lower(), output[-3000:]
