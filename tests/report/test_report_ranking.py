@@ -275,3 +275,18 @@ def test_a_confusion_matrix_with_every_answer_unparsed_is_a_note_not_an_empty_fr
     ])  # fmt: skip
     [(name, figure)] = figs.confusion_figures(counted)
     assert name == "confusion" and figure is not None
+
+
+def test_headline_chart_draws_no_value_left_out_of_the_ranking() -> None:
+    """A 1.0 bar from one item looked like a result: values left out are not drawn, and with
+    nothing left there is no chart (the page gives a line instead)."""
+    from trustmh.report import figures as figs
+
+    few = [_row("a", "ethics", "ethics_ethicmh", "accuracy", 1.0, 0.0, "benchmark")]
+    few[0].n = 1
+    scores = list(pillar_scores(few).values())
+    assert scores[0].parts[0].excluded is not None
+    assert figs.headline_figure("ethics", scores, figs.styles(["a"])) is None
+    both = few + [_row("b", "ethics", "ethics_ethicmh", "accuracy", 0.7, 0.1, "benchmark")]
+    figure = figs.headline_figure("ethics", list(pillar_scores(both).values()), figs.styles(["a", "b"]))
+    assert figure is not None and [trace.name for trace in figure.data] == ["b"]

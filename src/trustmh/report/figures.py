@@ -295,8 +295,17 @@ def principle_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tu
 
 
 def headline_figure(pillar: str, scores: list[PillarScore], style: dict[str, Style]) -> go.Figure | None:
-    """Per task, the ranked headline value of each model (strict where reported) with its CI."""
-    points = [(row.task, row) for score in scores if score.pillar == pillar for row in score.ranked_rows()]
+    """Per task, the ranked headline value of each model (strict where reported) with its CI.
+    Values left out of the ranking (too few items, no variance, a base at chance) are not drawn:
+    a 1.0 bar from one item or a zero bar with its whiskers read as results (issue 30); ``None``
+    when nothing is left (the page says why in a line)."""
+    points = [
+        (row.task, row)
+        for score in scores
+        if score.pillar == pillar
+        for row, part in zip(score.ranked_rows(), score.parts, strict=True)
+        if part.excluded is None
+    ]
     if not points:
         return None
     headline = scores[0].headline

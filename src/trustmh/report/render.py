@@ -115,12 +115,12 @@ def _pillar_section(
     notes: list[str] = []
     charts: list[dict[str, str] | None] = []
     for source in dict.fromkeys(s.source for s in mine):
-        charts.append(
-            store.add(
-                f"{pillar}-{source}-headline",
-                figs.headline_figure(pillar, [s for s in mine if s.source == source], style),
+        figure = figs.headline_figure(pillar, [s for s in mine if s.source == source], style)
+        if figure is None:
+            notes.append(
+                f"{pillar} ({source}): no headline chart — every value is left out of the ranking (reasons above)."
             )
-        )
+        charts.append(store.add(f"{pillar}-{source}-headline", figure))
     for name, figure in [*figs.grouped_figures(rows, style), *figs.principle_figures(rows, style)]:
         if figure is None:
             notes.append(not_drawn_note(name, rows))
