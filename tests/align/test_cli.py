@@ -135,3 +135,21 @@ def test_files_that_share_no_conversation_exit_2(app: typer.Typer, fixtures: Pat
     result = CliRunner().invoke(app, _args(fixtures, "--judge", f"c={tmp_path / 'other.csv'}", "--json", str(out)))
     assert result.exit_code == 2 and "other.csv:row 2" in result.output and "ConvID '9101'" in result.output
     assert not out.exists()
+
+
+def test_nothing_rated_by_both_sides_exits_4_and_writes_nothing(
+    app: typer.Typer, fixtures: Path, tmp_path: Path
+) -> None:
+    """Issue 30: a judge file whose every cell is unusable gave n = 0 everywhere, empty charts and
+    exit 0; now exit code 4 and nothing written."""
+    lines = (fixtures / "judge_b.csv").read_text().splitlines()
+    header = lines[0]
+    columns = len(header.split(","))
+    blank = [header] + [f"{line.split(',')[0]},some context" + "," * (columns - 2) for line in lines[1:]]
+    (tmp_path / "blank.csv").write_text("\n".join(blank) + "\n")
+    out, html = tmp_path / "o.json", tmp_path / "o.html"
+    args = ["align", "--human", str(fixtures / "human.csv"), "--judge", f"c={tmp_path / 'blank.csv'}"]
+    result = CliRunner().invoke(app, [*args, "--json", str(out), "--html", str(html), "--bootstrap", "0"])
+    assert result.exit_code == 4, result.output
+    assert "nothing to compare" in result.output and "n = 0" in result.output
+    assert not out.exists() and not html.exists()

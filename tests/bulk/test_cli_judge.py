@@ -144,3 +144,17 @@ def test_a_judge_with_no_usable_verdict_is_stopped_early_and_nothing_is_written(
     assert "'What a lovely answer! 5 stars.'" in output and "--judge-model" in output
     assert total_requests == 2 * 3  # 9 cells to judge; two verdicts asked three times each, then none
     assert not out.exists()
+
+
+def test_a_judge_run_with_no_usable_verdict_exits_4(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
+    """Issue 30: 0 usable verdicts of 3 (too few for the early stop) exited 0; now exit code 4, with
+    the table and the summary listing the cells kept."""
+    out = tmp_path / "judge.csv"
+    with OpenAIDouble(responder=lambda messages: "Quite good, maybe a 4.") as server:
+        code, output = invoke(
+            *judge(tiny_csv, out, "--key", "original", "--max-verdict-attempts", "1"),
+            *common(server.base_url, tmp_path),
+        )
+    assert code == 4, output
+    assert "error: no usable verdict: 0 of 3 judged (3 unparsed, 0 empty responses)" in output
+    assert out.exists() and (tmp_path / "judge.csv.summary.json").exists()

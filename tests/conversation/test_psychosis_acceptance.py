@@ -27,7 +27,7 @@ def test_two_whole_conversations_offline_without_a_judge(tmp_path: Path, shared_
     log = read_eval_log(str(location))
     assert log.status == "success" and log.samples is not None and len(log.samples) == 2
     for sample in log.samples:
-        assert sample.error is None
+        assert sample.error is None and not sample.error_retries  # issue 30: no attempt redone
         assert [message.role for message in sample.messages] == ["user", "assistant"] * 12
         record = sample.store["trustmh_conversation"]
         assert record["ended_by"] == "script" and len(record["turns"]) == 12
@@ -46,3 +46,9 @@ def test_two_whole_conversations_offline_without_a_judge(tmp_path: Path, shared_
     for name in ("dcs", "hes", "sis", "no_intervention_rate", "first_validation_turn"):
         assert math.isnan(metrics[name]) and metrics[f"{name}_n"] == 0, name  # not scored without a judge
     assert "not scored" in result.stdout
+    # Issue 30: the summary never heads the task with a count, and says what would score it;
+    # the progress (output is not a terminal) is a line for the finished task; no retry storm.
+    [line] = [line for line in result.stdout.splitlines() if "crisis_psychosis_bench" in line and "scored" in line]
+    assert "not scored" in line and "— needs --judge" in line and "turns" not in result.stdout
+    assert "done 1/1: crisis_psychosis_bench · trustmh/smollm2 · 2 samples in" in result.stdout
+    assert "retried" not in result.stdout + result.stderr and "Sample error" not in result.stderr

@@ -141,3 +141,28 @@ def test_the_same_cap_stops_the_run_when_the_judge_is_not_batched(
     assert batches.batches_created == 0 and batches.submissions == {} and sum(direct.values()) == 1
     model_usage = _usage(tmp_path / "logs")[_names("unbatched")[0]]
     assert spent == pytest.approx(_cost(model_usage), abs=0.00005)
+
+
+def test_a_cap_stop_is_one_line_with_spent_cap_and_why(tmp_path: Path) -> None:
+    """Issue 30: a stop with many samples in flight printed a "Task cancelled" line per sample; the
+    run ends with one line: what was spent, the cap, and what the next call could have needed."""
+    home = tmp_path / "home"
+    home.mkdir()
+    with running_double(latency=0.05, seed=2) as double:
+        env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
+        result = run_cli(["run", "crisis_classification", "crisis_cssrs", "--model", "openai/test-model",
+                          "--limit", "12", "--log-dir", str(tmp_path / "logs"), "--no-report",
+                          "--max-tokens-total", "3000"], REPO, env, timeout=900)  # fmt: skip
+    assert result.returncode == 3, result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    assert "cancelled" not in output.lower(), output[-3000:]
+    assert "Traceback" not in output
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1 and errors[0].startswith("error:"), result.stderr[-3000:]
+    found = re.search(r"--max-tokens-total 3,000: ([\d,]+) tokens spent, the next call could need up to ([\d,]+) "
+                      r"tokens more(?: on top of ([\d,]+) tokens reserved by the calls then in flight)?, "
+                      r"which could cross the cap", errors[0])  # fmt: skip
+    assert found, errors[0]
+    spent, need, held = (int((g or "0").replace(",", "")) for g in found.groups())
+    # the line adds up: why the next call was not sent, although "spent" is below the cap
+    assert spent <= 3000 < spent + need + held

@@ -53,3 +53,26 @@ def test_run_single_and_multi_turn_tasks_against_a_session_bot(tmp_path: Path) -
     assert "[REDACTED]" in "".join(
         s.output.completion for log in logs.values() for s in log.samples if s.output and s.output.completion
     )
+
+
+def test_a_reply_path_that_matches_no_reply_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Issue 30: a wrong `reply` path printed hundreds of lines and tracebacks before the clear
+    one; now the first reply that does not fit stops the run with one line naming the file."""
+    home = tmp_path / "home"
+    home.mkdir()
+    with ChatbotDouble(api_key=KEY) as bot:
+        config = tmp_path / "bot.yaml"
+        config.write_text(SESSION_CONFIG.format(base=bot.base_url).replace("data.reply.text", "data.answer"))
+        result = run_cli(
+            ["run", "crisis_classification", "--model", "trustmh/http/bot", "-M", f"config={config}"]
+            + ["--limit", "4", "--log-dir", str(tmp_path / "logs"), "--no-report"],
+            REPO,
+            isolated_env(home, BOT_KEY=KEY),
+        )
+    assert result.returncode == 2, result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1, result.stderr[-3000:]
+    assert errors[0].startswith("error:") and str(config.name) in errors[0] and "field 'reply'" in errors[0]
+    assert "'data.answer'" in errors[0]

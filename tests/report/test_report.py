@@ -251,7 +251,8 @@ def test_heatmap_category_comes_from_the_ci_of_the_icc_it_prints(tmp_path: Path)
     alignment = load_alignment(write_alignment(tmp_path / "align.json"))
     heat = icc_heatmap(alignment.result, "response", "icc_a1").data[0]
     # ICC(A,1) CIs are [0.5, 0.85] (width 0.35 <= 0.355: GR) whatever the file's ICC(C,1) category says
-    assert {cell.split("<br>")[1] for line in heat.text for cell in line} == {"GR"}
+    # labelled by what it grades (issue 30: "0.83 PR" read as if the ICC's value were graded)
+    assert {cell.split("<br>")[1] for line in heat.text for cell in line} == {"CI width GR"}
     assert all("95% CI [0.500, 0.850]" in h for line in heat.hovertext for h in line)
     assert all("[" not in cell for line in heat.text for cell in line)  # the CI is on hover, not in the cell
 

@@ -277,6 +277,22 @@ def _copy_logs(results: list, target: Path) -> Path:
     return target
 
 
+# Draws two different Chinese characters with the font the page (or a chart) uses and compares
+# the pixels: a browser without a CJK font draws both as the same missing-glyph box (tofu).
+_CJK_GLYPHS_DIFFER = """
+const family = arguments[0];
+function pixels(text) {
+  const canvas = document.createElement('canvas');
+  canvas.width = 64; canvas.height = 64;
+  const context = canvas.getContext('2d');
+  context.font = '40px ' + family;
+  context.fillText(text, 4, 48);
+  return Array.from(context.getImageData(0, 0, 64, 64).data).join(',');
+}
+return pixels('中') !== pixels('文') && pixels('情') !== pixels('绪');
+"""
+
+
 @pytest.mark.slow
 def test_page_one_model(driver, logs: Logs, tmp_path: Path) -> None:
     from trustmh.report import collect
@@ -284,6 +300,44 @@ def test_page_one_model(driver, logs: Logs, tmp_path: Path) -> None:
     mine = [r for r in collect([logs.root]).results if r.model == "trustmh/replay/model-a"]
     page = build_report([_copy_logs(mine, tmp_path / "one")], tmp_path / "one.html")
     _check_page(driver, page, "page-one-model")
+    # Issue 30: one model is not ranked ("rank 1" everywhere) and its pillars count out of eight.
+    board = driver.execute_script("return document.querySelector('.leaderboard').innerText")
+    assert "One model only: no ranking" in board and "rank 1" not in board and "tie group" not in board
+    assert "/8" in board
+    # The page's own text uses the font stack with a CJK font, and it draws Chinese as glyphs.
+    body_family = driver.execute_script("return getComputedStyle(document.body).fontFamily")
+    assert "Noto Sans CJK SC" in body_family
+    assert driver.execute_script(_CJK_GLYPHS_DIFFER, body_family), f"Chinese drawn as boxes with {body_family}"
+
+
+@pytest.mark.slow
+def test_chinese_labels_are_drawn_with_a_cjk_font(driver, tmp_path: Path) -> None:
+    """Issue 30: Chinese labels rendered as boxes. The page's and the charts' font stacks name a
+    CJK font, and with one installed (Debian: fonts-noto-cjk, installed by .ci/run) two different
+    characters come out as different glyphs, in the page and in a chart with a Chinese label."""
+    import plotly.graph_objects as go
+
+    from trustmh.core.plotting import CJK_FONTS, style_layout
+
+    figure = style_layout(go.Figure(go.Bar(x=["焦虑", "抑郁"], y=[0.4, 0.6])), "情绪识别 · 中文标签")
+    page = tmp_path / "chinese.html"
+    page.write_text(
+        "<html><head><meta charset='utf-8'></head><body><p>情绪识别</p>"
+        + figure.to_html(full_html=False, include_plotlyjs=True, div_id="cjk")
+        + "</body></html>",
+        encoding="utf-8",
+    )
+    driver.set_window_size(1000, 700)
+    driver.get(page.as_uri())
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.querySelector('#cjk .main-svg')"))
+    chart_family = driver.execute_script(
+        "return getComputedStyle(document.querySelector('#cjk .main-svg .gtitle')).fontFamily"
+    )
+    assert CJK_FONTS.split(",")[0].strip('"') in chart_family
+    assert driver.execute_script(_CJK_GLYPHS_DIFFER, chart_family), f"no CJK glyphs with {chart_family}"
+    _screenshot(driver, "chinese-labels-1000x700")
 
 
 @pytest.mark.slow

@@ -189,3 +189,104 @@ def test_safety_with_antitoxic_is_compared_item_by_item() -> None:
         pillar_scores(rows), {k: v for k, v in items.items() if "not_toxic" not in k}
     )
     assert without_antitoxic_items.tie_methods == {"safety": "ci_overlap"}
+
+
+# Issue 30: tie groups never contradict the comparisons the JSON lists.
+
+
+def _groups_agree_with_comparisons(board: object) -> None:
+    as_json = board.as_dict()  # type: ignore[attr-defined]
+    group = {row["model"]: row["tie_group"] for row in as_json["rows"]}
+    separated = {frozenset(c["models"]) for c in as_json["comparisons"] if c["separated"]}
+    for a in group:
+        for b in group:
+            if a < b and frozenset((a, b)) not in separated:
+                assert group[a] == group[b], (a, b, group, as_json["comparisons"])
+
+
+def test_models_the_comparisons_do_not_separate_share_a_tie_group() -> None:
+    """a and b overlap; c is separated from b but not from a: by pillar rank a = c = 1, b = 2,
+    which put a and b, "not separated" in the JSON, in different groups."""
+    from trustmh.report.ranking import leaderboard
+
+    scores = [_score("a", 0.8, (0.6, 0.95)), _score("b", 0.7, (0.62, 0.85)), _score("c", 0.9, (0.86, 0.94))]
+    board = leaderboard("benchmark", scores)
+    assert {r.model: r.pillar_ranks["ethics"] for r in board.rows} == {"a": 1, "b": 2, "c": 1}
+    assert {r.tie_group for r in board.rows} == {1}
+    _groups_agree_with_comparisons(board)
+
+
+def test_tie_groups_agree_with_comparisons_on_random_leaderboards() -> None:
+    import numpy as np
+
+    from trustmh.report.ranking import leaderboard
+
+    rng = np.random.default_rng(30)
+    for _ in range(200):
+        scores = []
+        for model in "abcdef":
+            for pillar in ("ethics", "crisis"):
+                if rng.random() < 0.2:
+                    continue  # some models lack a pillar
+                value = float(rng.uniform(0.2, 0.8))
+                half = float(rng.uniform(0.01, 0.15))
+                scores.append(_score(model, value, (value - half, value + half), pillar))
+        board = leaderboard("benchmark", scores)
+        _groups_agree_with_comparisons(board)
+        groups = [r.tie_group for r in board.rows]
+        assert groups == sorted(groups) and groups[:1] in ([], [1])  # runs of the table's order
+        assert set(groups) == set(range(1, len(set(groups)) + 1))
+
+
+def test_a_single_model_is_not_ranked() -> None:
+    from trustmh.report.ranking import leaderboard
+
+    board = leaderboard("benchmark", [_score("only", 0.8, (0.7, 0.9))])
+    assert board.as_dict()["ranked"] is False
+    two = leaderboard("benchmark", [_score("a", 0.8, (0.7, 0.9)), _score("b", 0.5, (0.4, 0.6))])
+    assert two.as_dict()["ranked"] is True
+
+
+def test_a_confusion_matrix_with_every_answer_unparsed_is_a_note_not_an_empty_frame() -> None:
+    from trustmh.report import figures as figs
+    from trustmh.report.log_result import LogResult
+
+    def confusion(gold: str, pred: str, value: float) -> MetricRow:
+        return MetricRow(
+            "crisis_cssrs",
+            "crisis",
+            "m",
+            f"confusion[gold={gold},pred={pred}]",
+            value,
+            None,
+            None,
+            6,
+            6,
+            "starter",
+            None,
+        )
+
+    unparsed = LogResult("x.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", [
+        confusion("a", "a", 0.0), confusion("a", "b", 0.0), confusion("b", "a", 0.0), confusion("b", "b", 0.0),
+    ])  # fmt: skip
+    assert figs.confusion_figures(unparsed) == [("confusion", None)]
+    counted = LogResult("y.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", [
+        confusion("a", "a", 2.0), confusion("a", "b", 1.0), confusion("b", "a", 0.0), confusion("b", "b", 3.0),
+    ])  # fmt: skip
+    [(name, figure)] = figs.confusion_figures(counted)
+    assert name == "confusion" and figure is not None
+
+
+def test_headline_chart_draws_no_value_left_out_of_the_ranking() -> None:
+    """A 1.0 bar from one item looked like a result: values left out are not drawn, and with
+    nothing left there is no chart (the page gives a line instead)."""
+    from trustmh.report import figures as figs
+
+    few = [_row("a", "ethics", "ethics_ethicmh", "accuracy", 1.0, 0.0, "benchmark")]
+    few[0].n = 1
+    scores = list(pillar_scores(few).values())
+    assert scores[0].parts[0].excluded is not None
+    assert figs.headline_figure("ethics", scores, figs.styles(["a"])) is None
+    both = few + [_row("b", "ethics", "ethics_ethicmh", "accuracy", 0.7, 0.1, "benchmark")]
+    figure = figs.headline_figure("ethics", list(pillar_scores(both).values()), figs.styles(["a", "b"]))
+    assert figure is not None and [trace.name for trace in figure.data] == ["b"]

@@ -83,3 +83,101 @@ def test_strict_variants_folded_into_a_row_are_shown_with_their_ci() -> None:
     for table in results_tables(lines):
         console.print(table)
     assert "0.300 [0.200, 0.400]" in console.export_text()
+
+
+# Issue 30: the summary states what the report states.
+
+
+def _printed(lines: list) -> str:  # type: ignore[type-arg]
+    console = Console(width=WIDTH, record=True)
+    for table in results_tables(lines):
+        console.print(table)
+    return console.export_text()
+
+
+def test_strict_headline_still_counts_its_unparsed_answers() -> None:
+    """5 of 6 answers unparsed: the strict value counts them wrong, and the column says 5, not 0."""
+    from dataclasses import replace
+
+    rows = [
+        replace(
+            _row("reliability_emobench_eu", "reliability", "emotion_accuracy", 1.0, n=1, unparsed=5),
+            strict=1 / 6,
+            strict_ci_low=0.03,
+            strict_ci_high=0.56,
+            strict_n=6,
+        ),
+        replace(
+            _row("ethics_ethicmh", "ethics", "accuracy", 0.9, n=10, unparsed=3),
+            strict=0.7,
+            strict_ci_low=0.5,
+            strict_ci_high=0.8,
+            strict_n=13,
+        ),
+    ]
+    lines, _, _ = summarise(rows)
+    by_task = {line.task: line for line in lines}
+    assert by_task["ethics_ethicmh"].metric == "accuracy_strict"
+    assert (by_task["ethics_ethicmh"].n, by_task["ethics_ethicmh"].unparsed) == (13, 3)
+    emo = by_task["reliability_emobench_eu"]
+    assert emo.metric.endswith("_strict") and (emo.n, emo.unparsed) == (6, 5)
+    text = _printed(lines)
+    assert "13 / 3" in text and "6 / 5" in text
+
+
+def test_counts_are_never_a_headline_and_a_judged_task_says_it_needs_a_judge() -> None:
+    rows = [
+        _row("crisis_psychosis_bench", "crisis", "dcs", None, n=0),
+        _row("crisis_psychosis_bench", "crisis", "turns", 12.0, n=2),
+        _row("reliability_esconv_support", "reliability", "empathy", None, n=0),
+        _row("reliability_esconv_support", "reliability", "reply_length", 503.5, n=8),
+    ]
+    lines, nothing, partly = summarise(rows)
+    by_task = {line.task: line for line in lines}
+    assert by_task["crisis_psychosis_bench"].metric == "not scored"
+    assert by_task["crisis_psychosis_bench"].value is None
+    assert by_task["reliability_esconv_support"].metric == "not scored"
+    assert set(nothing) == {"crisis_psychosis_bench", "reliability_esconv_support"} and partly == []
+    text = _printed(lines)
+    assert "turns" not in text and "503.5" not in text and "12.0" not in text
+    psychosis = next(line for line in text.splitlines() if "crisis_psychosis_bench" in line)
+    assert "not scored" in psychosis and "— needs --judge" in psychosis
+
+
+def test_a_task_without_a_judge_is_never_said_to_need_one() -> None:
+    """A robustness task (labels, no judge) with an empty metric is not put down to a missing judge."""
+    rows = [
+        _row("robustness_crisis_classification", "robustness", "score[perturbation=clean]", 0.8),
+        _row("robustness_crisis_classification", "robustness", "relative_drop[perturbation=typo@1]", 0.1),
+        _row("robustness_crisis_classification", "robustness", "relative_drop[perturbation=typo@2]", None, n=0),
+    ]
+    lines, nothing, partly = summarise(rows)
+    assert nothing == [] and partly == []
+    assert not_scored_note(nothing, partly, judged=False) is None
+    assert lines[0].task == "robustness_crisis_classification"
+
+
+def test_uninformative_values_are_marked_with_the_reports_reason() -> None:
+    from trustmh.run.console import uninformative_notes
+
+    rows = [
+        # 4 items only: below the report's minimum
+        _row("ethics_ethicmh", "ethics", "accuracy", 0.0, n=4),
+        # a drop measured from a base at chance (the report leaves it out)
+        _row("robustness_crisis_classification", "robustness", "score[perturbation=clean]", 0.15, n=40),
+        _row("robustness_crisis_classification", "robustness", "relative_drop[perturbation=typo@1]", 0.1, n=40),
+        # a well-measured value: no mark
+        _row("privacy_psyleak", "privacy", "control_error", 0.2, n=40),
+    ]
+    lines, _, _ = summarise(rows)
+    by_task = {line.task: line for line in lines}
+    assert by_task["ethics_ethicmh"].uninformative == "n = 4, below the minimum of 5"
+    assert "at chance level" in (by_task["robustness_crisis_classification"].uninformative or "")
+    assert by_task["privacy_psyleak"].uninformative is None
+    notes = uninformative_notes(lines)
+    assert any(note.startswith("† ethics_ethicmh") and "below the minimum" in note for note in notes)
+    text = _printed(lines)
+    ethics_line = next(line for line in text.splitlines() if "ethics_ethicmh" in line)
+    privacy_line = next(line for line in text.splitlines() if "privacy_psyleak" in line)
+    assert "†" in ethics_line and "†" not in privacy_line
+    assert all(len(line) <= WIDTH for line in text.splitlines())

@@ -48,7 +48,8 @@ def _cell_hover(row: AlignmentRow, statistic: str, shown: str | None) -> str:
 
 def icc_heatmap(result: AlignmentResult, level: str, statistic: str = "icc_a1") -> go.Figure:
     """Judges × attributes of ICC(A,1) or ICC(C,1) at one level. A cell shows the ICC and its
-    GR/MR/PR category (from the CI of that same ICC); the CI, the other ICC form, n and bias
+    GR/MR/PR category, labelled "CI width" (the category grades the width of the CI of that same
+    ICC, not its value); the CI, the other ICC form, n and bias
     are on hover (three lines of text per cell overlapped on narrow screens)."""
     judges = [j.name for j in result.judges if result.select(level=level, judge=j.name)]
     attributes = result.attributes()
@@ -59,7 +60,11 @@ def icc_heatmap(result: AlignmentResult, level: str, statistic: str = "icc_a1") 
         shown = [printed_category(r, statistic) if r else None for r in cells]
         z.append([getattr(r, statistic) if r and math.isfinite(getattr(r, statistic)) else None for r in cells])
         text.append(
-            [f"{_fmt(getattr(r, statistic), 2)}<br>{c or '—'}" if r else "—" for r, c in zip(cells, shown, strict=True)]
+            # "CI width" beside the category: it grades how precise the ICC is, not its value (issue 30)
+            [
+                f"{_fmt(getattr(r, statistic), 2)}<br>CI width {c or '—'}" if r else "—"
+                for r, c in zip(cells, shown, strict=True)
+            ]
         )
         hover.append(
             [
@@ -70,7 +75,12 @@ def icc_heatmap(result: AlignmentResult, level: str, statistic: str = "icc_a1") 
     label = LABELS[statistic]
     # colour-bar title beside the bar: on top it collided with the "1" tick (report browser test)
     fig = share_heatmap(z, attributes, judges, text, hover, {"title": {"text": label, "side": "right"}})
-    style_layout(fig, f"Judge–human agreement, {label}, level {level}", height=260 + 40 * len(judges), top=40)
+    style_layout(
+        fig,
+        f"Judge–human agreement, {label}, level {level} (GR/MR/PR: from the CI's width)",
+        height=260 + 40 * len(judges),
+        top=40,
+    )
     fig.update_xaxes(tickangle=-30)
     fig.update_yaxes(autorange="reversed")
     return fig

@@ -32,7 +32,7 @@ excluded response models: {{ j.excluded|join(", ") or "none" }}</li>{% endfor %}
 {% for level, rows in tables %}
 <h2>{{ level }} level</h2>
 <table><tr><th>judge</th><th>attribute</th><th>n</th><th>human mean</th><th>judge mean</th><th>bias</th>
-<th>MSE</th><th>ICC(C,1)</th><th>95% CI</th><th>ICC(A,1)</th><th>95% CI</th><th>CI width</th><th>category</th>
+<th>MSE</th><th>ICC(C,1)</th><th>95% CI</th><th>ICC(A,1)</th><th>95% CI</th><th>CI width</th><th>CI-width category</th>
 <th>Pearson r</th><th>CCC</th><th>BA limits</th><th>unparsed</th><th>missing</th></tr>
 {% for r in rows %}<tr class="{{ r.category or '' }}"><td>{{ r.judge }}</td><td>{{ r.attribute }}</td><td>{{ r.n }}</td>
 <td>{{ f(r.human_mean) }}</td><td>{{ f(r.judge_mean) }}</td><td>{{ f(r.bias) }}</td><td>{{ f(r.mse) }}</td>

@@ -47,6 +47,7 @@ class Budget:
     reserved_cost: float = 0.0
     stopped: str | None = None  # the cap that stopped the run
     next_need: str = ""  # what the first call that did not fit could have needed
+    in_flight: str = ""  # what the calls still in flight had reserved then (why "spent" is below the cap)
 
     def __post_init__(self) -> None:
         if self.max_cost is not None:
@@ -65,9 +66,11 @@ class Budget:
             ):
                 self.stopped = f"--max-tokens-total {self.max_tokens_total:,}"
                 self.next_need = f"{tokens:,} tokens"
+                self.in_flight = f"{self.reserved_tokens:,} tokens" if self.reserved_tokens else ""
             elif self.max_cost is not None and self.spent_cost + self.reserved_cost + cost > self.max_cost:
                 self.stopped = f"--max-cost {self.max_cost:g} USD"
                 self.next_need = f"{cost:.4f} USD"
+                self.in_flight = f"{self.reserved_cost:.4f} USD" if self.reserved_cost else ""
         if self.stopped is not None:
             raise BudgetStop(self.stopped)
         self.reserved_tokens += tokens
@@ -98,9 +101,12 @@ def stopped_before_cap(budget: Budget) -> str:
         if budget.stopped and "cost" in budget.stopped
         else f"{budget.spent_tokens:,} tokens"
     )
+    # Calls in flight hold a reservation of their worst case: without it the line read as if the
+    # run stopped well below its cap for no reason (issue 30).
+    held = f" on top of {budget.in_flight} reserved by the calls then in flight" if budget.in_flight else ""
     return (
         f"stopped before the cap: {budget.stopped}: {spent} spent, the next call could need up to "
-        f"{budget.next_need} more."
+        f"{budget.next_need} more{held}, which could cross the cap."
     )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal, cast
 import typer
 
 from trustmh.cli.common import console, err_console, user_errors
-from trustmh.core.errors import UserError
+from trustmh.core.errors import NothingUsableError, UserError
 from trustmh.core.files import write_text
 from trustmh.mentalalign.schema import MENTALBENCH_MIN_SCORE, SCORE_MAX
 
@@ -35,6 +35,8 @@ Example (MentalAlign-70k, each judge's own model family excluded):
   trustmh align --human human_judge.xlsx --judge claude=claude_llm_judge.xlsx \\
   --judge gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o \\
   --json align.json --html align.html
+
+Exit codes: 2 for a bad file or option; 4 when no cell is rated by both sides (nothing is written).
 
 Example (your own responses, judged by trustmh judge, against your human ratings of them):
 
@@ -79,7 +81,18 @@ def print_table(result: AlignmentResult, level: str) -> None:
         return "-" if value != value else f"{value:.3f}"
 
     table = Table(title=f"{level}-level agreement with human ratings ({result.n_boot} bootstrap replicates)")
-    for name in ("judge", "attribute", "n", "ICC(C,1)", "95% CI", "ICC(A,1)", "CI width", "cat.", "bias", "unparsed"):
+    for name in (
+        "judge",
+        "attribute",
+        "n",
+        "ICC(C,1)",
+        "95% CI",
+        "ICC(A,1)",
+        "CI width",
+        "CI cat.",
+        "bias",
+        "unparsed",
+    ):
         table.add_column(name, justify="left" if name in ("judge", "attribute") else "right")
     for row in result.select(level=level):
         table.add_row(
@@ -135,6 +148,14 @@ def print_corrected(result: AlignmentResult) -> None:
     (console if console.is_terminal else Console(width=150)).print(table)
 
 
+def print_coverage_notes(result: AlignmentResult) -> None:
+    """What was left out because only one side rated it (stderr)."""
+    for data in result.judges:
+        note = data.coverage.note(data.name, result.human_path) if data.coverage else None
+        if note:
+            err_console.print(f"note: {note}", highlight=False)
+
+
 @user_errors
 def align_command(
     human: Path = typer.Option(..., "--human", help="Human ratings (xlsx or csv) with human_response_<model> columns."),
@@ -181,6 +202,13 @@ def align_command(
         seed=seed,
         score_range=(min_score, SCORE_MAX),
     )
+    print_coverage_notes(result)
+    if not any(row.n for row in result.rows):
+        # Tables and charts of nothing would read as a result (issue 30): exit 4, write nothing.
+        raise NothingUsableError(
+            "nothing to compare: no cell is rated by both the human file and a judge (n = 0 for every "
+            "judge and attribute); check that ConvID values and response-model columns match"
+        )
     # Render everything before writing anything, so a failure leaves no half-written output.
     outputs: list[tuple[str, str]] = []
     if json_out:
@@ -191,10 +219,6 @@ def align_command(
         outputs.append((render_html(result), str(html_out)))
     for text, destination in outputs:
         write_text(text, destination)
-    for data in result.judges:  # what was left out because only one side rated it
-        note = data.coverage.note(data.name, result.human_path) if data.coverage else None
-        if note:
-            err_console.print(f"note: {note}", highlight=False)
     if json_out != "-":
         if min_score < 1:
             err_console.print(

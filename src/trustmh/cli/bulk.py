@@ -5,6 +5,7 @@ Runnable on its own as ``python -m trustmh.cli.bulk`` (the tests start it that w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +19,7 @@ from trustmh.bulk.session import RunReport
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.bulk_options import CallOptions, Output, with_call_options
 from trustmh.cli.common import console, user_errors
-from trustmh.core.errors import IncompleteRunError, UserError
+from trustmh.core.errors import IncompleteRunError, NothingUsableError, UserError
 from trustmh.core.files import write_json
 from trustmh.core.paths import check_output_file
 from trustmh.mentalalign.rubric import GENERATION_MAX_TOKENS, GENERATION_PROMPT, GENERATION_TEMPERATURE
@@ -45,7 +46,8 @@ JUDGE_HELP = """Judge responses on the seven MentalAlign attributes (1-5 anchore
 Writes the MentalAlign judge-file format: ConvID, context, judge_response_<key>, each cell
 the JSON of the seven scores plus Overall and Explanation (MentalBench's rubric). Keys are
 response columns; the human `response` column is key `original`. Unusable verdicts after the retries are left empty and counted in the printed
-summary and in OUT.summary.json.
+summary and in OUT.summary.json. Exit code 3 when calls failed for good (rerun retries only
+them), 4 when not one verdict is usable (every one unparsed or empty).
 
 Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original
 --key gpt4o -o judge_gpt4o.xlsx
@@ -176,6 +178,16 @@ def generate_command(
     fail_if_incomplete(len(result.failures), len(result.rows) * len(targets), summary, output)
 
 
+def fail_if_nothing_judged(counts: Mapping[str, int], listed_in: Path) -> None:
+    """Exit 4 when responses were judged but not one verdict is usable (all unparsed or empty)."""
+    total = sum(counts.values())
+    if total and not counts.get("judged"):
+        raise NothingUsableError(
+            f"no usable verdict: 0 of {total} judged ({counts.get('unparsed', 0)} unparsed, "
+            f"{counts.get('empty_response', 0)} empty responses); the cells are listed in {listed_in}"
+        )
+
+
 @user_errors
 @with_call_options
 def judge_command(
@@ -240,6 +252,7 @@ def judge_command(
         highlight=False,
     )
     fail_if_incomplete(counts["call_failed"], sum(counts.values()), summary, output)
+    fail_if_nothing_judged(counts, summary_path(output))
 
 
 def judge_rubric(judge_prompts: str, data_dir: Path | None) -> Rubric:

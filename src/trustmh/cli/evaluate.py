@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -185,8 +187,8 @@ def run_command(
     display: Annotated[
         str,
         typer.Option(
-            help="inspect's display: log (default: warnings and errors only), rich or full (live progress and a panel "
-            "per task), plain, none."
+            help="log (default: trustmh's progress — tasks, samples, elapsed, ETA — and a line per finished task, "
+            "plus inspect's warnings), rich or full (inspect's live panels), plain, none."
         ),
     ] = "log",
     dry_run: Annotated[
@@ -266,9 +268,21 @@ def run_command(
     console.print(
         f"running {len(config.tasks)} task{'s' if len(config.tasks) != 1 else ''} × {len(config.models)} "
         f"model{'s' if len(config.models) != 1 else ''} into {log_dir}/"
-        + (" (progress: --display rich)" if display == "log" else "")
     )
-    run_tasks(config)
+    with _progress(display, len(config.tasks) * len(config.models)):
+        run_tasks(config)
+
+
+@contextmanager
+def _progress(display: str, tasks_total: int) -> Iterator[None]:
+    """trustmh's progress line under the default display (the others are inspect's own)."""
+    if display != "log":
+        yield
+        return
+    from trustmh.cli.run_progress import shown
+
+    with shown(tasks_total):
+        yield
 
 
 def _existing_data_dir(data_dir: Path | None) -> str | None:

@@ -57,6 +57,17 @@ class IncompleteRunError(UserError):
     exit_code = EXIT_INCOMPLETE
 
 
+EXIT_NOTHING_USABLE = 4
+
+
+class NothingUsableError(UserError):
+    """The command ran to the end but produced nothing usable (exit 4, not 0): every verdict
+    unparsed, no cell rated by both sides. What it wrote (a summary listing the cells) is kept;
+    no chart or report of nothing is written."""
+
+    exit_code = EXIT_NOTHING_USABLE
+
+
 class DatasetMissingError(UserError):
     """A dataset file is not available locally and cannot be downloaded."""
 

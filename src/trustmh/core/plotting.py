@@ -37,6 +37,13 @@ def share_heatmap(z: list, x: list[str], y: list[str], text: list, hover: list, 
     )
 
 
+# Chinese labels (PsyEval, the Chinese EmoBench and dialogue items) need a CJK-capable font:
+# without one in the stack a browser may draw them as boxes (issue 30). Noto Sans CJK is
+# Debian's fonts-noto-cjk; the others are the usual macOS / Windows ones.
+CJK_FONTS = '"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei"'
+FONT_FAMILY = f'system-ui, -apple-system, "Segoe UI", Roboto, {CJK_FONTS}, sans-serif'
+
+
 def style_layout(fig: go.Figure, title: str, height: int = 380, top: int = 70, **extra: object) -> go.Figure:
     """Shared look. ``top`` leaves room above the plot for the legend *below* plotly's mode
     bar (which sits in the top-right corner); charts without a legend need less."""
@@ -48,7 +55,7 @@ def style_layout(fig: go.Figure, title: str, height: int = 380, top: int = 70, *
         margin={"l": 60, "r": 20, "t": top, "b": 60},
         # Legend above the plot: below it, it collides with long rotated tick labels.
         legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
-        font={"family": "system-ui, sans-serif", "size": 12},
+        font={"family": FONT_FAMILY, "size": 12},
         **extra,
     )
     return fig

@@ -23,12 +23,17 @@ from inspect_ai.hooks import BeforeModelGenerate, EvalSetStart, Hooks, RunStart,
 RESTOP_SECONDS = 2.0  # a held call repeats the stop (a task may have started since)
 
 _reasons: list[str] = []
+_messages: list[str] = []
 
 
-def stop_run(reason: str) -> None:
-    """Abort every running task of this process's evaluation (see the module docstring)."""
+def stop_run(reason: str, message: str | None = None) -> None:
+    """Abort every running task of this process's evaluation (see the module docstring).
+    ``message``: the one line the run ends with, when the stopper has nobody else to say it
+    (e.g. a chatbot config whose reply path matches no reply)."""
     if reason not in _reasons:
         _reasons.append(reason)
+    if message and message not in _messages:
+        _messages.append(message)
     _cancel_running_tasks()
 
 
@@ -37,9 +42,15 @@ def stop_reasons() -> list[str]:
     return list(_reasons)
 
 
+def stop_messages() -> list[str]:
+    """The one-line messages the stops of the current run left (see :func:`stop_run`)."""
+    return list(_messages)
+
+
 def reset() -> None:
     """Forget an earlier run's stop (a process may run several, e.g. tests)."""
     _reasons.clear()
+    _messages.clear()
 
 
 async def hold_until_cancelled() -> NoReturn:

@@ -89,12 +89,27 @@ def _retry_after(response: httpx.Response) -> float | None:
 class HttpChatbot:
     """Sends a task's model calls to the configured endpoint (see module docstring)."""
 
-    def __init__(self, config: HttpConfig, model_name: str) -> None:
+    def __init__(self, config: HttpConfig, model_name: str, source: str | None = None) -> None:
         self.config = config
         self.model_name = model_name
+        self.source = source  # the config file, named in a config error
         self.conversations: OrderedDict[str, Conversation] = OrderedDict()
         self._client: httpx.AsyncClient | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._replied = False  # a reply has matched the config's reply path
+
+    def _stop_on_config_error(self, problem: str) -> None:
+        """The endpoint's first reply does not fit the config: every call would fail the same
+        way, so the run stops at once and ends with this one line (exit 2), instead of every
+        sample failing with a traceback (issue 30)."""
+        from trustmh.core.run_stop import stop_run
+
+        where = f"{self.source}: " if self.source else ""
+        stop_run(
+            f"http config {self.model_name}",
+            f"{where}{problem} in the endpoint's reply; fix the config's `reply` path "
+            "(trustmh/http docs: docs/http.md)",
+        )
 
     # --- transport -------------------------------------------------------------------------
     def _redact(self, text: str) -> str:
@@ -176,7 +191,11 @@ class HttpChatbot:
         try:
             value = json_path(document, self.config.reply)
         except JsonPathError as error:
-            raise HttpChatbotError(self._redact(str(error)), retry=False) from None
+            problem = self._redact(str(error))
+            if not self._replied:
+                self._stop_on_config_error(f"field 'reply': {problem}")
+            raise HttpChatbotError(problem, retry=False) from None
+        self._replied = True
         text = value if isinstance(value, str) else ("" if value is None else str(value))
         usage = self.config.usage
         tokens_in = tokens_out = None

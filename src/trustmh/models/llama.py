@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import atexit
 import importlib.util
+import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -42,6 +44,11 @@ SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_CONTEXT = 8192
 # Chat-template tokens around each message when the GGUF has no template to count them with.
 UNTEMPLATED_MESSAGE_OVERHEAD = 8
+# A call that waited this long for its turn is said once per model (issue 30): the wait is the
+# queue's, not the model's work, so no attempt timeout counts it (trustmh.run.models).
+LONG_WAIT_SECONDS = 60.0
+
+logger = logging.getLogger(__name__)
 
 
 def smollm2_path() -> Path:
@@ -88,6 +95,8 @@ class ChatResult:
     # or all of them when the answer was reused.
     cached_input_tokens: int = 0
     reused_answer: bool = False
+    # Seconds an asynchronous call waited for its turn before the model started on it.
+    waited_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,7 @@ class _Call:
 
     request: Request
     future: Future[ChatResult]
+    queued_at: float = 0.0
 
 
 class EmbeddedLlama:
@@ -134,6 +144,7 @@ class EmbeddedLlama:
         self._waiting: PrefixQueue[_Call] = PrefixQueue(max_skips=MAX_SKIPS if self._reuse else 0)
         self._wakeup = threading.Condition()
         self._closed = False
+        self._long_wait_said = False
         # Every asynchronous call runs on this one long-lived thread. llama.cpp's CPU backend
         # uses OpenMP, whose thread team belongs to the calling thread: calling from a fresh
         # thread each time (asyncio.to_thread, a new executor) starts a new team while the old
@@ -214,9 +225,25 @@ class EmbeddedLlama:
         with self._wakeup:
             if self._closed:
                 raise RuntimeError("the embedded model was closed")
-            self._waiting.put(_Call(request, future), tokens)
+            self._waiting.put(_Call(request, future, time.monotonic()), tokens)
             self._wakeup.notify()
-        return await asyncio.wrap_future(future)
+        result = await asyncio.wrap_future(future)
+        self._say_long_wait(result.waited_seconds)
+        return result
+
+    def _say_long_wait(self, waited: float) -> None:
+        """Say once that calls wait their turn (a busy machine or many tasks in flight), so a quiet
+        run is not mistaken for a hung one; later waits are not repeated."""
+        if waited < LONG_WAIT_SECONDS or self._long_wait_said:
+            return
+        self._long_wait_said = True
+        logger.warning(
+            "%s: calls wait their turn (a call just waited %.0f s; %d waiting): the embedded model answers "
+            "one call at a time; the wait counts towards no timeout, and the run goes on",
+            self.path.name,
+            waited,
+            len(self._waiting),
+        )
 
     @property
     def context_window(self) -> int:
@@ -250,9 +277,10 @@ class EmbeddedLlama:
                     return
                 call = self._waiting.take(self._reusable_prefixes(), lambda call: call.request in self._answers)
             if not call.future.set_running_or_notify_cancel():
-                continue  # the caller gave up (e.g. a timeout) while it waited
+                continue  # the caller gave up (e.g. a cancelled sample) while it waited
+            waited = time.monotonic() - call.queued_at
             try:
-                call.future.set_result(self._complete(call.request))
+                call.future.set_result(replace(self._complete(call.request), waited_seconds=waited))
             except BaseException as error:  # noqa: BLE001 - handed to the awaiting caller
                 call.future.set_exception(error)
 

@@ -99,7 +99,7 @@ class TrustmhModelAPI(InProcessModelAPI):
                     "trustmh/http needs its endpoint file: trustmh run --model trustmh/http -M config=FILE.yaml"
                     " (under inspect: -M http_config=FILE.yaml)"
                 )
-            self.chatbot = HttpChatbot(load_config(str(config_path)), model_name)
+            self.chatbot = HttpChatbot(load_config(str(config_path)), model_name, source=str(config_path))
         else:
             raise UserError(
                 f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf, trustmh/replay or trustmh/http"

@@ -127,18 +127,23 @@ def pillar_dots(board: Leaderboard, scores: list[PillarScore], style: dict[str, 
     return fig
 
 
-def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure]]:
-    """Row-normalised confusion matrices from ``confusion[gold=X,pred=Y]`` metrics."""
+def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure | None]]:
+    """Row-normalised confusion matrices from ``confusion[gold=X,pred=Y]`` metrics; ``None`` for a
+    matrix with no answer counted in it (every answer unparsed): an empty frame would read as a
+    result, so the page gives a one-line note instead (issue 30)."""
     matrices: dict[str, dict[tuple[str, str], float]] = {}
     for row in result.rows:
         found = CONFUSION.match(row.metric)
         if found and row.value is not None:
             matrices.setdefault(found["base"], {})[(found["gold"].strip(), found["pred"].strip())] = row.value
-    figures = []
+    figures: list[tuple[str, go.Figure | None]] = []
     for base, cells in matrices.items():
         labels = list(dict.fromkeys([g for g, _ in cells] + [p for _, p in cells]))
         counts = [[cells.get((g, p), 0.0) for p in labels] for g in labels]
         totals = [sum(line) for line in counts]
+        if not any(totals):
+            figures.append((base, None))
+            continue
         share = [[c / t if t else None for c in line] for line, t in zip(counts, totals, strict=True)]
         text = [[("—" if v is None else f"{v:.2f}") for v in line] for line in share]
         hover = [
@@ -290,8 +295,17 @@ def principle_figures(rows: list[MetricRow], style: dict[str, Style]) -> list[tu
 
 
 def headline_figure(pillar: str, scores: list[PillarScore], style: dict[str, Style]) -> go.Figure | None:
-    """Per task, the ranked headline value of each model (strict where reported) with its CI."""
-    points = [(row.task, row) for score in scores if score.pillar == pillar for row in score.ranked_rows()]
+    """Per task, the ranked headline value of each model (strict where reported) with its CI.
+    Values left out of the ranking (too few items, no variance, a base at chance) are not drawn:
+    a 1.0 bar from one item or a zero bar with its whiskers read as results (issue 30); ``None``
+    when nothing is left (the page says why in a line)."""
+    points = [
+        (row.task, row)
+        for score in scores
+        if score.pillar == pillar
+        for row, part in zip(score.ranked_rows(), score.parts, strict=True)
+        if part.excluded is None
+    ]
     if not points:
         return None
     headline = scores[0].headline

@@ -139,7 +139,10 @@ def task_headlines(headline: Headline, rows: list[MetricRow]) -> dict[tuple[str,
     values: dict[tuple[str, str], TaskHeadline] = {}
     for (model, task), pairs in chosen.items():
         ranked = [r for r, _ in pairs]
-        value, low, high, n, unparsed = _aggregate(ranked)
+        value, low, high, n, _ = _aggregate(ranked)
+        # The answers the scorer could not read, from the parsed-only rows: the strict rows
+        # count them as wrong and report none unparsed, but they are still unparsed (issue 30).
+        unparsed = sum((parsed or strict).unparsed or 0 for strict, parsed in pairs)
         parsed = [p for _, p in pairs if p is not None]
         item = TaskHeadline(
             task=task,

@@ -17,7 +17,8 @@ Two models are compared, in order of preference:
 Models no other model separates share a rank (a tie group). As in TrustMH-Bench's ranking
 figure, a model's overall score is the mean of its pillar ranks over the pillars it has; a
 pillar it lacks, or whose headline carries no information, is left out — never counted as
-zero. Overall tie groups are the models with the same mean rank. Each leaderboard says per
+zero. Overall tie groups are the models with the same mean rank, joined with every model no
+pillar's comparison separates from them (:func:`tie_groups`). Each leaderboard says per
 pillar which method was used (``tie_method``) and lists every comparison.
 """
 
@@ -40,6 +41,8 @@ PAIRED, OVERLAP = "paired_bootstrap", "ci_overlap"
 
 # The radar needs this many pillars shared by every model shown; else a dot plot.
 RADAR_MIN_PILLARS = 3
+# A ranking needs this many ranked models; one model alone is shown with its scores only.
+MIN_RANKED_MODELS = 2
 
 
 def separated_better(a: PillarScore, b: PillarScore) -> bool:
@@ -191,6 +194,8 @@ class Leaderboard:
     def as_dict(self) -> dict[str, object]:
         return {
             "source": self.source,
+            # False with a single model: its scores are shown, never a "rank 1" (issue 30)
+            "ranked": len(self.rows) >= MIN_RANKED_MODELS,
             "pillars": self.pillars,
             "rows": [
                 {
@@ -225,10 +230,36 @@ def leaderboard(source: str, scores: list[PillarScore], items: ItemValues | None
         for model, rank in ranks_from(in_pillar, mine).items():
             per_model[model][pillar] = rank
     means = {m: sum(r.values()) / len(r) for m, r in per_model.items() if r}
-    distinct = sorted({round(v, 9) for v in means.values()})
-    rows = [LeaderboardRow(m, means[m], distinct.index(round(means[m], 9)) + 1, per_model[m]) for m in means]
-    rows.sort(key=lambda r: (r.mean_rank, -len(r.pillar_ranks), r.model))
+    order = sorted(means, key=lambda m: (means[m], -len(per_model[m]), m))
+    groups = tie_groups(order, means, comparisons)
+    rows = [LeaderboardRow(m, means[m], groups[m], per_model[m]) for m in order]
     return Leaderboard(source, pillars, rows, excluded, [m for m in models if m not in means], comparisons)
+
+
+def separated_pairs(comparisons: list[Comparison]) -> set[frozenset[str]]:
+    """The pairs of models some pillar's comparison separates."""
+    return {frozenset(c.models) for c in comparisons if c.winner is not None}
+
+
+def tie_groups(order: list[str], means: Mapping[str, float], comparisons: list[Comparison]) -> dict[str, int]:
+    """``model -> tie group`` (1 = best) over the models in ``order`` (best mean rank first).
+
+    Models with the same mean rank share a group, and so do two models that no comparison in
+    any pillar separates (issue 30: the JSON called two models "not separated" while the table
+    put them in different groups, since "separated" is not transitive — A and B tied, C beating
+    B but not A, gave them different pillar ranks). A group spans every model between the two it
+    must join, so groups stay runs of the table's order.
+    """
+    separated = separated_pairs(comparisons)
+    start = list(range(len(order)))  # each model's group begins at this position of the order
+    for i, a in enumerate(order):
+        for j in range(i + 1, len(order)):
+            b = order[j]
+            if round(means[a], 9) == round(means[b], 9) or frozenset((a, b)) not in separated:
+                for k in range(i + 1, j + 1):
+                    start[k] = min(start[k], start[i])
+    group_of_start = {position: number for number, position in enumerate(sorted(set(start)), start=1)}
+    return {model: group_of_start[start[k]] for k, model in enumerate(order)}
 
 
 def leaderboards(scores: dict[tuple[str, str, str], PillarScore], items: ItemValues | None = None) -> list[Leaderboard]:

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from plotly.offline import get_plotlyjs
 
 from trustmh import PILLARS, __version__
+from trustmh.core.plotting import FONT_FAMILY
 from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
@@ -22,7 +23,7 @@ from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt,
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.log_result import LogResult
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
-from trustmh.report.ranking import Leaderboard, leaderboards
+from trustmh.report.ranking import MIN_RANKED_MODELS, Leaderboard, leaderboards
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.scoring.results import MetricRow
 
@@ -125,19 +126,23 @@ def _pillar_section(
     notes: list[str] = []
     charts: list[dict[str, str] | None] = []
     for source in dict.fromkeys(s.source for s in mine):
-        charts.append(
-            store.add(
-                f"{pillar}-{source}-headline",
-                figs.headline_figure(pillar, [s for s in mine if s.source == source], style),
+        figure = figs.headline_figure(pillar, [s for s in mine if s.source == source], style)
+        if figure is None:
+            notes.append(
+                f"{pillar} ({source}): no headline chart — every value is left out of the ranking (reasons above)."
             )
-        )
+        charts.append(store.add(f"{pillar}-{source}-headline", figure))
     for name, figure in [*figs.grouped_figures(rows, style), *figs.principle_figures(rows, style)]:
         if figure is None:
             notes.append(not_drawn_note(name, rows))
         else:
             charts.append(store.add(name, figure))
     for res in results:
-        charts += [store.add(f"{res.key}-{name}", f) for name, f in figs.confusion_figures(res)]
+        for name, figure in figs.confusion_figures(res):
+            if figure is None:
+                notes.append(f"{res.task} · {res.model}: no {name} matrix drawn — no answer was parsed (all unparsed).")
+            else:
+                charts.append(store.add(f"{res.key}-{name}", figure))
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
     notes += fingerprint_notes(results)
@@ -216,6 +221,9 @@ def _leaderboard_view(
         )
     figure = figs.radar(board, scores, style) if board.radar else figs.pillar_dots(board, scores, style)
     return {
+        # A ranking needs two models: one model alone is shown with its scores, never "rank 1".
+        "ranked": len(board.rows) >= MIN_RANKED_MODELS,
+        "pillars_total": len(PILLARS),
         "source": board.source,
         "title": SOURCE_TITLES.get(board.source, f"{board.source or 'unlabelled'} results"),
         "pillars": board.pillars,
@@ -336,6 +344,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     environment.globals["conversation_transcripts"] = transcripts_html
+    environment.globals["font_family"] = Markup(FONT_FAMILY)  # our constant, CSS quotes kept
     return environment
 
 

@@ -2,23 +2,37 @@
 
 Each task shows its pillar's headline (declared in ``pillars/<pillar>/headline.py``; the
 strict variant where the scorer reports one; per-group headlines as their mean), or, for a
-task without one, its first scored metric. Metrics left unscored for want of a judge are
-folded into one line saying what fixes it. Per-group breakdowns belong in the report.
+task without one, its first scored metric — never a descriptive count such as ``turns``: a
+judged task run without a judge says ``not scored — needs --judge`` instead. The unparsed
+column always counts the answers the scorer could not read, also where the strict value
+(unparsed counted wrong) is shown. A value that carries no information (too few items, no
+variance, a drop from a base at chance) is marked with the report's reason. Metrics left
+unscored for want of a judge are folded into one line saying what fixes it; only tasks that
+use a judge are named there. Per-group breakdowns belong in the report.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.table import Table
 
 from trustmh.pillars.headline import pillar_headlines
-from trustmh.report.headline import GROUPED, fmt, folded_strict, task_headlines
+from trustmh.report.headline import GROUPED, MIN_N, fmt, folded_strict, task_headlines
 from trustmh.scoring.results import MetricRow
 
+if TYPE_CHECKING:
+    from trustmh.tasking.declare import TaskInfo
+
 WIDTH = 100
+# Metrics that describe a run (how long, how many turns) but rate nothing: never a headline.
+DESCRIPTIVE_METRICS = frozenset({"turns", "reply_length"})
+NEEDS_JUDGE = "not scored"  # its value column says why: "— needs --judge"
+NOTHING_SCORED = "nothing scored"  # a task without a judge whose every metric is empty
+UNINFORMATIVE_MARK = "†"
 
 
 @dataclass
@@ -31,6 +45,35 @@ class TaskLine:
     ci: tuple[float | None, float | None]
     n: int | None
     unparsed: int | None
+    # Why the value says nothing (the report's reason for leaving it out of the ranking), if so.
+    uninformative: str | None = None
+
+
+def _task_info(task: str) -> TaskInfo | None:
+    import trustmh.run.task_catalog  # noqa: F401  (importing it registers every task)
+    from trustmh.tasking.declare import TASKS
+
+    return TASKS.get(task.removeprefix("trustmh/"))
+
+
+def needs_judge(task: str) -> bool:
+    """Whether the task's headline is scored by a judge (``False`` for a task not in the catalogue)."""
+    info = _task_info(task)
+    return bool(info and info.needs_judge)
+
+
+def uses_judge(task: str) -> bool:
+    """Whether some metric of the task is a judge's: its headline is, or its answers are free
+    text sized for a reader (:func:`trustmh.tasking.declare.judged_free_text`, the generation of every
+    task a judge reads). A task answering labels or options (robustness, the multiple-choice
+    tasks) uses none, so its empty metrics are never put down to a missing judge."""
+    from trustmh.tasking.declare import JUDGED_TOKENS
+
+    info = _task_info(task)
+    if info is None:
+        return False
+    judged_text = info.generation is not None and info.generation.benchmark.max_tokens == JUDGED_TOKENS
+    return info.needs_judge or judged_text
 
 
 def _headline_line(rows: list[MetricRow]) -> TaskLine | None:
@@ -51,20 +94,25 @@ def _headline_line(rows: list[MetricRow]) -> TaskLine | None:
             (found.ci_low, found.ci_high),
             found.n,
             found.unparsed,
+            found.excluded,
         )
     return None
 
 
 def _fallback_line(rows: list[MetricRow]) -> TaskLine | None:
-    """The first scored metric (its strict variant ``<metric>_strict`` when the scorer reports
-    one, as for a headline); else the first whose answers were all unparsed (a line with no
-    value but its unparsed count: that is a result, not a missing judge)."""
-    ungrouped = [r for r in rows if not GROUPED.match(r.metric)]
+    """The first scored metric that rates something (its strict variant ``<metric>_strict`` when
+    the scorer reports one, as for a headline); else the first whose answers were all unparsed
+    (a line with no value but its unparsed count: that is a result, not a missing judge); else,
+    for a judged task run without a judge, a line saying so."""
+    ungrouped = [r for r in rows if not GROUPED.match(r.metric) and r.metric not in DESCRIPTIVE_METRICS]
     scored = [r for r in ungrouped if r.value is not None]
     unreadable = [r for r in ungrouped if r.value is None and r.unparsed]
-    for first in (scored or unreadable)[:1]:
+    candidates = scored or unreadable
+    if candidates:
+        first = candidates[0]
         strict = folded_strict(first)
         row = strict if strict is not None and strict.value is not None else first
+        few = row.n is not None and row.n < MIN_N and row.value is not None
         return TaskLine(
             row.model,
             row.task,
@@ -73,9 +121,13 @@ def _fallback_line(rows: list[MetricRow]) -> TaskLine | None:
             row.value,
             (row.ci_low, row.ci_high),
             row.n,
-            row.unparsed,
+            first.unparsed,  # the strict variant counts them wrong; they are still unparsed
+            f"n = {row.n}, below the minimum of {MIN_N}" if few else None,
         )
-    return None
+    task = rows[0]
+    if needs_judge(task.task):
+        return None  # named in the not-scored note (and, without a judge, a line saying so)
+    return TaskLine(task.model, task.task, task.source == "starter", NOTHING_SCORED, None, (None, None), None, None)
 
 
 def summarise(rows: Sequence[MetricRow]) -> tuple[list[TaskLine], list[str], list[str]]:
@@ -90,9 +142,14 @@ def summarise(rows: Sequence[MetricRow]) -> tuple[list[TaskLine], list[str], lis
         line = _headline_line(mine) or _fallback_line(mine)
         if line is None:
             nothing.append(task)
+            if not any(r.judge for r in mine):
+                first = mine[0]
+                lines.append(
+                    TaskLine(first.model, task, first.source == "starter", NEEDS_JUDGE, None, (None, None), None, None)
+                )
             continue
         lines.append(line)
-        if any(r.value is None and not r.n and not r.unparsed for r in mine):
+        if uses_judge(task) and any(r.value is None and not r.n and not r.unparsed for r in mine):
             partly.append(task)
     return lines, list(dict.fromkeys(nothing)), list(dict.fromkeys(partly))
 
@@ -103,9 +160,21 @@ def _number(value: float | None) -> str:
 
 
 def _value(line: TaskLine) -> str:
+    if line.metric == NEEDS_JUDGE:
+        return "— needs --judge"
+    if line.metric == NOTHING_SCORED:
+        return ""
     low, high = line.ci
     ci = "" if low is None or high is None else f" [{_number(low)}, {_number(high)}]"
     return _number(line.value) + ci
+
+
+def _counts(line: TaskLine) -> str:
+    """``n / unparsed``, marked when the value carries no information (the reason is below the table)."""
+    if line.metric in (NEEDS_JUDGE, NOTHING_SCORED):
+        return ""
+    mark = f" {UNINFORMATIVE_MARK}" if line.uninformative else ""
+    return f"{_count(line.n)} / {_count(line.unparsed)}{mark}"
 
 
 def results_tables(lines: list[TaskLine]) -> list[Table]:
@@ -125,10 +194,23 @@ def results_tables(lines: list[TaskLine]) -> list[Table]:
                 line.task + ("*" if line.starter else ""),
                 line.metric,
                 _value(line),
-                f"{'—' if line.n is None else line.n} / {'—' if line.unparsed is None else line.unparsed}",
+                _counts(line),
             )
         tables.append(table)
     return tables
+
+
+def uninformative_notes(lines: list[TaskLine]) -> list[str]:
+    """One line per marked value: why it says nothing (as the report gives it)."""
+    return [
+        f"{UNINFORMATIVE_MARK} {line.task} ({line.model}): no information — {line.uninformative}"
+        for line in lines
+        if line.uninformative
+    ]
+
+
+def _count(value: int | None) -> str:
+    return "—" if value is None else str(value)
 
 
 def not_scored_note(nothing: list[str], partly: list[str], judged: bool) -> str | None:

@@ -130,6 +130,28 @@ def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+def attempt_timeout_on_api_models(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with the eval-wide attempt timeout moved onto each API model under test.
+
+    inspect applies an attempt timeout around the provider's whole ``generate``. An embedded
+    model's call spends most of that time waiting its turn in the model's queue
+    (:mod:`trustmh.models.scheduling`) while the other calls are answered, so on a busy machine
+    or beside another model the wait alone crossed the timeout: the call was cancelled (an answer
+    being computed was thrown away) and retried, again and again (issue 30). The embedded model
+    therefore gets no attempt timeout; its own work is bounded by ``max_tokens``. API models keep
+    theirs (a hung connection is abandoned and retried). Needs built models
+    (:func:`with_redacting_models`)."""
+    timeout = options.get("attempt_timeout")
+    if timeout is None:
+        return options
+    from inspect_ai.model import GenerateConfig
+
+    for model in options["model"]:
+        if not is_embedded(str(model)):
+            model.config = model.config.merge(GenerateConfig(attempt_timeout=timeout))
+    return options | {"attempt_timeout": None}
+
+
 def sent_as_logged(model: Any) -> Any:
     """The settings a model is sent are the ones the log records.
 

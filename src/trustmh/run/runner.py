@@ -19,6 +19,7 @@ from trustmh.run.batching import BatchPlan, plan_batch
 from trustmh.run.config import RunConfig, epochs_option
 from trustmh.run.logs import raise_on_failed, remove_superseded_logs
 from trustmh.run.models import (
+    attempt_timeout_on_api_models,
     check_endpoints,
     is_embedded,
     judge_list,
@@ -82,6 +83,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
     import trustmh._registry
     import trustmh.core.run_stop  # noqa: F401
     from trustmh.core.inspect_compat import PrerequisiteError
+    from trustmh.models.retry_notes import retry_notes
     from trustmh.scoring.panel import panel_settings
 
     config.check()
@@ -115,11 +117,12 @@ def run_tasks(config: RunConfig) -> list[Any]:
                 batch_plan,
             )
             options = with_redacting_models(options | ({"epochs": epochs_arg} if epochs_arg is not None else {}))
+            options = attempt_timeout_on_api_models(options)
             check_endpoints(options)
             judge_models = [
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
-            with panel_settings(config.judge_repeats, config.exclude_self):
+            with panel_settings(config.judge_repeats, config.exclude_self), retry_notes():
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
@@ -137,6 +140,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
             from trustmh.run.budget import cap_message
 
             raise cap_message(budget, finished_samples(logs))
+        raise_if_stopped_with_a_message()
     raise_if_a_judge_stopped(judge_models)
     print_results(logs)
     if budget is not None:
@@ -148,6 +152,15 @@ def run_tasks(config: RunConfig) -> list[Any]:
     if config.write_report:
         _write_report(log_dir)
     return logs
+
+
+def raise_if_stopped_with_a_message() -> None:
+    """The one line a stop left for the run to end with (e.g. a chatbot config error), as a UserError."""
+    from trustmh.core.run_stop import stop_messages
+
+    messages = stop_messages()
+    if messages:
+        raise UserError(messages[0])
 
 
 def run_budget_of(config: RunConfig) -> Any:
@@ -256,7 +269,8 @@ def eval_set_options(
         log_realtime=DEFAULT_LOG_REALTIME,
         timeout=(timeout or None) if timeout is not None else DEFAULT_TIMEOUT,
         # The embedded model is local and serialised: an attempt timeout would only cut off
-        # a slow CPU mid-answer, so it applies when an API model is in the run.
+        # a slow CPU mid-answer (or a call waiting its turn), so it applies when an API model is
+        # in the run, and then to the API models only (run_models.attempt_timeout_on_api_models).
         attempt_timeout=(attempt_timeout or None)
         if attempt_timeout is not None
         else (DEFAULT_ATTEMPT_TIMEOUT if api_models else None),

@@ -94,7 +94,8 @@ def errors_table(logs: Sequence[Any]) -> Table | None:
 
 
 def print_results(logs: Sequence[Any]) -> None:
-    from trustmh.run.console import not_scored_note, results_tables, summarise
+    from trustmh.models.retry_notes import retry_lines
+    from trustmh.run.console import not_scored_note, results_tables, summarise, uninformative_notes
 
     rows = [row for log in logs if log.status == "success" for row in metric_rows(log)]
     lines, nothing, partly = summarise(rows)
@@ -102,6 +103,8 @@ def print_results(logs: Sequence[Any]) -> None:
     out = console if console.is_terminal else Console(width=WIDTH)
     for table in results_tables(lines):
         out.print(table)
+    for line in uninformative_notes(lines):
+        out.print(line, highlight=False)
     note = not_scored_note(nothing, partly, judged=any(row.judge for row in rows))
     if note:
         out.print(note)
@@ -112,6 +115,8 @@ def print_results(logs: Sequence[Any]) -> None:
     elif logs:
         samples = sum(sample_errors(log)[0] for log in logs)
         out.print(f"{len(logs)} task logs, {samples} samples, no errors.")
+    for line in retry_lines(logs):
+        out.print(line, highlight=False)
     if any(row.source == "starter" for row in rows):
         out.print("* starter suite: items written by the trustmh authors; not comparable with the published benchmark.")
 
