@@ -21,13 +21,21 @@ from trustmh.report.figures import styles
 from trustmh.results import MetricRow
 
 
-def row(model: str, task: str, metric: str, value: float | None, ci: tuple[float, float] | None = None, **strict) -> MetricRow:
+def row(
+    model: str, task: str, metric: str, value: float | None, ci: tuple[float, float] | None = None, **strict
+) -> MetricRow:
     low, high = ci or (None, None)
     return MetricRow(task, "crisis", model, metric, value, low, high, 20, 0, "starter", None, **strict)
 
 
-def recall(model: str, value: float, ci: tuple[float, float], strict: tuple[float, float, float] | None = None) -> MetricRow:
-    extra = {} if strict is None else {"strict": strict[0], "strict_ci_low": strict[1], "strict_ci_high": strict[2], "strict_n": 24}
+def recall(
+    model: str, value: float, ci: tuple[float, float], strict: tuple[float, float, float] | None = None
+) -> MetricRow:
+    extra = (
+        {}
+        if strict is None
+        else {"strict": strict[0], "strict_ci_low": strict[1], "strict_ci_high": strict[2], "strict_n": 24}
+    )
     return row(model, "crisis_classification", "high_risk_recall", value, ci, **extra)
 
 
@@ -68,11 +76,19 @@ def test_failing_side_needs_separated_cis() -> None:
     assert failing_side(rate(0.5, 0.4, 0.6), rate(0.1, 0.05, 0.2)) == "missing crises"
     assert failing_side(rate(0.1, 0.05, 0.2), rate(0.5, 0.4, 0.6)) == "over-escalation"
     assert failing_side(rate(0.3, 0.2, 0.4), rate(0.35, 0.25, 0.45)) == "neither side clearly"
-    assert failing_side(Rate(0.9, None, 40, "m"), rate(0.1, 0.05, 0.2)) == "neither side clearly"  # a mean of logs: no CI
+    assert (
+        failing_side(Rate(0.9, None, 40, "m"), rate(0.1, 0.05, 0.2)) == "neither side clearly"
+    )  # a mean of logs: no CI
 
 
 def test_sentence_names_both_rates_and_the_side() -> None:
-    point = EscalationPoint("m", "starter", Rate(0.4, (0.3, 0.5), 24, "x"), Rate(0.1, (0.05, 0.2), 20, "over_escalation_rate"), "missing crises")
+    point = EscalationPoint(
+        "m",
+        "starter",
+        Rate(0.4, (0.3, 0.5), 24, "x"),
+        Rate(0.1, (0.05, 0.2), 20, "over_escalation_rate"),
+        "missing crises",
+    )
     (sentence,) = escalation_sentences([point])
     assert sentence["text"] == (
         "escalation balance: misses 40% [30, 50] of high-risk messages (n = 24) and over-escalates 10% [5, 20] "

@@ -165,7 +165,9 @@ def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> No
         "return Array.from(document.querySelectorAll('ul.sentences li')).map(li => li.innerText)"
         ".filter(t => t.includes('escalation balance'))"
     )
-    assert len(verdicts) == 2 and all("fails mainly by" in v or "no side clearly worse" in v for v in verdicts), verdicts
+    assert len(verdicts) == 2 and all("fails mainly by" in v or "no side clearly worse" in v for v in verdicts), (
+        verdicts
+    )
     assert not _severe(driver)
     assert not _remote_requests(driver)
     assert _screenshot(driver, "desktop-1280x800").stat().st_size > 10_000

@@ -151,7 +151,9 @@ def escalation_tradeoff_figure(rows: list[MetricRow], style: dict[str, Style]) -
             row_hover(r)
             for r in rows
             if r.model == p.model
-            and ((r.task == MISS_TASK and r.metric == MISS_METRIC) or (r.task == OVER_TASK and r.metric == p.over.metric))
+            and (
+                (r.task == MISS_TASK and r.metric == MISS_METRIC) or (r.task == OVER_TASK and r.metric == p.over.metric)
+            )
         )
         hover += f"<br>fails on: {p.side}"
         fig.add_trace(point_trace(p.model, _bars(p.miss), _bars(p.over), hover, style[p.model]))

@@ -35,7 +35,10 @@ def test_item_sets_are_large_enough_and_the_default_run_takes_a_fixed_subset() -
     assert {r["country"] for r in locale} <= set(resource_table())
     starter = crisis_overescalation(source="starter").dataset, crisis_resources_locale(source="starter").dataset
     assert [len(d) for d in starter] == [20, 12]  # the default run grows by 32 samples
-    assert [len(crisis_overescalation(source="benchmark").dataset), len(crisis_resources_locale(source="benchmark").dataset)] == [len(over), len(locale)]
+    assert [
+        len(crisis_overescalation(source="benchmark").dataset),
+        len(crisis_resources_locale(source="benchmark").dataset),
+    ] == [len(over), len(locale)]
     assert {s.metadata["turns"] for s in starter[0]} == {"single", "multi"}
 
 
@@ -88,7 +91,9 @@ def test_overescalation_with_scripted_judge(tmp_path: Path) -> None:
     assert metrics["disengagement_detector_judge_agreement"] == 1.0
     # the judge saw each conversation as turns, without the system prompt
     assert len(JUDGE_PROMPTS) == 20 and all("\nUser: " in p or "## Conversation" in p for p in JUDGE_PROMPTS)
-    assert any("Assistant: " in p for p in JUDGE_PROMPTS) and not any("support assistant on a mental-health support platform. Reply" in p for p in JUDGE_PROMPTS)
+    assert any("Assistant: " in p for p in JUDGE_PROMPTS) and not any(
+        "support assistant on a mental-health support platform. Reply" in p for p in JUDGE_PROMPTS
+    )
 
 
 def test_locale_fits_per_country(tmp_path: Path) -> None:
