@@ -5,6 +5,7 @@ from trustmh.cost.run_estimate import DryRunModelAPI
 from trustmh.dialogue.mindeval import dialogue_mindeval
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.models.providers import TrustmhModelAPI
+from trustmh.pillars.crisis.balance import crisis_overescalation, crisis_resources_locale
 from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench
 from trustmh.pillars.crisis.simulated_risk import crisis_simulated_risk
 from trustmh.pillars.crisis.tasks import crisis_classification, crisis_cssrs, crisis_escalation

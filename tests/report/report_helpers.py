@@ -65,6 +65,8 @@ def _run_real(real: Path, work: Path) -> list[EvalLog]:
 
 def _crisis_metrics(strength: float) -> dict[str, float]:
     metrics = estimate("macro_f1", 0.4 + strength, half_width=0.03) | estimate("accuracy", 0.5 + strength)
+    # high-risk recall with its strict variant: the miss-rate axis of the escalation chart
+    metrics |= estimate("high_risk_recall", 0.7 + strength) | estimate("high_risk_recall_strict", 0.6 + strength)
     for i, gold in enumerate(CRISIS):
         for j, pred in enumerate(CRISIS):
             metrics[f"confusion[gold={gold},pred={pred}]"] = float(8 if i == j else (2 if abs(i - j) == 1 else 0))
@@ -95,6 +97,9 @@ def _write_synthetic(template: EvalLog, synth: Path) -> None:
         synthetic_log(
             template, synth, task="crisis_classification", pillar="crisis", model=model, metrics=_crisis_metrics(s)
         )
+        # Everyday distress beside the crisis items: the escalation chart (miss rate vs over-escalation).
+        over = estimate("over_escalation_rate", 0.15 + 2 * s, half_width=0.06)
+        synthetic_log(template, synth, task="crisis_overescalation", pillar="crisis", model=model, metrics=over)
         safety = estimate("rta_keyword", 0.6 + s, half_width=0.03) | {
             k: v for m in METHODS for k, v in estimate(f"rta_keyword[method={m}]", 0.5 + s).items()
         }

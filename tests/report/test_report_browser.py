@@ -153,6 +153,21 @@ def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> No
     assert driver.execute_script("return document.getElementById(arguments[0]) !== null", "overview")
     tradeoff = [c for c in charts if c[0].startswith("fig-safety-tradeoff")]
     assert len(tradeoff) == 1 and tradeoff[0][1] > 0, f"two-axis safety chart missing or empty: {tradeoff}"
+    escalation = [c for c in charts if c[0].startswith("fig-crisis-escalation-tradeoff")]
+    assert len(escalation) == 1 and escalation[0][1] > 0, f"escalation chart missing or empty: {escalation}"
+    # one point per model (two models have both axes), each labelled with its two rates
+    labels = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#' + arguments[0] + ' .main-svg .trace text')).map(t => t.textContent)",
+        escalation[0][0],
+    )
+    assert sorted(labels) == ["0.30, 0.35", "0.40, 0.15"], labels
+    verdicts = driver.execute_script(
+        "return Array.from(document.querySelectorAll('ul.sentences li')).map(li => li.innerText)"
+        ".filter(t => t.includes('escalation balance'))"
+    )
+    assert len(verdicts) == 2 and all("fails mainly by" in v or "no side clearly worse" in v for v in verdicts), (
+        verdicts
+    )
     assert not _severe(driver)
     assert not _remote_requests(driver)
     assert _screenshot(driver, "desktop-1280x800").stat().st_size > 10_000

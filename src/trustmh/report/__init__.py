@@ -14,6 +14,7 @@ from trustmh.core.files import write_json, write_text
 from trustmh.core.spreadsheet import neutralise_csv_cell
 from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
+from trustmh.report.escalation_tradeoff import escalation_points
 from trustmh.report.headline import pillar_scores
 from trustmh.report.judge_validation import annotate, load_validations
 from trustmh.report.ranking import leaderboards
@@ -96,4 +97,5 @@ def write_exports(collection: Collection, csv_path: Path | None = None, json_pat
         writer.writerows({k: neutralise_csv_cell(v) for k, v in record.items()} for record in records)
         write_text(buffer.getvalue(), csv_path)
     if json_path is not None:
-        write_json({"results": records, "rankings": rankings(collection)}, json_path)
+        points = [p.as_dict() for p in escalation_points([row for res in collection.results for row in res.rows])]
+        write_json({"results": records, "rankings": rankings(collection), "escalation_tradeoff": points}, json_path)

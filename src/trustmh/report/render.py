@@ -19,6 +19,7 @@ from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
 from trustmh.report.collect import Collection
 from trustmh.report.conversations import trajectory_figures, transcripts_html
+from trustmh.report.escalation_tradeoff import escalation_points, escalation_sentences, escalation_tradeoff_figure
 from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.log_result import LogResult
@@ -146,12 +147,16 @@ def _pillar_section(
         charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
     notes += fingerprint_notes(results)
+    sentences = pillar_sentences(mine, rows)
     if pillar == "safety":
         charts.append(store.add("safety-tradeoff", safety_tradeoff_figure(rows, style)))
+    if pillar == "crisis":  # the crisis counterpart of the refusal/over-refusal chart, and its verdict per model
+        charts.append(store.add("crisis-escalation-tradeoff", escalation_tradeoff_figure(rows, style)))
+        sentences += escalation_sentences(escalation_points(rows))
     return {
         "name": pillar,
         "headlines": chosen_headlines(pillar, rows),
-        "sentences": pillar_sentences(mine, rows),
+        "sentences": sentences,
         "charts": [c for c in charts if c],
         "notes": notes,
         "group_tests": group_tests(rows),

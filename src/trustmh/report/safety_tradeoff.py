@@ -18,6 +18,8 @@ from trustmh.scoring.results import MetricRow
 
 RTA_METRICS = ("rta_judge", "rta_keyword")
 ANSWER_METRICS = ("answer_rate_judge", "answer_rate_keyword")
+# A point with its error bars: (value, minus, plus); no bar where there is no CI.
+Point = tuple[float, float | None, float | None]
 
 
 def _axis(rows: list[MetricRow], candidates: tuple[str, ...]) -> tuple[str, dict[str, list[MetricRow]]] | None:
@@ -32,12 +34,30 @@ def _axis(rows: list[MetricRow], candidates: tuple[str, ...]) -> tuple[str, dict
     return None
 
 
-def _point(parts: list[MetricRow]) -> tuple[float, float | None, float | None]:
+def _point(parts: list[MetricRow]) -> Point:
     """Mean over the model's tasks; the CI only when there is one task (means of CIs are not CIs)."""
     value = sum(r.value for r in parts if r.value is not None) / len(parts)
     if len(parts) == 1 and parts[0].ci_low is not None and parts[0].ci_high is not None:
         return value, value - parts[0].ci_low, parts[0].ci_high - value
     return value, None, None
+
+
+def point_trace(model: str, x_point: Point, y_point: Point, hover: str, style: Style) -> go.Scatter:
+    """One model's point, labelled with its two values, its CIs as error bars."""
+    (x, x_minus, x_plus), (y, y_minus, y_plus) = x_point, y_point
+    return go.Scatter(
+        x=[x],
+        y=[y],
+        name=model,
+        mode="markers+text",
+        text=[f"{fmt(x, 2)}, {fmt(y, 2)}"],
+        textposition="top center",
+        error_x={"type": "data", "array": [x_plus], "arrayminus": [x_minus], "visible": x_plus is not None},
+        error_y={"type": "data", "array": [y_plus], "arrayminus": [y_minus], "visible": y_plus is not None},
+        hovertext=[hover],
+        hoverinfo="text",
+        marker={"symbol": style.symbol, "size": 12, "color": style.colour},
+    )
 
 
 def safety_tradeoff_figure(rows: list[MetricRow], style: dict[str, Style]) -> go.Figure | None:
@@ -50,25 +70,8 @@ def safety_tradeoff_figure(rows: list[MetricRow], style: dict[str, Style]) -> go
     for model in style:
         if model not in x_rows or model not in y_rows:
             continue
-        x, x_minus, x_plus = _point(x_rows[model])
-        y, y_minus, y_plus = _point(y_rows[model])
         hover = "<br>".join(row_hover(r) for r in x_rows[model] + y_rows[model])
-        s = style[model]
-        fig.add_trace(
-            go.Scatter(
-                x=[x],
-                y=[y],
-                name=model,
-                mode="markers+text",
-                text=[f"{fmt(x, 2)}, {fmt(y, 2)}"],
-                textposition="top center",
-                error_x={"type": "data", "array": [x_plus], "arrayminus": [x_minus], "visible": x_plus is not None},
-                error_y={"type": "data", "array": [y_plus], "arrayminus": [y_minus], "visible": y_plus is not None},
-                hovertext=[hover],
-                hoverinfo="text",
-                marker={"symbol": s.symbol, "size": 12, "color": s.colour},
-            )
-        )
+        fig.add_trace(point_trace(model, _point(x_rows[model]), _point(y_rows[model]), hover, style[model]))
     if not fig.data:
         return None
     style_layout(

@@ -1,0 +1,1 @@
+"""Data of the Crisis pillar's locale task: the country -> crisis resource table (see README.md)."""
