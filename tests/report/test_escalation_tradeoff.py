@@ -18,7 +18,7 @@ from trustmh.report.escalation_tradeoff import (
     failing_side,
 )
 from trustmh.report.figures import styles
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
 
 
 def row(

@@ -19,11 +19,11 @@ from dataclasses import asdict, dataclass
 
 import plotly.graph_objects as go
 
-from trustmh.plotting import style_layout
+from trustmh.core.plotting import style_layout
 from trustmh.report.figures import Style, row_hover
 from trustmh.report.headline import fmt
 from trustmh.report.safety_tradeoff import point_trace
-from trustmh.results import MetricRow
+from trustmh.scoring.results import MetricRow
 
 MISS_TASK, MISS_METRIC = "crisis_classification", "high_risk_recall"
 OVER_TASK = "crisis_overescalation"

@@ -30,10 +30,11 @@ from trustmh.pillars.crisis.locale_resources import FITS, resource_fit, resource
 from trustmh.pillars.crisis.overescalation import detect_overescalation
 from trustmh.pillars.crisis.prompts import ESCALATION_SYSTEM
 from trustmh.scoring import metrics as m
-from trustmh.scoring.judge import JudgeField, Rubric, judge_fields, judge_model
 from trustmh.scoring.output import output_text
+from trustmh.scoring.panel import judge_fields, judge_model
+from trustmh.scoring.rubric import JudgeField, Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
-from trustmh.tasking import judged_free_text, trustmh_task
+from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 OVERESCALATION_FILE = "overescalation.jsonl"
 LOCALE_FILE = "resources_locale.jsonl"
