@@ -17,7 +17,7 @@ from trustmh.judgecheck import check
 from trustmh.judgecheck.ratings import read_ratings
 from trustmh.judgecheck.verdicts import from_log
 from trustmh.report import build_report
-from trustmh.report.judge_validation import FieldValidation, load_validations, validation_note
+from trustmh.report.judge_validation import FieldValidation, judgement, load_validations
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +29,10 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     validation = tmp / "validation.json"
     validation.write_text(json_text(result.to_json()), encoding="utf-8")
     return build_report([log.parent], tmp / "report.html", judge_validation=[validation])
+
+
+def note_of(*args):  # the note alone, as the report shows it
+    return judgement(*args)[0]
 
 
 def notes(html: str) -> dict[str, str]:
@@ -63,12 +67,12 @@ def test_validation_of_another_judge_or_task_does_not_apply() -> None:
     validation = FieldValidation(
         "v.json", "safety_jailbreakmh", "openai/gpt-4o", "judge_refused", "cohen_kappa", 0.8, (0.7, 0.9), 50, 1
     )
-    note = validation_note("safety_jailbreakmh", "openai/gpt-4o", "rta_judge", fields, set(), [validation])
+    note = note_of("safety_jailbreakmh", "openai/gpt-4o", "rta_judge", fields, set(), [validation])
     assert note == "judge vs humans: Cohen's κ 0.80 [0.70, 0.90], n=50, 1 rater"
-    other_judge = validation_note("safety_jailbreakmh", "anthropic/claude", "rta_judge", fields, set(), [validation])
+    other_judge = note_of("safety_jailbreakmh", "anthropic/claude", "rta_judge", fields, set(), [validation])
     assert other_judge == "unvalidated (the validation on file is of judge openai/gpt-4o)"
-    assert validation_note("safety_other", "openai/gpt-4o", "rta_judge", fields, set(), [validation]) == "unvalidated"
-    assert validation_note("safety_jailbreakmh", None, "rta_judge", fields, set(), [validation]) is None
+    assert note_of("safety_other", "openai/gpt-4o", "rta_judge", fields, set(), [validation]) == "unvalidated"
+    assert note_of("safety_jailbreakmh", None, "rta_judge", fields, set(), [validation]) is None
 
 
 @pytest.mark.parametrize(

@@ -229,15 +229,23 @@ def format_receivers(source: str, function: str | None) -> list[str]:
     """The literal strings ``"...".format(...)`` is called on in the scope, in source order."""
     found = []
     for node in ast.walk(_scope(source, function)):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "format"
-            and isinstance(node.func.value, ast.Constant)
-            and isinstance(node.func.value.value, str)
-        ):
-            found.append((node.lineno, node.col_offset, node.func.value.value))
+        text = _format_literal(node)
+        if text is not None:
+            found.append((getattr(node, "lineno", 0), getattr(node, "col_offset", 0), text))
     return [text for _, _, text in sorted(found)]
+
+
+def _format_literal(node: ast.AST) -> str | None:
+    """The string literal ``"..."`` of a ``"...".format(...)`` call, else None."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+    ):
+        return node.func.value.value
+    return None
 
 
 def dict_entry(source: str, function: str | None, key: str, where: Mapping[str, str]) -> ast.expr:
@@ -257,14 +265,9 @@ def dict_entry(source: str, function: str | None, key: str, where: Mapping[str, 
 
 def format_receiver(node: ast.expr) -> str:
     """The literal of ``"...".format(...)``, the shape of a ``.format`` template."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "format"
-        and isinstance(node.func.value, ast.Constant)
-        and isinstance(node.func.value.value, str)
-    ):
-        return node.func.value.value
+    text = _format_literal(node)
+    if text is not None:
+        return text
     raise UpstreamCodeError(f"not a '...'.format(...) call: {ast.unparse(node)[:80]!r}")
 
 

@@ -115,27 +115,6 @@ def judged_fields(fields: Iterable[str], verdict_fields: set[str]) -> list[str]:
     return [f for f in fields if f not in NOT_JUDGED and ("judge" in f or f in verdict_fields)]
 
 
-def validation_note(
-    task: str,
-    judge: str | None,
-    metric: str,
-    metric_fields: Mapping[str, list[str]],
-    verdict_fields: set[str],
-    validations: list[FieldValidation],
-    sources: Collection[str] = (),
-    run: RunJudge | None = None,
-) -> str | None:
-    """The text beside a metric: ``"judge vs humans: <agreement>"``, ``"unvalidated"``, or None for a metric no judge made.
-
-    ``sources``: the judge fields the task declares its score fields are built from (see
-    :func:`add_derived_fields`). A metric built from several of them (the VERA rates pool five
-    dimension labels) names each validated field and lists the ones no validation covers, so a
-    check of one dimension does not read as a check of the whole metric. A validation with a
-    correction (PPI++) puts the corrected mean first (:mod:`trustmh.report.judge_correction`).
-    """
-    return judgement(task, judge, metric, metric_fields, verdict_fields, validations, sources, run)[0]
-
-
 @dataclass(frozen=True)
 class RunJudge:
     """What the report knows of the run's judge: its fingerprints (comparable keys), a label of
@@ -156,7 +135,16 @@ def judgement(
     sources: Collection[str] = (),
     run: RunJudge | None = None,
 ) -> tuple[str | None, Correction | None]:
-    """The note of :func:`validation_note` and the correction that becomes the metric's headline, if any."""
+    """The note beside a metric and the correction that becomes its headline, if any.
+
+    The note: ``"judge vs humans: <agreement>"``, ``"unvalidated"``, or None for a metric no judge made.
+
+    ``sources``: the judge fields the task declares its score fields are built from (see
+    :func:`add_derived_fields`). A metric built from several of them (the VERA rates pool five
+    dimension labels) names each validated field and lists the ones no validation covers, so a
+    check of one dimension does not read as a check of the whole metric. A validation with a
+    correction (PPI++) puts the corrected mean first (:mod:`trustmh.report.judge_correction`).
+    """
     fields = judged_fields(metric_fields.get(metric.split("[", 1)[0], []), verdict_fields)
     if judge is None or not fields:
         return None, None
@@ -226,7 +214,7 @@ def add_derived_fields(
 
 def annotate(results: Iterable[LogResult], validations: list[FieldValidation]) -> None:
     """Set each result's ``judge_notes`` (the note beside every judged metric, see
-    :func:`validation_note`) and ``judge_corrections`` (the corrected means that are the headline)."""
+    :func:`judgement`) and ``judge_corrections`` (the corrected means that are the headline)."""
     from trustmh.report.judge_fingerprint import fingerprint_label
 
     for result in results:
