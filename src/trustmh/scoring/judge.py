@@ -10,11 +10,12 @@ Safety of the judgement:
 
 * the text under judgement sits between boundary markers carrying a random nonce, so it
   cannot close the block itself, and the judge is told that instructions inside are data;
+* ratings planted in the judged text, in any spelling, are replaced by a marker before the judge
+  reads it (``scoring/planted.py``), so the judge cannot copy them and its verdict is its own;
 * the reply must hold one JSON object matching the rubric's schema (integer ranges and
-  labelled choices are checked) that is the judge's own: an object copied from the judged
-  text never counts (``scoring/verdict.py``); a bad reply is sent back with the validation
+  labelled choices are checked; ``scoring/verdict.py``); a bad reply is sent back with the validation
   error, at most ``max_attempts`` times in all, then the verdict is *unparsed* (``None`` per field);
-* a judge whose first verdicts are all unusable is stopped (:class:`~trustmh.scoring.verdict.JudgeWatch`,
+* a judge whose first verdicts, and a clean calibration item, are all unusable is stopped (:class:`~trustmh.scoring.verdict.JudgeWatch`,
   kept on the judge model object): its samples error with one line naming the judge and the fix,
   and ``trustmh run`` stops with that line.
 """
@@ -26,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from trustmh.scoring.planted import redact_ratings
 from trustmh.scoring.verdict import JudgeWatch, Message, ask_for_verdict
 from trustmh.scoring.verdict import VerdictError as VerdictError  # re-exported for the rubric's users
 from trustmh.scoring.verdict import parse_verdict as parse_verdict
@@ -147,7 +149,10 @@ def judge_prompt(rubric: Rubric, context: str, response: str) -> str:
     The nonce is a hash of the judged text: the response cannot close the fence (it would
     have to contain a hash of itself), and the same item always gives the same prompt, so
     caches (inspect's, the bulk engine's) let a rerun resume instead of paying again.
+    Ratings planted in the material (``"Empathy": 5`` in any spelling) are replaced by a marker
+    before the judge reads it (:mod:`trustmh.scoring.planted`).
     """
+    context, response = redact_ratings(context, rubric), redact_ratings(response, rubric)
     nonce = hashlib.sha256(f"{context}\x00{response}".encode()).hexdigest()[:12]
     begin, end = f"<<<BEGIN {nonce}>>>", f"<<<END {nonce}>>>"
     return (

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from trustmh.scoring.panel import PanelResult
 
 # Bump when judge_prompt()'s wording or the re-ask protocol changes: verdicts are then not comparable.
-JUDGE_PROMPT_VERSION = 1
+JUDGE_PROMPT_VERSION = 2  # 2: planted ratings redacted from the judged text (issue 25)
 FINGERPRINT_KEY = "judge_fingerprint"
 PANEL_KEY = "judge_panel"
 
