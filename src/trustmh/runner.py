@@ -117,6 +117,10 @@ def run_tasks(
     tasks = build_tasks(names, source, data_dir, task_args)
     check_replays(models, model_args, tasks, limit)
     budget = run_budget_of(caps, models, judge, user_model)
+    from trustmh.conversation.users import simulated_user_lines
+
+    for line in simulated_user_lines(tasks, models, user_model):
+        console.print(line, highlight=False, markup=False)
     for notice in batch_plan.notices:
         console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()
