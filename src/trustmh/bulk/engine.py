@@ -13,7 +13,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from trustmh.bulk.backends import Backend
@@ -101,10 +101,15 @@ class BulkEngine:
         self._rng = random.Random(seed)
         self._in_flight: dict[str, asyncio.Future[ChatOutcome]] = {}
         self.budget: Budget | None = None  # caps (--max-cost, --max-tokens-total); None: no cap
+        # The base URL of the OpenAI-compatible endpoint (--base-url, else $OPENAI_BASE_URL): part of
+        # every openai/ request's cache key, so another server's chatbot is called, not replayed.
+        self.openai_endpoint = ""
 
     async def complete(self, request: ChatRequest) -> ChatOutcome:
         """One call: from the cache if there, else from the backend with retries."""
         self.stats.calls += 1
+        if self.openai_endpoint and not request.endpoint and request.model.startswith("openai/"):
+            request = replace(request, endpoint=self.openai_endpoint)
         key = request.cache_key()
         if self.cache is not None:
             hit = self.cache.lookup((key,)).get(key)

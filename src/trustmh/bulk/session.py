@@ -129,6 +129,7 @@ async def _run(
     # Backends first: a missing API key must fail before the cache file is created.
     backends = make_backends(list(specs), settings.endpoint)
     engine = BulkEngine(backends, None, settings.endpoint.max_connections, settings.retry)
+    engine.openai_endpoint = (settings.endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or "").rstrip("/")
     lock = contextlib.ExitStack()
     try:
         if settings.cache_path:
