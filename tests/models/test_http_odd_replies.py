@@ -42,7 +42,7 @@ def _app() -> web.Application:
         if kind == "html":
             return web.Response(text="<html><body>Please log in</body></html>", content_type="text/html")
         if kind == "echo-at-the-cut":  # the key straddles character 200 of the error body
-            return web.Response(status=401, text="x" * 190 + f" wrong key {KEY} given")
+            return web.Response(status=401, text="x" * 190 + f"{KEY} is not a valid key")
         return web.json_response({"data": {"reply": "fine"}})
 
     app = web.Application()
