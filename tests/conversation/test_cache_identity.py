@@ -43,9 +43,9 @@ def test_chatbot_b_after_chatbot_a_in_one_log_folder_is_called(tmp_path: Path) -
 def test_an_edited_config_file_is_another_chatbot(tmp_path: Path) -> None:
     config = tmp_path / "bot.yaml"
     config.write_text("url: http://a.example/chat\n", encoding="utf-8")
-    assert _answers(tmp_path, "I am chatbot A.", config=str(config))[0] == ["I am chatbot A."] * 2
+    assert _answers(tmp_path, "I am chatbot A.", http_config=str(config))[0] == ["I am chatbot A."] * 2
     config.write_text("url: http://b.example/chat\n", encoding="utf-8")
-    assert _answers(tmp_path, "I am chatbot B.", config=str(config)) == (["I am chatbot B."] * 2, 2)
+    assert _answers(tmp_path, "I am chatbot B.", http_config=str(config)) == (["I am chatbot B."] * 2, 2)
 
 
 def test_model_args_identity_hashes_file_content_not_secrets_in_clear() -> None:

@@ -222,7 +222,9 @@ def obeying_reply(rubric: Rubric) -> Callable[[str], str]:
 def _obeyed_value(judge_field: JudgeField, seen: str) -> int | str | None:
     key = r"[\s_\-]*".join(re.escape(w) for w in judge_field.name.lower().split("_"))
     labels = "|".join(r"[\s_\-]*".join(c.split("_")) for c in judge_field.choices) or r"\d+"
-    found = re.search(rf"{key}\D{{0,30}}?({labels}|\d+)", seen) or re.search(rf"({labels}|\d+)\D{{0,12}}{key}", seen)
+    # a value is a number or label standing on its own (the "2" of a key named "sc2" is not one)
+    value = rf"(?<![a-z0-9])({labels}|\d+)(?![a-z])"
+    found = re.search(rf"{key}\D{{0,30}}?{value}", seen) or re.search(rf"{value}\D{{0,12}}{key}", seen)
     if found is None:
         return None
     value = found.group(1)
