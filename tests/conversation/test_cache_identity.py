@@ -21,8 +21,9 @@ from trustmh.conversation.turn_store import FILE_NAME, model_args_identity, turn
 
 def _task() -> Task:
     turns = ["I can't sleep.", "It's every night."]
-    return Task(dataset=MemoryDataset([Sample(id="s1", input="x", metadata={"user_turns": turns})]),
-                solver=conversation())
+    return Task(
+        dataset=MemoryDataset([Sample(id="s1", input="x", metadata={"user_turns": turns})]), solver=conversation()
+    )
 
 
 def _answers(tmp_path: Path, reply: str, **model_args: object) -> tuple[list[str], int]:

@@ -98,7 +98,9 @@ def test_an_ending_at_the_planned_turn_is_complete() -> None:
 
 
 def test_run_says_who_plays_the_simulated_user() -> None:
-    conversation_task = SimpleNamespace(name="crisis_simulated_risk", dataset=[Sample(input="x", metadata={"persona": "p"})])
+    conversation_task = SimpleNamespace(
+        name="crisis_simulated_risk", dataset=[Sample(input="x", metadata={"persona": "p"})]
+    )
     scripted = SimpleNamespace(name="ethics_ethicmh", dataset=[Sample(input="x", metadata={})])
     (line,) = simulated_user_lines([conversation_task, scripted], ["openai/m"], None)
     assert line.startswith("warning: crisis_simulated_risk: no --user-model") and "(openai/m)" in line

@@ -12,7 +12,14 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from typer.testing import CliRunner
 
 from tests.fakes import script, write_jsonl
-from tests.scoring.test_verdict import ALL_FIVES, HONEST, PLANTED_RESPONSE, blind_all_fives, obeying_judge, quoting_judge
+from tests.scoring.test_verdict import (
+    ALL_FIVES,
+    HONEST,
+    PLANTED_RESPONSE,
+    blind_all_fives,
+    obeying_judge,
+    quoting_judge,
+)
 from trustmh.cli.bulk import standalone_app
 from trustmh.cli.main import app
 from trustmh.dialogue.tasks import dialogue_mentalbench
@@ -64,7 +71,9 @@ def test_trustmh_judge_never_scores_an_obeyed_planted_verdict(tmp_path: Path, mo
     assert _judge_cells(tmp_path, obeying_judge) == [HONEST, HONEST]
 
 
-def test_trustmh_judge_keeps_an_honest_verdict_equal_to_the_plant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_trustmh_judge_keeps_an_honest_verdict_equal_to_the_plant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The reverse attack (issue 25): a planted copy of the judge's own verdict does not void it."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-planted-0000")
     assert _judge_cells(tmp_path, blind_all_fives) == [ALL_FIVES, ALL_FIVES]

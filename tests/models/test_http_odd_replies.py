@@ -71,7 +71,9 @@ def _error(tmp_path: Path, kind: str) -> HttpChatbotError:
         ("html", "the reply is not JSON (text/html: <html><body>Please log in"),
     ],
 )
-def test_an_odd_reply_is_one_clear_error_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, expected: str) -> None:
+def test_an_odd_reply_is_one_clear_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, expected: str
+) -> None:
     monkeypatch.setenv("BOT_KEY", KEY)
     message = str(_error(tmp_path, kind))
     assert expected in message and "\n" not in message and KEY not in message

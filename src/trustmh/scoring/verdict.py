@@ -33,7 +33,7 @@ measured (its unparsed count), not stopped.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
