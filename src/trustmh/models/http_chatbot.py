@@ -199,7 +199,13 @@ class HttpChatbot:
             what = "null" if value is None else "an empty string"
             raise HttpChatbotError(f"reply path {path!r} holds {what}: the chatbot gave no answer", retry=True)
         if not isinstance(value, str):  # a dict, a list, a number: the path points at the wrong place
-            kind = {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+            kind = (
+                "an object"
+                if isinstance(value, dict)
+                else "a list"
+                if isinstance(value, list)
+                else type(value).__name__
+            )
             raise HttpChatbotError(
                 f"reply path {path!r} holds {kind}, not text: point 'reply' in the config at the answer's text",
                 retry=False,
