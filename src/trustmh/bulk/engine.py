@@ -13,14 +13,14 @@ import random
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from trustmh.bulk.backends import Backend
 from trustmh.bulk.budget import Budget, BudgetStop
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.progress import ProgressReporter
-from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion
+from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion, at_endpoint
 from trustmh.bulk.retry import PermanentError, RetryableError, RetryPolicy
 
 GAVE_UP_MARK = " (gave up after "
@@ -108,8 +108,7 @@ class BulkEngine:
     async def complete(self, request: ChatRequest) -> ChatOutcome:
         """One call: from the cache if there, else from the backend with retries."""
         self.stats.calls += 1
-        if self.openai_endpoint and not request.endpoint and request.model.startswith("openai/"):
-            request = replace(request, endpoint=self.openai_endpoint)
+        request = at_endpoint(request, self.openai_endpoint)
         key = request.cache_key()
         if self.cache is not None:
             hit = self.cache.lookup((key,)).get(key)

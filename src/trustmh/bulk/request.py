@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 Message = dict[str, str]
@@ -112,3 +113,15 @@ class ChatOutcome:
     @property
     def text(self) -> str | None:
         return None if self.completion is None else self.completion.text
+
+
+def openai_endpoint(base_url: str | None) -> str:
+    """The OpenAI-compatible endpoint of a run: ``--base-url``, else ``$OPENAI_BASE_URL``, else "" (OpenAI)."""
+    return (base_url or os.environ.get("OPENAI_BASE_URL") or "").rstrip("/")
+
+
+def at_endpoint(request: ChatRequest, endpoint: str) -> ChatRequest:
+    """``request`` as the engine sends and caches it: an ``openai/`` model's bound to its endpoint."""
+    if endpoint and not request.endpoint and request.model.startswith("openai/"):
+        return replace(request, endpoint=endpoint)
+    return request

@@ -17,6 +17,7 @@ from trustmh.bulk.budget import Budget, cap_reached
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine, RunStats
 from trustmh.bulk.progress import ProgressReporter
+from trustmh.bulk.request import openai_endpoint
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.endpoints import DEFAULT_BASE_URLS, check_reachable
 from trustmh.errors import UserError
@@ -129,7 +130,7 @@ async def _run(
     # Backends first: a missing API key must fail before the cache file is created.
     backends = make_backends(list(specs), settings.endpoint)
     engine = BulkEngine(backends, None, settings.endpoint.max_connections, settings.retry)
-    engine.openai_endpoint = (settings.endpoint.base_url or os.environ.get("OPENAI_BASE_URL") or "").rstrip("/")
+    engine.openai_endpoint = openai_endpoint(settings.endpoint.base_url)
     lock = contextlib.ExitStack()
     try:
         if settings.cache_path:
