@@ -141,7 +141,7 @@ def generate_command(
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
     if options.dry_run:
         items = plan_generation(table, targets, params, system, prompt_template)
-        endpoint = openai_endpoint((options.base_url or [None])[0])
+        endpoint = openai_endpoint(options.base_url[0] if options.base_url else None)
         estimate = generation_estimate(items, price_table, options.cache_path, options.batch, endpoint)
         print_estimate(console, estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
         return
@@ -194,7 +194,7 @@ def judge_command(
     table = first_rows(read_table(responses, ["context"]), options.limit)
     keys = select_keys(table, key or [])
     if options.dry_run:
-        endpoint = openai_endpoint((options.base_url or [None])[0])
+        endpoint = openai_endpoint(options.base_url[0] if options.base_url else None)
         estimate = judging_estimate(
             plan_judging(table, keys),
             judge,
