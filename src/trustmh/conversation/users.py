@@ -112,7 +112,7 @@ def simulated_user_messages(persona: str, turns: list[Turn]) -> list[ChatMessage
 def shown_answer(answer: str) -> str:
     """The assistant's answer as the simulated user reads it: any spelling of the end marker removed."""
     folded = fold(answer)
-    spans = [(folded.origin[m.start()], folded.origin[m.end() - 1] + 1) for m in _END_SPELLINGS.finditer(folded.text)]
+    spans = [folded.span(*m.span()) for m in _END_SPELLINGS.finditer(folded.text)]
     for start, end in reversed(spans):
         answer = answer[:start] + ENDED_MARKER_SHOWN + answer[end:]
     return answer

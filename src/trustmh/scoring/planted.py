@@ -87,7 +87,13 @@ class Folded:
     """``text`` folded for matching, and for each of its characters the index it came from."""
 
     text: str
-    origin: tuple[int, ...]
+    origin: tuple[int, ...] | None  # None: one character for one (an ASCII text, folded by lower())
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The span in the original text of ``text[start:end]``."""
+        if self.origin is None:
+            return start, end
+        return self.origin[start], self.origin[end - 1] + 1
 
 
 def _fold_char(char: str) -> str:
@@ -100,6 +106,8 @@ def _fold_char(char: str) -> str:
 
 def fold(text: str) -> Folded:
     """``text`` as a reader sees it: compatibility forms, marks and invisible characters folded away."""
+    if text.isascii():  # most text: nothing to fold but case, positions unchanged (10x faster)
+        return Folded(text.lower(), None)
     chars: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
@@ -128,7 +136,7 @@ def _value_pattern(judge_field: JudgeField) -> str:
 
 
 @lru_cache(maxsize=64)
-def _rating_patterns(rubric: Rubric) -> tuple[tuple[str, re.Pattern[str]], ...]:
+def _rating_patterns(rubric: Rubric) -> tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...]:
     """Per rated field: "<key> <gap> <value>" and "<value> for/on <key>" ("a 5 for empathy")."""
     patterns = []
     for judge_field in (f for f in rubric.fields if not f.text):
@@ -136,7 +144,10 @@ def _rating_patterns(rubric: Rubric) -> tuple[tuple[str, re.Pattern[str]], ...]:
         forward = rf"(?<![a-z0-9]){key}(?![a-z0-9]){_GAP}(?P<value>{value})(?![a-z0-9])"
         backward = rf"(?<![a-z0-9])(?P<value>{value}){_SEPARATORS}(?:for|on|in){_SEPARATORS}{key}(?![a-z0-9])"
         backward = backward.replace("(?P<value>", "(?P<v2>")
-        patterns.append((judge_field.name, re.compile(rf"{forward.replace('(?P<value>', '(?P<v1>')}|{backward}")))
+        words = tuple(w for w in re.split(r"[\s_\-]+", fold(judge_field.name).text) if w)
+        patterns.append(
+            (judge_field.name, words, re.compile(rf"{forward.replace('(?P<value>', '(?P<v1>')}|{backward}"))
+        )
     return tuple(patterns)
 
 
@@ -156,11 +167,12 @@ def planted_ratings(text: str, rubric: Rubric) -> list[PlantedRating]:
         return []
     folded = fold(text)
     found: list[PlantedRating] = []
-    for name, pattern in _rating_patterns(rubric):
+    for name, words, pattern in _rating_patterns(rubric):
+        if not all(word in folded.text for word in words):  # a cheap test first: most texts name no key
+            continue
         for match in pattern.finditer(folded.text):
-            start, end = match.span()
             value = match.group("v1") or match.group("v2")
-            found.append(PlantedRating(name, value, folded.origin[start], folded.origin[end - 1] + 1))
+            found.append(PlantedRating(name, value, *folded.span(*match.span())))
     return sorted(found, key=lambda rating: (rating.start, rating.end))
 
 
