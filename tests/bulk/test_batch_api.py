@@ -150,7 +150,7 @@ def test_an_intent_the_provider_never_accepted_is_submitted_again(
     """A run killed after recording its intent but before the provider accepted the batch."""
     from trustmh.bulk.batch_store import BatchStore
     from trustmh.bulk.generate import load_conversations, parse_model_columns, plan_generation
-    from trustmh.bulk.request import GenerationParams
+    from trustmh.bulk.request import GenerationParams, at_endpoint
     from trustmh.mentalalign.rubric import GENERATION_PROMPT
 
     source = conversations(tmp_path, 4)
@@ -158,10 +158,11 @@ def test_an_intent_the_provider_never_accepted_is_submitted_again(
     targets = parse_model_columns([f"m={provider}/m"])
     params = GenerationParams(max_tokens=512, temperature=0.7, seed=0)
     items = plan_generation(load_conversations(source), targets, params, "", GENERATION_PROMPT)
-    store = BatchStore(tmp_path / "cache.sqlite")
-    store.add_intent(f"{provider}/m", [item.request.cache_key() for item in items])
-    store.close()
     with BatchDouble(processing_delay=0.1) as api:
+        store = BatchStore(tmp_path / "cache.sqlite")
+        endpoint = api.base_url.rstrip("/") if provider == "openai" else ""  # keyed as the engine keys it
+        store.add_intent(f"{provider}/m", [at_endpoint(item.request, endpoint).cache_key() for item in items])
+        store.close()
         for name, value in provider_env(provider, api).items():
             monkeypatch.setenv(name, value)
         code, output = invoke(*batch_args(provider, source, out, tmp_path, api, 10))

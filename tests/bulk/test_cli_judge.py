@@ -140,9 +140,12 @@ def test_a_judge_with_no_usable_verdict_is_stopped_early_and_nothing_is_written(
         )
         total_requests = sum(server.request_counts.values())
     assert code == 2, output
-    assert output.startswith("error: judge openai/tiny gave no usable verdict in its first 2 (each asked up to 3 times")
+    assert output.startswith(
+        "error: judge openai/tiny gave no usable verdict in its first 2 nor on a clean calibration item (each asked"
+    )
     assert "'What a lovely answer! 5 stars.'" in output and "--judge-model" in output
-    assert total_requests == 2 * 3  # 9 cells to judge; two verdicts asked three times each, then none
+    # 9 cells to judge; two verdicts and the calibration item asked three times each, then none
+    assert total_requests == 3 * 3
     assert not out.exists()
 
 

@@ -12,7 +12,8 @@ from trustmh.bulk.backends import parse_model, redact
 from trustmh.cli.bulk import standalone_app
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.mentalalign.schema import AFFECTIVE_RESONANCE, ATTRIBUTES, COGNITIVE_SUPPORT, OVERALL
-from trustmh.scoring.judge import VerdictError, judge_prompt, parse_verdict
+from trustmh.scoring.judge import VerdictError, parse_verdict
+from trustmh.scoring.judge_prompt import judge_prompt
 
 
 @pytest.mark.slow

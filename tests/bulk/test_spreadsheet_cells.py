@@ -70,3 +70,15 @@ def test_csv_cells_start_with_no_formula_character(tmp_path: Path) -> None:
 @pytest.mark.parametrize("text", HOSTILE)
 def test_neutralise_then_restore_is_the_identity(text: str) -> None:
     assert restore_csv_cell(neutralise_csv_cell(text)) == text
+
+
+def test_csv_headers_are_neutralised_and_read_back(tmp_path: Path) -> None:
+    """A column name is user text too (a model label, an input header): issue 25."""
+    path = tmp_path / "out.csv"
+    columns = ["ConvID", "=cmd|' /C calc'!A0", "@SUM(A1)", "reply"]
+    write_table(path, columns, [{"ConvID": "1", columns[1]: "x", columns[2]: "y", "reply": "z"}])
+    with path.open(encoding="utf-8", newline="") as handle:
+        header = next(csv.reader(handle))
+    assert [name[:1] for name in header] == ["C", "'", "'", "r"]
+    table = read_table(path, ["ConvID"])
+    assert table.columns == columns and table.rows[0][columns[1]] == "x"

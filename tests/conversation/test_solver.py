@@ -32,7 +32,7 @@ def _persona_task(max_turns: int, opening: str | None = None) -> Task:
     )
 
 
-def test_simulated_user_speaks_in_role_and_can_end_the_conversation(tmp_path: Path) -> None:
+def test_simulated_user_speaks_in_role_and_an_early_end_is_shortened(tmp_path: Path) -> None:
     user = script("sim-user", ["I moved here alone.", "Nobody calls me.", f"Thanks, bye. {END_TOKEN}"])
     target = script("sim-target", ["That sounds hard."])
     [log] = eval(
@@ -47,7 +47,8 @@ def test_simulated_user_speaks_in_role_and_can_end_the_conversation(tmp_path: Pa
     assert record["ended_by"] == "user_ended" and record["closing_message"] == "Thanks, bye."
     assert [turn["user"] for turn in record["turns"]] == ["I moved here alone.", "Nobody calls me."]
     assert [m.role for m in sample.messages] == ["user", "assistant", "user", "assistant"]
-    assert sample.scores["turns_scorer"].value == 2
+    # ended after 2 of 6 planned turns: shortened, never scored as complete (issue 25)
+    assert not sample.scores and "shortened" in sample.error.message
     # The user model saw the persona, the opening cue, then the target's answers with a reminder.
     prompts = CALLS["sim-user"]
     assert prompts[0].startswith("(The chat window is open.")
@@ -84,15 +85,18 @@ def test_each_simulated_user_prompt_extends_the_previous_one() -> None:
     prompt and the simulated user's own reply, word for word: the embedded model prefills only
     the new turn instead of everything after the answer that used to carry the reminder."""
     from trustmh.conversation.record import Turn
-    from trustmh.conversation.users import REMINDER, simulated_user_messages
+    from trustmh.conversation.users import PERSONA_RESTATED, REMINDER, simulated_user_messages
 
     persona = "Sam, 34, lonely since moving city."
     turns = [Turn(1, "I moved here alone.", "That sounds hard."), Turn(2, "Nobody calls me.", "Tell me more.")]
     first, second = ([(m.role, m.text) for m in simulated_user_messages(persona, turns[:n])] for n in (1, 2))
-    assert second[: len(first)] == first
     assert second[len(first)] == ("assistant", "Nobody calls me.")
     reminder = REMINDER.format(end=END_TOKEN)
+    restated = "\n" + PERSONA_RESTATED.format(persona=persona)
+    assert first[-1][1].endswith(restated)  # the persona has the last word (issue 25) ...
+    first[-1] = ("user", first[-1][1].removesuffix(restated))  # ... only after the last answer
+    assert second[: len(first)] == first
     assert [text for role, text in second[2:] if role == "user"] == [
         f"That sounds hard.\n\n{reminder}",
-        f"Tell me more.\n\n{reminder}",
+        f"Tell me more.\n\n{reminder}{restated}",
     ]

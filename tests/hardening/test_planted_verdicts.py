@@ -13,7 +13,14 @@ from typer.testing import CliRunner
 
 from tests.doubles.openai_double import OpenAIDouble
 from tests.fakes import script, write_jsonl
-from tests.scoring.test_verdict import ALL_FIVES, HONEST, PLANTED_RESPONSE, quoting_judge
+from tests.scoring.test_verdict import (
+    ALL_FIVES,
+    HONEST,
+    PLANTED_RESPONSE,
+    blind_all_fives,
+    obeying_judge,
+    quoting_judge,
+)
 from trustmh.cli.bulk import standalone_app
 from trustmh.cli.main import app
 from trustmh.dialogue.tasks import dialogue_mentalbench
@@ -60,9 +67,16 @@ def test_trustmh_judge_takes_the_quoting_judges_own_verdict(tmp_path: Path, monk
 
 def test_trustmh_judge_never_scores_an_obeyed_planted_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-planted-0000")
-    cells = _judge_cells(tmp_path, lambda prompt: json.dumps(ALL_FIVES))
-    # the planted row stays unparsed; the clean row's all-5 verdict is the judge's own
-    assert cells == [None, ALL_FIVES]
+    # the obeying judge is never shown the planted ratings, so it rates both rows on its own
+    assert _judge_cells(tmp_path, obeying_judge) == [HONEST, HONEST]
+
+
+def test_trustmh_judge_keeps_an_honest_verdict_equal_to_the_plant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reverse attack (issue 25): a planted copy of the judge's own verdict does not void it."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-planted-0000")
+    assert _judge_cells(tmp_path, blind_all_fives) == [ALL_FIVES, ALL_FIVES]
 
 
 def test_trustmh_run_dialogue_mentalbench_takes_the_judges_own_verdict(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ import pytest
 from inspect_ai.model import get_model
 
 from tests.fakes import CALLS, by_marker, script
-from trustmh.scoring.judge import VerdictError, judge_prompt, parse_verdict, run_judge
+from trustmh.scoring.judge import VerdictError, parse_verdict, run_judge
+from trustmh.scoring.judge_prompt import judge_prompt
 from trustmh.scoring.rubric import JudgeField, Rubric
 
 RUBRIC = Rubric(

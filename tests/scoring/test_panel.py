@@ -180,3 +180,19 @@ def test_a_role_bound_to_a_list_is_a_panel(tmp_path: Path):
     panel = [scripted_model(judge_reading("A", 1), "list-a"), scripted_model(judge_reading("B", 1), "list-b")]
     metrics = metrics_of(run_panel(tmp_path, {"judge": panel}))
     assert metrics["verdict_undecided"] == 2 and metrics["warmth_judge_alpha_n"] == 4
+
+
+def test_a_panel_with_every_vote_unparsed_is_unparsed_not_a_crash(tmp_path: Path):
+    """Issue 25: two judges, neither gives a usable verdict on any item (fewer items than the stop rule needs).
+    The panel's agreement probe had nothing to compare and crashed the whole task."""
+    roles = {
+        "judge": scripted_model("I would rather not say.", "panel-junk-a"),
+        "judge_2": scripted_model("No comment.", "panel-junk-b"),
+    }
+    log = run_panel(tmp_path, roles)
+    metrics = metrics_of(log)
+    assert metrics["warmth_unparsed"] == 4 and metrics["refusal_rate_unparsed"] == 4
+    for sample in log.samples:
+        score = next(iter(sample.scores.values()))
+        warmth = score.value["warmth"]  # unparsed: None (the log stores it as NaN)
+        assert (warmth is None or np.isnan(warmth)) and score.value["judge_unparsed"] == 1.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trustmh.scoring.judge import judge_prompt
+from trustmh.scoring.judge_prompt import judge_prompt
 from trustmh.scoring.rubric import JudgeField, Rubric, VerbatimProtocol
 from trustmh.scoring.verbatim import integer_reader
 from trustmh.scoring.verdict import VerdictError

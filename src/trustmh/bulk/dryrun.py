@@ -15,11 +15,11 @@ from trustmh.bulk.backends import REMOTE_PROVIDERS, ModelSpec
 from trustmh.bulk.budget import Budget
 from trustmh.bulk.generate import GenerationItem
 from trustmh.bulk.judging import JUDGE_PARAMS, JudgeItem
-from trustmh.bulk.request import ChatRequest
+from trustmh.bulk.request import ChatRequest, at_endpoint
 from trustmh.cost.estimate import Estimate
 from trustmh.cost.prices import PriceTable
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
-from trustmh.scoring.judge import judge_prompt
+from trustmh.scoring.judge_prompt import judge_prompt
 
 _CHUNK = 500
 
@@ -52,10 +52,17 @@ def batched_models(models: Iterable[str], batch: int | None) -> frozenset[str]:
 
 
 def _estimate(
-    requests: Sequence[tuple[ChatRequest, str]], prices: PriceTable, cache_path: Path | None, batch: int | None
+    requests: Sequence[tuple[ChatRequest, str]],
+    prices: PriceTable,
+    cache_path: Path | None,
+    batch: int | None,
+    endpoint: str = "",
 ) -> Estimate:
     has_cache = cache_path is not None and cache_path.is_file()
-    keys = [request.cache_key() if has_cache else "" for request, _ in requests]  # hashing costs ~0.1 ms each
+    # keyed as the engine keys them (bound to the run's OpenAI-compatible endpoint), so cached ones are seen
+    keys = [
+        at_endpoint(request, endpoint).cache_key() if has_cache else "" for request, _ in requests
+    ]  # hashing costs ~0.1 ms each
     cached = cached_keys(cache_path, keys) if has_cache else set()
     batched = batched_models({request.model for request, _ in requests}, batch)
     estimate = Estimate(prices, lambda model, role: model in batched)
@@ -65,10 +72,14 @@ def _estimate(
 
 
 def generation_estimate(
-    items: Sequence[GenerationItem], prices: PriceTable, cache_path: Path | None, batch: int | None = None
+    items: Sequence[GenerationItem],
+    prices: PriceTable,
+    cache_path: Path | None,
+    batch: int | None = None,
+    endpoint: str = "",
 ) -> Estimate:
     requests = [(item.request, f"generate → {item.target.column}") for item in items]
-    return _estimate(requests, prices, cache_path, batch)
+    return _estimate(requests, prices, cache_path, batch, endpoint)
 
 
 def judge_request(judge: ModelSpec, item: JudgeItem) -> ChatRequest:
@@ -84,9 +95,11 @@ def judging_estimate(
     prices: PriceTable,
     cache_path: Path | None,
     batch: int | None = None,
+    endpoint: str = "",
 ) -> Estimate:
     to_judge = [item for item in items if item.response.strip()]  # empty responses are never sent
-    estimate = _estimate([(judge_request(judge, item), "judge") for item in to_judge], prices, cache_path, batch)
+    requests = [(judge_request(judge, item), "judge") for item in to_judge]
+    estimate = _estimate(requests, prices, cache_path, batch, endpoint)
     row = estimate.row(judge.spec, "judge")
     skipped = len(items) - len(to_judge)
     if skipped:

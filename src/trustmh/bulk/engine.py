@@ -18,7 +18,7 @@ from trustmh.bulk.backends import Backend
 from trustmh.bulk.budget import Budget, BudgetStop
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.progress import ProgressReporter
-from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion
+from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion, at_endpoint
 from trustmh.bulk.retry import PermanentError, RetryableError, RetryPolicy
 from trustmh.bulk.run_stats import RunStats
 
@@ -54,10 +54,14 @@ class BulkEngine:
         self._rng = random.Random(seed)
         self._in_flight: dict[str, asyncio.Future[ChatOutcome]] = {}
         self.budget: Budget | None = None  # caps (--max-cost, --max-tokens-total); None: no cap
+        # The base URL of the OpenAI-compatible endpoint (--base-url, else $OPENAI_BASE_URL): part of
+        # every openai/ request's cache key, so another server's chatbot is called, not replayed.
+        self.openai_endpoint = ""
 
     async def complete(self, request: ChatRequest) -> ChatOutcome:
         """One call: from the cache if there, else from the backend with retries."""
         self.stats.calls += 1
+        request = at_endpoint(request, self.openai_endpoint)
         key = request.cache_key()
         if self.cache is not None:
             hit = self.cache.lookup((key,)).get(key)

@@ -122,4 +122,20 @@ def generate(
 
 
 def load_conversations(path: Path) -> Table:
-    return read_table(path, [CONTEXT_COLUMN])
+    """The conversations file; a ``ConvID`` given twice is an error (replies would be joined to the wrong row)."""
+    table = read_table(path, [CONTEXT_COLUMN])
+    if ID_COLUMN in table.columns:
+        first_seen: dict[str, str] = {}
+        for row, where in zip(table.rows, table.where, strict=True):
+            conversation_id = row.get(ID_COLUMN, "").strip()
+            if not conversation_id:
+                continue
+            if conversation_id in first_seen:
+                raise DataFormatError(
+                    path,
+                    f"{where}, field '{ID_COLUMN}'",
+                    f"conversation id {conversation_id!r} is given twice (first at {first_seen[conversation_id]}); "
+                    "expected one row per conversation",
+                )
+            first_seen[conversation_id] = where
+    return table

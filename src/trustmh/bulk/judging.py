@@ -33,7 +33,8 @@ from trustmh.mentalalign.schema import (
     response_column,
     response_key,
 )
-from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS, judge_prompt
+from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS
+from trustmh.scoring.judge_prompt import judge_prompt
 from trustmh.scoring.rubric import Rubric
 from trustmh.scoring.verdict import JudgeCallFailed, JudgeWatch, ask_for_verdict
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 Message = dict[str, str]
@@ -36,12 +37,14 @@ class ChatRequest:
     model: str
     messages: tuple[Message, ...]
     params: GenerationParams = field(default_factory=GenerationParams)
+    # Where the model is served (the base URL), set by the engine for OpenAI-compatible models:
+    # "openai/chatbot" on two servers is two generators (issue 25). "" = the provider's default.
+    endpoint: str = ""
 
     def cache_key(self) -> str:
-        """Hash of (model, messages, parameters): equal keys mean an identical call.
+        """Hash of (model, endpoint, messages, parameters): equal keys mean an identical call.
 
-        The endpoint and the API key are deliberately not part of it: the key is a secret
-        and the model name is what identifies the generator. Computed once per request (the
+        The API key is deliberately not part of it (a secret). Computed once per request (the
         engine and a batch backend both need it; hashing a long prompt is not free).
         """
         cached = self.__dict__.get("_cache_key")
@@ -70,6 +73,9 @@ class ChatRequest:
             f'{{"messages":{self.messages_json()},"model":{_canonical(self.model)},'
             f'"params":{self.params.canonical_json()}}}'
         )
+        if self.endpoint:  # keys of the default endpoint are unchanged (a cache written before still resumes)
+            canonical = f'{canonical[:-1]},"endpoint":{_canonical(self.endpoint)}}}'
+
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -107,3 +113,15 @@ class ChatOutcome:
     @property
     def text(self) -> str | None:
         return None if self.completion is None else self.completion.text
+
+
+def openai_endpoint(base_url: str | None) -> str:
+    """The OpenAI-compatible endpoint of a run: ``--base-url``, else ``$OPENAI_BASE_URL``, else "" (OpenAI)."""
+    return (base_url or os.environ.get("OPENAI_BASE_URL") or "").rstrip("/")
+
+
+def at_endpoint(request: ChatRequest, endpoint: str) -> ChatRequest:
+    """``request`` as the engine sends and caches it: an ``openai/`` model's bound to its endpoint."""
+    if endpoint and not request.endpoint and request.model.startswith("openai/"):
+        return replace(request, endpoint=endpoint)
+    return request

@@ -18,6 +18,7 @@ from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.engine import BulkEngine
 from trustmh.bulk.factory import make_backends
 from trustmh.bulk.progress import ProgressReporter
+from trustmh.bulk.request import openai_endpoint
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.run_stats import RunStats
 from trustmh.core.endpoints import DEFAULT_BASE_URLS, check_reachable
@@ -131,6 +132,7 @@ async def _run(
     # Backends first: a missing API key must fail before the cache file is created.
     backends = make_backends(list(specs), settings.endpoint)
     engine = BulkEngine(backends, None, settings.endpoint.max_connections, settings.retry)
+    engine.openai_endpoint = openai_endpoint(settings.endpoint.base_url)
     lock = contextlib.ExitStack()
     try:
         if settings.cache_path:

@@ -47,10 +47,11 @@ def read_table(path: Path, required: Sequence[str]) -> Table:
     if path.suffix.lower() == ".xlsx":
         return _read_xlsx(path, required)
     rows = read_csv_rows(path, required)
-    columns = [name for name in rows[0] if name != "_line"]
+    columns = [restore_csv_cell(name) for name in rows[0] if name != "_line"]
     _check_unique_columns(path, "line 1", _csv_header(path))
     where = [f"line {row.pop('_line')}" for row in rows]
-    rows = [{name: restore_csv_cell(text) for name, text in row.items()} for row in rows]
+    # headers are neutralised on writing like cells (a model label "=cmd|..." is a column name)
+    rows = [{restore_csv_cell(name): restore_csv_cell(text) for name, text in row.items()} for row in rows]
     return Table(path, columns, rows, where)
 
 
@@ -151,7 +152,7 @@ def write_table(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str
 def _write_csv(path: Path, columns: Sequence[str], rows: Sequence[dict[str, str]]) -> None:
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(columns)
+        writer.writerow([neutralise_csv_cell(name) for name in columns])  # headers are user text too
         for row in rows:
             writer.writerow([neutralise_csv_cell(row.get(name, "")) for name in columns])
 

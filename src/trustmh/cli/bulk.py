@@ -138,6 +138,7 @@ def generate_command(
 ) -> None:
     from trustmh.bulk.dryrun import generation_estimate, make_budget
     from trustmh.bulk.generate import plan_generation
+    from trustmh.bulk.request import openai_endpoint
     from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
 
@@ -156,7 +157,8 @@ def generate_command(
     params = GenerationParams(max_tokens=max_tokens, temperature=temperature, seed=seed)
     if options.dry_run:
         items = plan_generation(table, targets, params, system, prompt_template)
-        estimate = generation_estimate(items, price_table, options.cache_path, options.batch)
+        endpoint = openai_endpoint(options.base_url[0] if options.base_url else None)
+        estimate = generation_estimate(items, price_table, options.cache_path, options.batch, endpoint)
         print_estimate(console, estimate, f"trustmh generate --dry-run ({len(table.rows):,} conversations)")
         return
     budget = make_budget(
@@ -217,6 +219,7 @@ def judge_command(
 ) -> None:
     from trustmh.bulk.dryrun import judging_estimate, make_budget
     from trustmh.bulk.judging import plan_judging
+    from trustmh.bulk.request import openai_endpoint
     from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
 
@@ -229,8 +232,15 @@ def judge_command(
     table = first_rows(read_table(responses, ["context"]), options.limit)
     keys = select_keys(table, key or [])
     if options.dry_run:
+        endpoint = openai_endpoint(options.base_url[0] if options.base_url else None)
         estimate = judging_estimate(
-            plan_judging(table, keys), judge, max_verdict_attempts, price_table, options.cache_path, options.batch
+            plan_judging(table, keys),
+            judge,
+            max_verdict_attempts,
+            price_table,
+            options.cache_path,
+            options.batch,
+            endpoint,
         )
         print_estimate(console, estimate, f"trustmh judge --dry-run ({len(table.rows):,} rows x {len(keys)} keys)")
         return

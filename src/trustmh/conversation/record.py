@@ -2,8 +2,9 @@
 
 The solver writes one :class:`ConversationRecord` to the sample store (key :data:`STORE_KEY`),
 so it is in the log beside the messages; scorers read it back with :func:`conversation_of`,
-which refuses a conversation that stopped early for any reason other than the planned end or
-the simulated user ending it: a shorter conversation is never scored as if it were complete.
+which refuses a conversation that stopped before its planned end for any reason, the simulated
+user ending it included (*shortened*: the model under test may have talked it into ending, issue
+25): a shorter conversation is never scored as if it were complete.
 """
 
 from __future__ import annotations
@@ -47,11 +48,14 @@ class ConversationRecord:
         return cls(**{**data, "turns": turns})
 
     @property
+    def shortened(self) -> bool:
+        """The simulated user ended it before its planned turns (an ending the model under test may have steered)."""
+        return self.ended_by == "user_ended" and len(self.turns) < self.planned_turns
+
+    @property
     def complete(self) -> bool:
-        if self.ended_by is None:
+        if self.ended_by is None or self.shortened:
             return False
-        if self.ended_by == "user_ended":
-            return True
         return len(self.turns) == self.planned_turns
 
 
@@ -69,6 +73,11 @@ def conversation_of(state: TaskState) -> ConversationRecord:
     if not data:
         raise IncompleteConversation("no conversation was recorded for this sample (was the conversation solver run?)")
     record = ConversationRecord.from_dict(data)
+    if record.shortened:
+        raise IncompleteConversation(
+            f"shortened: the simulated user ended the conversation after {len(record.turns)} of "
+            f"{record.planned_turns} planned turns; it is not scored as complete"
+        )
     if not record.complete:
         raise IncompleteConversation(
             f"the conversation stopped after {len(record.turns)} of {record.planned_turns} turns "

@@ -34,6 +34,7 @@ from trustmh.conversation.record import ConversationRecord, Turn, save
 from trustmh.conversation.turn_store import CallKey, TurnStore, call_identity, replay, turn_store
 from trustmh.conversation.users import (
     OPENING_CUE,
+    PERSONA_RESTATED,
     REMINDER,
     REMINDER_PLACEMENT,
     SIMULATED_USER_SYSTEM,
@@ -86,7 +87,7 @@ def stored_calls(
     if user_model is not None:
         identity = call_identity("user", user_model, USER_CONFIG, state.sample_id, state.epoch)
         # The user side's prompt wording is part of what it is asked: a change of it is a new call.
-        prompt = (plan.system or SIMULATED_USER_SYSTEM, OPENING_CUE, REMINDER, REMINDER_PLACEMENT)
+        prompt = (plan.system or SIMULATED_USER_SYSTEM, OPENING_CUE, REMINDER, REMINDER_PLACEMENT, PERSONA_RESTATED)
         user = CallKey(*identity, *prompt, plan.persona or "", plan.opening or "")
     return StoredCalls(store, target, user)
 

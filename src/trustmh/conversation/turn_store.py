@@ -6,9 +6,11 @@ written here when it returns, and a restarted conversation finds its completed c
 replays them (a ``ModelEvent`` with ``cache="read"`` in the transcript, as inspect's own cache
 writes) instead of calling the model.
 
-A call's key is a hash of who is asked (role, model, base URL, the generate settings that can
+A call's key is a hash of who is asked (role, model, base URL, its model arguments ``-M`` with
+the content of any file they name, e.g. a chatbot's config, and the generate settings that can
 change an answer, as inspect's cache key sees them), of the sample, epoch and log folder, and of
-the conversation so far. The conversation part is incremental (:class:`CallKey`): one hash update
+the conversation so far. (Without the model arguments, chatbot B run into the folder of chatbot A
+got A's answers replayed and was never called: issue 25.) The conversation part is incremental (:class:`CallKey`): one hash update
 per message, not a serialisation of the whole transcript per call. Entries expire after a week,
 like inspect's cache, which the first version used: its per-call cost (path checks, folder
 creation, trace lines and one pickle file per call) was +12% CPU per turn on
@@ -25,11 +27,14 @@ not an error: the run goes on, it just cannot skip turns on resume.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
@@ -63,7 +68,16 @@ class TurnStore:
         row = self._db.execute(
             "SELECT output FROM turns WHERE key = ? AND created >= ?", (key, time.time() - EXPIRY_SECONDS)
         ).fetchone()
-        return None if row is None else ModelOutput.model_validate_json(row[0])
+        if row is None:
+            return None
+        try:
+            return ModelOutput.model_validate_json(row[0])
+        except ValueError as error:  # pydantic's ValidationError: a row corrupted on disk or by hand
+            # One bad row costs its one call again, not every resume of the run (issue 25).
+            reason = " ".join(str(error).split())[:120]
+            logger.warning(f"{self.path}: turn {key[:12]}… is corrupt and is asked again ({reason})")
+            self._db.execute("DELETE FROM turns WHERE key = ?", (key,))
+            return None
 
     def put(self, key: str, output: ModelOutput) -> None:
         """Write and commit one output (autocommit: it is durable when this returns)."""
@@ -147,7 +161,26 @@ def call_identity(party: str, model: Model, config: GenerateConfig, sample_id: o
     and the log folder (:func:`log_folder`)."""
     settings = cache_key_config(resolved_generate_config(model, config))
     identity = (party, str(model), str(model.api.base_url), repr(sorted(settings.items())), str(sample_id), str(epoch))
-    return (*identity, log_folder())
+    return (*identity, log_folder(), model_args_identity(getattr(model, "model_args", None) or {}))
+
+
+def model_args_identity(model_args: Mapping[str, Any]) -> str:
+    """The model arguments as text, each naming a file followed by the sha256 of its content.
+
+    Only hashed into keys, never stored or shown (an argument may be an API key)."""
+    parts = []
+    for name in sorted(model_args):
+        value = model_args[name]
+        text = json.dumps(value, sort_keys=True, default=str)
+        if isinstance(value, (str, Path)) and str(value) and len(str(value)) < 4096:
+            try:
+                path = Path(value).expanduser()
+                if path.is_file():
+                    text += "#" + hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                pass  # not a readable file: the value itself is the identity
+        parts.append(f"{name}={text}")
+    return "\n".join(parts)
 
 
 def replay(model: Model, messages: list[ChatMessage], config: GenerateConfig, output: ModelOutput) -> None:

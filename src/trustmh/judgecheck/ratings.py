@@ -115,4 +115,28 @@ def read_ratings(path: str | Path) -> list[Rating]:
             )
         seen[key] = where
         ratings.append(Rating(*key[:3], value, f"{path}:{where}", turn))
+    _check_one_kind_per_field(path, ratings)
     return ratings
+
+
+def _check_one_kind_per_field(path: Path, ratings: list[Rating]) -> None:
+    """A field is rated with numbers or with labels, never both (issue 25).
+
+    Mixed, the numbers were silently read as labels ("4" a category of its own) and the
+    field's agreement computed on nominal codes; a stray label in a scale is a typo to fix."""
+    first: dict[str, dict[bool, Rating]] = {}
+    for rating in ratings:
+        kinds = first.setdefault(rating.field, {})
+        is_label = isinstance(rating.value, str)
+        kinds.setdefault(is_label, rating)
+        if len(kinds) == 2:
+            number, label = kinds[False], kinds[True]
+            odd = rating  # the row that made the field mixed
+            other = label if odd is number else number
+            where = odd.where.removeprefix(f"{path}:")
+            raise DataFormatError(
+                path,
+                f"{where}, column 'score'",
+                f"field {rating.field!r} mixes numbers and labels ({odd.value!r} here, "
+                f"{other.value!r} at {other.where.removeprefix(f'{path}:')}); expected one kind per field",
+            )

@@ -140,17 +140,34 @@ class HttpChatbot:
         except httpx.TransportError as error:
             raise HttpChatbotError(f"{shown}: {type(error).__name__}: {self._redact(str(error))}", retry=True) from None
         if response.status_code >= 400:
-            snippet = " ".join(response.text[:200].split())
             raise HttpChatbotError(
-                f"{shown}: HTTP {response.status_code}: {self._redact(snippet)}",
+                f"{shown}: HTTP {response.status_code}: {self._snippet(response.text)}",
                 retry=response.status_code in RETRY_STATUSES,
                 status=response.status_code,
                 retry_after=_retry_after(response),
             )
+        if 300 <= response.status_code < 400:  # redirects are not followed: a key must not travel elsewhere
+            where = self._redact(response.headers.get("location", "nowhere"))
+            raise HttpChatbotError(
+                f"{shown}: HTTP {response.status_code} redirect to {where}; redirects are not followed, "
+                "put the final URL in the config",
+                retry=False,
+                status=response.status_code,
+            )
         try:
             return response.json()
         except ValueError:
-            raise HttpChatbotError(f"{shown}: the reply is not JSON", retry=True) from None
+            kind = response.headers.get("content-type", "no content type").split(";")[0]
+            raise HttpChatbotError(
+                f"{shown}: the reply is not JSON ({kind}: {self._snippet(response.text, 80)})", retry=False
+            ) from None
+
+    def _snippet(self, body: str, length: int = 200) -> str:
+        """The start of a body for an error line: secrets redacted *before* it is cut (a key straddling
+        the cut would otherwise show its first characters)."""
+        head = " ".join(body[: length + 8192].split())
+        shown = self._redact(head)
+        return shown[:length] + ("…" if len(shown) > length else "")
 
     def should_retry(self, error: Exception) -> bool | Any:
         from trustmh.core.inspect_compat import RetryDecision
@@ -195,8 +212,24 @@ class HttpChatbot:
             if not self._replied:
                 self._stop_on_config_error(f"field 'reply': {problem}")
             raise HttpChatbotError(problem, retry=False) from None
+        path = self.config.reply
+        if value is None or (isinstance(value, str) and not value.strip()):
+            what = "null" if value is None else "an empty string"
+            raise HttpChatbotError(f"reply path {path!r} holds {what}: the chatbot gave no answer", retry=True)
+        if not isinstance(value, str):  # a dict, a list, a number: the path points at the wrong place
+            kind = (
+                "an object"
+                if isinstance(value, dict)
+                else "a list"
+                if isinstance(value, list)
+                else type(value).__name__
+            )
+            problem = f"reply path {path!r} holds {kind}, not text: point 'reply' in the config at the answer's text"
+            if not self._replied:
+                self._stop_on_config_error(f"field 'reply': {problem}")
+            raise HttpChatbotError(problem, retry=False)
         self._replied = True
-        text = value if isinstance(value, str) else ("" if value is None else str(value))
+        text = value
         usage = self.config.usage
         tokens_in = tokens_out = None
         if usage is not None:

@@ -93,6 +93,10 @@ def run_tasks(config: RunConfig) -> list[Any]:
     tasks = build_tasks(config.tasks, config.source, config.data_dir, config.task_args)
     check_replays(config.models, dict(config.model_args), tasks, config.limit)
     budget = run_budget_of(config)
+    from trustmh.conversation.users import simulated_user_lines
+
+    for line in simulated_user_lines(tasks, config.models, config.user_model):
+        console.print(line, highlight=False, markup=False)
     for notice in batch_plan.notices:
         console.print(f"batch: {notice}", highlight=False)
     created = not log_dir.exists()

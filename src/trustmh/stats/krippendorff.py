@@ -115,6 +115,8 @@ def alpha_estimate(
     Undefined replicates (nothing to disagree about) are dropped.
     """
     data = np.asarray(reliability_data, dtype=float)
+    if not np.isfinite(data).any():  # every rating missing (e.g. a panel whose votes all went unparsed)
+        return Estimate(float("nan"), 0)
     if level == "interval":
         sums, from_sums = interval_unit_sums(data), interval_alpha_from_sums
     elif level == "nominal":

@@ -59,6 +59,11 @@ GENERATE_INPUT_CASES = [
     gen("gen-duplicate-header", {"conv.csv": _lines("context,context", "a,b")}, ["conv.csv:line 1", "appears twice"]),
     gen("gen-extra-field", {"conv.csv": _lines("context", "a,b")}, ["conv.csv:line 2", "more fields than"]),
     gen(
+        "gen-duplicate-conversation-id",  # issue 25: replies would be joined to the wrong conversation
+        {"conv.csv": _lines("ConvID,context", "7,I cannot sleep.", "8,Work is hard.", "7,Again.")},
+        ["conv.csv:line 4, field 'ConvID'", "'7' is given twice (first at line 2)"],
+    ),
+    gen(
         "gen-conversations-wrong-suffix",
         {"conv.txt": _lines("context", "hi")},
         ["conv.txt", "must be a .csv or .xlsx file"],

@@ -25,6 +25,13 @@ def on_log(case_id: str, human: str, expected: list[str]) -> Case:
 
 CASES = [
     judge_check(
+        "judgecheck-mixed-numbers-and-labels",  # issue 25: the numbers were read as labels, silently
+        {"human.csv": _lines(HEADER, "c1,,quality,ann,4", "c1,,quality,bob,good"), "judge.csv": JUDGE_TURNS},
+        ["human.csv:line 3, column 'score'", "field 'quality' mixes numbers and labels", "'good' here"],
+        "--judge-ratings",
+        "judge.csv",
+    ),
+    judge_check(
         "judgecheck-turn-not-a-whole-number",
         {"human.csv": _lines(HEADER, "c1,1,names_risk,ann,1", "c1,2.5,names_risk,ann,0"), "judge.csv": JUDGE_TURNS},
         ["human.csv:line 3, column 'turn'", "whole turn number", "'2.5'"],
