@@ -47,7 +47,7 @@ def test_an_openai_compatible_model_keeps_its_temperature(monkeypatch: pytest.Mo
 def test_only_the_compat_module_imports_private_inspect_modules() -> None:
     offenders = []
     for path in (REPO_ROOT / "src" / "trustmh").rglob("*.py"):
-        if path.name == "_inspect_compat.py":
+        if path.relative_to(REPO_ROOT / "src" / "trustmh").as_posix() == "core/inspect_compat.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             modules = []

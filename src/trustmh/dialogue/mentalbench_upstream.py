@@ -36,7 +36,8 @@ ORIGIN = f"{UPSTREAM_KEY}:create_evaluation_prompt:return"
 
 
 def _read(reply: str, rubric: Rubric, judged: Sequence[str]) -> Verdict:
-    return parse_verdict(reply, rubric, judged)
+    # A published judge's prompt is sent unredacted: a verdict restating planted ratings may be a copy.
+    return parse_verdict(reply, rubric, judged, saw_plants=True)
 
 
 def judge_settings(source: str) -> tuple[float, int]:

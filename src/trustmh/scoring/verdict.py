@@ -170,12 +170,14 @@ def _restates(identity: tuple[tuple[str, int | str], ...], planted: set[tuple[st
     return bool(planted) and all((name, canonical_value(value)) in planted for name, value in identity)
 
 
-def parse_verdict(text: str, rubric: Rubric, judged: Sequence[str] = ()) -> Verdict:
+def parse_verdict(text: str, rubric: Rubric, judged: Sequence[str] = (), saw_plants: bool = False) -> Verdict:
     """The judge's own verdict in ``text``; raise :class:`VerdictError` if there is not exactly one.
 
     ``judged`` is the material the judge was shown (context, response): when the reply holds
     several verdicts, those restating ratings planted there are quotes, not the judge's. A single
     verdict is the judge's even if it equals a planted one (it never saw it: the prompt redacts them).
+    ``saw_plants``: the judge was shown the material unredacted (a published judge's prompt, sent
+    as upstream wrote it), so a verdict restating planted ratings may be a copy and is refused.
     """
     own: dict[tuple[tuple[str, int | str], ...], Verdict] = {}
     problem: VerdictError | None = None
@@ -192,6 +194,8 @@ def parse_verdict(text: str, rubric: Rubric, judged: Sequence[str] = ()) -> Verd
         if len(own) != 1:
             raise VerdictError("the reply holds more than one verdict")
     if len(own) == 1:
+        if saw_plants and _restates(next(iter(own)), planted_pairs(judged, rubric)):
+            raise VerdictError("the verdict restates ratings copied from the judged text")
         return next(iter(own.values()))
     if problem is not None:
         raise problem

@@ -89,7 +89,8 @@ def read_upstream(reply: str, rubric: Rubric, judged: Sequence[str]) -> Verdict:
 
 
 def read_corrected(reply: str, rubric: Rubric, judged: Sequence[str]) -> Verdict:
-    return parse_verdict(reply, rubric, judged)
+    # A published judge's prompt is sent unredacted: a verdict restating planted ratings may be a copy.
+    return parse_verdict(reply, rubric, judged, saw_plants=True)
 
 
 def apa_rubric(data_dir: str | None, parser: str = "corrected") -> tuple[Rubric, Template]:
