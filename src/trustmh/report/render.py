@@ -16,6 +16,7 @@ from trustmh import PILLARS, __version__
 from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
+from trustmh.report.audit import audit_views
 from trustmh.report.collect import Collection, LogResult
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
@@ -311,6 +312,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "starter_tasks": _starter_tasks(results),
         "starter_warning": STARTER_WARNING,
         "alignment": _alignment_view(alignment, store),
+        "audits": audit_views(results),
         "figures_json": store.script_json(),
         "plotly_js": Markup(get_plotlyjs()),
     }
