@@ -51,7 +51,7 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RubricJudge]
 
 def test_no_planted_identifier_reaches_the_judge(judged: tuple[Path, RubricJudge]) -> None:
     _, judge = judged
-    assert len(judge.received) >= 3 * 20  # three rubrics on every assistant turn
+    assert len(judge.received) == 3 * 17  # three rubrics on each of the 17 assistant turns
     sent = "\n".join(judge.received)
     assert not [p for p in PLANTED if p in sent]
     assert "[EMAIL_" in sent and "[NAME_" in sent and "[PHONE_" in sent  # replaced, not dropped

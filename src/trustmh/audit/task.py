@@ -162,12 +162,11 @@ def audit_scorer() -> Scorer:
 
 def audit_task(samples: list[Sample], source_name: str, redacted: bool, judged: bool) -> Task:
     """The audit task over prepared ``samples`` (see :func:`spool_conversations`)."""
-    return Task(
+    task = Task(
         name=TASK_NAME,
         dataset=MemoryDataset(samples, name=source_name),
         solver=replay_recorded(),
         scorer=audit_scorer(),
-        epochs_reducer=[trustmh_mean()],
         metadata={
             "trustmh_pillar": PILLAR,
             "trustmh_source": "transcripts",
@@ -178,3 +177,5 @@ def audit_task(samples: list[Sample], source_name: str, redacted: bool, judged: 
             DERIVED_FIELDS_KEY: DERIVED_FIELDS,
         },
     )
+    task.epochs_reducer = [trustmh_mean()]  # unparsed stays unparsed (as trustmh_task sets it)
+    return task
