@@ -104,3 +104,30 @@ def test_dry_run_without_judge_sends_nothing(tmp_path: Path) -> None:
     result = _audit(str(EXAMPLE_JSONL), "--dry-run", "--log-dir", str(tmp_path / "logs"))
     assert result.exit_code == 0, result.output
     assert "nothing leaves this machine" in result.output and not (tmp_path / "logs").exists()
+
+
+def test_dry_run_with_judge_prices_every_rubric_call_and_writes_nothing(tmp_path: Path) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("openai/gpt-4o: {input: 2.5, output: 10}\n", encoding="utf-8")
+    log_dir = tmp_path / "logs"
+    result = _audit(
+        str(EXAMPLE_JSONL),
+        "--redact",
+        "--judge",
+        "openai/gpt-4o",
+        "--dry-run",
+        "--prices",
+        str(prices),
+        "--log-dir",
+        str(log_dir),
+    )
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "redacted as below" in flat and "total estimated cost ≤" in flat
+    assert "│judge│51│0│" in result.output.replace(" ", "")  # 3 rubrics x 17 turns, none cached
+    assert not log_dir.exists()  # no log, no redaction map
+
+
+def test_caps_without_a_judge_are_refused(tmp_path: Path) -> None:
+    result = _audit(str(EXAMPLE_JSONL), "--max-cost", "5", "--log-dir", str(tmp_path / "logs"))
+    assert result.exit_code == 2 and "without --judge nothing is paid" in result.output
