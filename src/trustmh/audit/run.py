@@ -25,6 +25,7 @@ from trustmh.run_logs import raise_on_failed, remove_superseded_logs
 from trustmh.run_summary import console
 
 FLAGGED_FILE = "audit-flagged-turns.csv"
+DETECTOR_LOG_BUFFER = 200
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,11 @@ def run_audit(options: AuditOptions) -> list[Any]:
                 max_connections=options.max_connections,
                 display=options.display,
             )
+            # inspect re-reads the .eval zip's directory on every flush, a cost that grows with the
+            # samples already written (quadratic over a 10,000-conversation audit). A judged audit
+            # flushes every conversation (a kill loses no paid judgement); a detector-only audit,
+            # whose work costs nothing to redo, every DETECTOR_LOG_BUFFER conversations.
+            settings["log_buffer"] = 1 if options.judge else DETECTOR_LOG_BUFFER
             settings = with_redacting_models(settings)
             check_endpoints(settings)
             judges = [m for role, m in (settings.get("model_roles") or {}).items() if role.split("_")[0] == "judge"]
