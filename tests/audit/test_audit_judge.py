@@ -96,3 +96,22 @@ def test_flagged_csv_read_back_by_judge_check(judged: tuple[Path, RubricJudge], 
     result = runner.invoke(app, ["judge-check", "--log", str(log), "--human", str(labelled), "--bootstrap", "0"])
     assert result.exit_code == 0, result.output
     assert "dcs (per turn)" in result.output and "hes (per turn)" in result.output
+
+
+def test_max_cost_stops_the_judge_and_the_rerun_resumes(tmp_path: Path) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("openai/test-judge: {input: 100, output: 100}\n", encoding="utf-8")  # USD per 1M tokens
+    log_dir = tmp_path / "logs"
+    args = ["audit", str(EXAMPLE_JSONL), "--judge", "openai/test-judge", "--log-dir", str(log_dir), "--no-report"]
+    judge = RubricJudge()
+    with pytest.MonkeyPatch.context() as patch, OpenAIDouble(responder=judge) as server:
+        patch.setenv("OPENAI_BASE_URL", server.base_url)
+        patch.setenv("OPENAI_API_KEY", "sk-test-audit-0000")
+        capped = runner.invoke(app, [*args, "--max-cost", "0.5", "--prices", str(prices), "--max-connections", "1"])
+        assert capped.exit_code == 3, capped.output
+        assert "Rerun the same command to resume" in " ".join(capped.output.split())
+        sent_under_cap = len(judge.received)
+        assert 0 < sent_under_cap < 3 * 17
+        finished = runner.invoke(app, args)
+    assert finished.exit_code == 0, finished.output
+    assert len(judge.received) < sent_under_cap + 3 * 17  # the conversations judged under the cap are not judged again
