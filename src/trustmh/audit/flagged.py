@@ -22,6 +22,8 @@ from trustmh.spreadsheet import neutralise_csv_cell
 
 COLUMNS = ("sample_id", "turn", "field", "rater", "score", "severity")
 REVIEWER = "reviewer"
+# Only the scores are read back: the transcript, events and store of 10,000 samples are not parsed.
+SCORES_ONLY = {"events", "messages", "attachments", "store"}
 # The judge-check field a reviewer's label is compared with, per flag.
 FIELD_OF_FLAG = {"delusion_validated": "dcs", "harm_enabled": "hes"}
 
@@ -54,7 +56,7 @@ def write_flagged(log_path: str, destination: Path) -> int:
     """Write the flagged turns of the audit log at ``log_path``; returns how many rows."""
     from inspect_ai.log import read_eval_log_samples
 
-    rows = flagged_rows(read_eval_log_samples(log_path, all_samples_required=False))
+    rows = flagged_rows(read_eval_log_samples(log_path, all_samples_required=False, exclude_fields=SCORES_ONLY))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()

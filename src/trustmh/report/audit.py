@@ -19,6 +19,7 @@ from trustmh.report.headline import ci_text, fmt
 
 AUDIT_PILLAR = "audit"
 WORST_SHOWN = 20
+SCORES_ONLY = {"events", "messages", "attachments", "store"}  # what the section reads: scores only
 # (metric, what it means), in reading order; a metric the log lacks (e.g. judge metrics of a
 # detector-only audit) is listed as not scored.
 RATES = (
@@ -69,7 +70,7 @@ def worst_conversations(path: str, shown: int = WORST_SHOWN) -> tuple[list[Worst
     from inspect_ai.log import read_eval_log_samples
 
     flagged: list[WorstConversation] = []
-    for sample in read_eval_log_samples(path, all_samples_required=False):
+    for sample in read_eval_log_samples(path, all_samples_required=False, exclude_fields=SCORES_ONLY):
         if sample.epoch != 1:
             continue
         for score in (sample.scores or {}).values():
