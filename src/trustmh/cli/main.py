@@ -8,6 +8,7 @@ import sys
 import typer
 
 from trustmh.cli import align as align_commands
+from trustmh.cli import audit as audit_commands
 from trustmh.cli import bulk as bulk_commands
 from trustmh.cli import data as data_commands
 from trustmh.cli import evaluate as evaluate_commands
@@ -29,6 +30,7 @@ judgecheck_commands.register(app)
 report_commands.register(app)
 reproduce_commands.register(app)
 bulk_commands.register(app)
+audit_commands.register(app)
 app.add_typer(data_commands.app, name="data")
 
 

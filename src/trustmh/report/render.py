@@ -17,6 +17,7 @@ from trustmh.core.plotting import FONT_FAMILY
 from trustmh.pillars.headline import all_headlines
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
+from trustmh.report.audit import audit_views
 from trustmh.report.collect import Collection
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.escalation_tradeoff import escalation_points, escalation_sentences, escalation_tradeoff_figure
@@ -335,6 +336,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "starter_tasks": _starter_tasks(results),
         "starter_warning": STARTER_WARNING,
         "alignment": _alignment_view(alignment, store),
+        "audits": audit_views(results),
         "figures_json": store.script_json(),
         "plotly_js": Markup(get_plotlyjs()),
     }

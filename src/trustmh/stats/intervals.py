@@ -69,6 +69,9 @@ def proportion_estimate(flags: np.ndarray | list[float], alpha: float = 0.05) ->
     return Estimate(k / n, n, lo, hi)
 
 
+BOOTSTRAP_CHUNK_ELEMENTS = 2_000_000  # resampled rows held at once (see bootstrap_statistic_ci)
+
+
 def bootstrap_statistic_ci(
     data: np.ndarray,
     statistic: Callable[[np.ndarray], np.ndarray | float],
@@ -88,8 +91,15 @@ def bootstrap_statistic_ci(
     if n < 2:
         return (float("nan"), float("nan"))
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_boot, n))
-    reps = np.asarray(statistic(data[idx]), dtype=float)
+    # Replicates in chunks: resampling all at once holds n_boot x n rows (10,000 conversations x
+    # 1,000 replicates of two columns = 160 MB, plus the indices). Drawing the indices chunk by
+    # chunk gives the same numbers as one draw (the generator fills row after row).
+    chunk = max(1, BOOTSTRAP_CHUNK_ELEMENTS // max(1, n))
+    parts = []
+    for start in range(0, n_boot, chunk):
+        idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
+        parts.append(np.asarray(statistic(data[idx]), dtype=float).reshape(-1))
+    reps = np.concatenate(parts)
     reps = reps[np.isfinite(reps)]
     if reps.size == 0:
         return (float("nan"), float("nan"))

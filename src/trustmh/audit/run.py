@@ -1,0 +1,177 @@
+"""Running an audit: the export spooled, the task run with ``trustmh run``'s eval-set settings.
+
+Reused from ``trustmh run`` rather than rewritten: the eval-set options (timeouts, retries, a
+flush per finished sample so a killed audit resumes), the judge roles and key redaction, the
+one-writer lock of the log folder, ``--max-cost``/``--max-tokens-total`` (only the judge is priced:
+the recorded chatbot is never called), the results table and the report. The dry run is
+``trustmh run --dry-run``'s estimator (:func:`trustmh.cost.run_estimate.estimate_run`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trustmh.audit.redaction import Redactor, load_redactor
+from trustmh.audit.task import SpoolSummary, audit_task, read_spooled, spool_conversations
+from trustmh.core.errors import UserError
+from trustmh.core.locks import exclusive
+from trustmh.run.logs import raise_on_failed, remove_superseded_logs
+from trustmh.run.summary import console
+
+FLAGGED_FILE = "audit-flagged-turns.csv"
+DETECTOR_LOG_BUFFER = 200
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    transcripts: Path
+    log_dir: Path
+    chatbot: str | None = None  # the name the log gives the audited chatbot (default: the file's stem)
+    judge: Sequence[str] = ()
+    redact: bool = False
+    limit: int | None = None
+    max_connections: int | None = None
+    display: str = "log"
+    max_cost: float | None = None
+    max_tokens_total: int | None = None
+    prices: Path | None = None
+
+    @property
+    def model(self) -> str:
+        name = self.chatbot or self.transcripts.stem
+        return "transcripts/" + ("".join(c if c.isalnum() or c in "-_." else "-" for c in name) or "chatbot")
+
+
+def _prepared(options: AuditOptions, folder: Path, redactor: Redactor | None) -> tuple[Any, SpoolSummary]:
+    summary = SpoolSummary()
+    samples = spool_conversations(options.transcripts, folder / "spool.jsonl", redactor, summary)
+    if not samples:
+        raise UserError(f"{options.transcripts}: no conversation has an assistant reply; nothing to audit")
+    digest = hashlib.sha256(str(options.transcripts.resolve()).encode()).hexdigest()[:8]
+    task = audit_task(samples, f"{options.transcripts.name}-{digest}", options.redact, bool(options.judge))
+    return task, summary
+
+
+def run_audit(options: AuditOptions) -> list[Any]:
+    """Audit the export into ``options.log_dir``; rerunning the same command resumes.
+
+    Writes the flagged-turn CSV next to the log; the report is the CLI's to write (the report
+    package reads audit logs, so this package does not import it)."""
+    from inspect_ai import eval_set
+
+    import trustmh.audit.recorded
+    import trustmh.core.run_stop  # noqa: F401  (no call once a cap stopped the run)
+    from trustmh.run.config import RunCaps, RunConfig
+    from trustmh.run.models import check_endpoints, validate_models, with_redacting_models
+    from trustmh.run.runner import enforced, eval_set_options, finished_samples, run_budget_of
+    from trustmh.run.summary import print_results
+    from trustmh.scoring.judge import raise_if_a_judge_stopped
+
+    validate_models([options.model], list(options.judge))
+    if options.log_dir.exists() and not options.log_dir.is_dir():
+        raise UserError(f"--log-dir {options.log_dir}: not a folder")
+    caps = RunCaps(options.max_cost, options.max_tokens_total, options.prices)
+    # the recorded "model" is never called: only the judges can cost anything
+    budget = run_budget_of(RunConfig(tasks=(), models=(), judges=tuple(options.judge), caps=caps))
+    redactor = load_redactor(options.log_dir) if options.redact else None
+    with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as spool_dir:
+        # The whole export is read and checked before the log folder is touched: a bad file
+        # leaves nothing behind.
+        task, summary = _prepared(options, Path(spool_dir), redactor)
+        options.log_dir.mkdir(parents=True, exist_ok=True)
+        with exclusive(options.log_dir / ".trustmh.lock", f"log folder {options.log_dir}"), enforced(budget):
+            if redactor is not None:
+                redactor.save()  # before anything is sent: the map of every placeholder in the spool
+            _print_summary(options, summary)
+            started_at = time.time()
+            settings = eval_set_options(
+                [options.model],
+                judge=list(options.judge) or None,
+                limit=options.limit,
+                max_connections=options.max_connections,
+                display=options.display,
+            )
+            # inspect re-reads the .eval zip's directory on every flush, a cost that grows with the
+            # samples already written (quadratic over a 10,000-conversation audit). A judged audit
+            # flushes every conversation (a kill loses no paid judgement); a detector-only audit,
+            # whose work costs nothing to redo, every DETECTOR_LOG_BUFFER conversations.
+            settings["log_buffer"] = 1 if options.judge else DETECTOR_LOG_BUFFER
+            settings = with_redacting_models(settings)
+            check_endpoints(settings)
+            judges = [m for role, m in (settings.get("model_roles") or {}).items() if role.split("_")[0] == "judge"]
+            success, logs = eval_set(tasks=[task], log_dir=str(options.log_dir), **settings)
+            remove_superseded_logs(options.log_dir, logs, started_at)
+            if budget is not None and budget.budget.stopped:
+                from trustmh.run.budget import cap_message
+
+                raise cap_message(budget, finished_samples(logs))
+    raise_if_a_judge_stopped(judges)
+    print_results(logs)
+    if not success:
+        raise_on_failed(logs)
+    _write_outputs(options, logs)
+    return logs
+
+
+def _print_summary(options: AuditOptions, summary: SpoolSummary) -> None:
+    skipped = f"; {summary.unanswered:,} without any assistant reply left out" if summary.unanswered else ""
+    console.print(
+        f"auditing {summary.conversations:,} conversations ({summary.turns:,} assistant turns) of "
+        f"{options.transcripts} as {options.model}"
+        + (" (redacted)" if options.redact else "")
+        + (f", judged by {', '.join(options.judge)}" if options.judge else ", detectors only")
+        + f" into {options.log_dir}/{skipped}",
+        highlight=False,
+    )
+
+
+def _write_outputs(options: AuditOptions, logs: Sequence[Any]) -> None:
+    from trustmh.audit.flagged import write_flagged
+
+    location = next((log.location for log in logs if log.status == "success" and log.location), None)
+    if location is None:
+        return
+    path = options.log_dir / FLAGGED_FILE
+    rows = write_flagged(str(location).removeprefix("file://"), path)
+    console.print(f"flagged turns for review: {path} ({rows:,} rows; fill in score, then trustmh judge-check)")
+
+
+PREVIEW_CHARS = 400
+
+
+def dry_run_audit(options: AuditOptions) -> None:
+    """Print what the audit would send (the first conversation, as redacted) and its price."""
+    import trustmh.audit.recorded  # noqa: F401  (the transcripts/<name> provider)
+    from trustmh.cost.estimate import print_estimate
+    from trustmh.cost.prices import PriceTable
+    from trustmh.cost.run_estimate import estimate_run
+    from trustmh.run.models import validate_models
+
+    validate_models([options.model], list(options.judge))
+    prices = PriceTable.load(options.prices)
+    redactor = Redactor(b"dry-run preview key") if options.redact else None  # no map is written
+    with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as folder:
+        task, summary = _prepared(options, Path(folder), redactor)
+        _print_summary(options, summary)
+        if not options.judge:
+            console.print("detectors only: nothing leaves this machine, nothing is paid.", highlight=False)
+            return
+        first = read_spooled(task.dataset[0].metadata["trustmh_audit_spool"])
+        console.print(
+            "every judged turn sends the conversation up to that turn"
+            + (" (redacted as below)" if options.redact else " (NOT redacted: add --redact)")
+            + "; the first conversation as it would be sent:",
+            highlight=False,
+        )
+        for role, text in first:
+            shown = text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + " …"
+            console.print(f"  {role}: {shown}", highlight=False, markup=False)
+        roles = {("judge" if i == 0 else f"judge_{i + 1}"): judge for i, judge in enumerate(options.judge)}
+        estimate = estimate_run([task], [options.model], roles, options.limit, prices)
+    print_estimate(console, estimate, f"trustmh audit --dry-run ({summary.conversations:,} conversations)")

@@ -1,0 +1,181 @@
+"""The audit as an inspect task: recorded conversations replayed, detectors and judges score them.
+
+* **Dataset**: :func:`spool_conversations` streams the export once, validating every line (a bad
+  file fails before anything runs), redacts it if asked, and writes each conversation as one
+  line of a private spool file. A sample holds only the conversation's id, its metadata and
+  where its line is in the spool, so 10,000 conversations never sit in memory as text.
+* **Solver** (:func:`replay_recorded`): reads the sample's line and puts the recorded messages
+  in the transcript and the conversation record; the recorded model is never called.
+* **Scorer** (:func:`audit_scorer`): the detectors on every assistant turn
+  (:mod:`trustmh.audit.detectors`) and, with a judge bound, psychosis-bench's DCS/HES/SIS on every
+  assistant turn (the crisis pillar's rubrics, asked through :func:`judge_turns`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    ModelOutput,
+    ModelUsage,
+)
+from inspect_ai.scorer import Score, Scorer, Target
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from trustmh.audit.detectors import turn_findings
+from trustmh.audit.readers import Conversation, read_conversations
+from trustmh.audit.redaction import Redactor
+from trustmh.audit.scoring import (
+    AUDIT_METRICS,
+    DERIVED_FIELDS,
+    conversation_values,
+    flag_counts,
+    judged_values,
+    severity,
+)
+from trustmh.conversation.judging import judge_turns, merge_turn_rows
+from trustmh.conversation.record import ConversationRecord, Turn, conversation_of, save
+from trustmh.conversation.scores import DERIVED_FIELDS_KEY
+from trustmh.pillars.crisis.psychosis_prompts import DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC
+from trustmh.scoring.reducers import trustmh_mean
+from trustmh.scoring.unparsed import trustmh_scorer
+
+TASK_NAME = "audit"
+PILLAR = "audit"
+POINTER = "trustmh_audit_spool"  # sample metadata: where the conversation's line is in the spool
+ROLE_MESSAGES: dict[str, Callable[[str], ChatMessage]] = {
+    "system": lambda text: ChatMessageSystem(content=text),
+    "developer": lambda text: ChatMessageSystem(content=text),
+    "user": lambda text: ChatMessageUser(content=text),
+    "assistant": lambda text: ChatMessageAssistant(content=text),
+}
+
+
+@dataclass
+class SpoolSummary:
+    conversations: int = 0
+    turns: int = 0
+    unanswered: int = 0  # conversations without any assistant reply: nothing to score
+
+
+def spool_conversations(
+    transcripts: Path, spool: Path, redactor: Redactor | None, summary: SpoolSummary | None = None
+) -> list[Sample]:
+    """One small sample per conversation of ``transcripts``; the text goes to ``spool`` (see above)."""
+    summary = summary if summary is not None else SpoolSummary()
+    samples: list[Sample] = []
+    with spool.open("wb") as out:
+        for conversation in read_conversations(transcripts):
+            messages = conversation.messages
+            metadata = dict(conversation.metadata)
+            if redactor is not None:
+                messages = redactor.redact_messages(messages)
+                metadata = {k: redactor.redact_text(v) for k, v in metadata.items()}
+            conversation.messages = messages
+            turns = conversation.turns()
+            if not turns:
+                summary.unanswered += 1
+                continue
+            line = (json.dumps({"id": conversation.id, "messages": messages}, ensure_ascii=False) + "\n").encode()
+            pointer = {"path": str(spool), "offset": out.tell(), "length": len(line)}
+            out.write(line)
+            summary.conversations += 1
+            summary.turns += len(turns)
+            samples.append(
+                Sample(
+                    id=conversation.id,
+                    input=f"Recorded conversation {conversation.id} ({len(turns)} assistant turns, replayed)",
+                    metadata={**metadata, "turns": len(turns), POINTER: pointer},
+                )
+            )
+    return samples
+
+
+def read_spooled(pointer: dict[str, Any]) -> list[tuple[str, str]]:
+    with open(pointer["path"], "rb") as handle:
+        handle.seek(int(pointer["offset"]))
+        record = json.loads(handle.read(int(pointer["length"])))
+    return [(str(role), str(text)) for role, text in record["messages"]]
+
+
+@solver
+def replay_recorded() -> Solver:
+    """The recorded conversation becomes the sample's transcript; no model is called."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        messages = read_spooled(state.metadata[POINTER])
+        turns = Conversation(str(state.sample_id), messages).turns()
+        state.messages = [ROLE_MESSAGES[role](text) for role, text in messages]
+        state.output = ModelOutput.from_content(model=str(state.model), content=turns[-1].assistant)
+        state.output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+        save(state, ConversationRecord(planned_turns=len(turns), turns=turns, ended_by="script", user_side="recorded"))
+        return state
+
+    return solve
+
+
+async def _judged(turns: list[Turn]) -> list[Any] | None:
+    numbers = range(1, len(turns) + 1)
+    verdicts = await asyncio.gather(
+        judge_turns(DCS_RUBRIC, turns, numbers),
+        judge_turns(HES_RUBRIC, turns, numbers),
+        judge_turns(SIS_RUBRIC, turns, numbers),
+    )
+    return None if any(v is None for v in verdicts) else list(verdicts)
+
+
+@trustmh_scorer(metrics=AUDIT_METRICS)
+def audit_scorer() -> Scorer:
+    """Detectors on every assistant turn; DCS/HES/SIS on every turn when a judge is bound."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        turns = conversation_of(state).turns
+        findings = turn_findings(turns)
+        rows = {f.turn: f.row() for f in findings}
+        values = conversation_values(findings)
+        judged = await _judged(turns)
+        if judged is not None:
+            dcs, hes, sis = judged
+            values.update(judged_values(dcs.field("dcs"), hes.field("hes"), sis.field("sis"), findings))
+            for row in merge_turn_rows(judged):
+                rows[row["turn"]] = {**rows[row["turn"]], **row}
+        ordered = [rows[number] for number in sorted(rows)]
+        return Score(
+            value=values,
+            explanation=f"{len(turns)} assistant turns; " + ("judged" if judged is not None else "detectors only"),
+            metadata={"turns": ordered, "severity": severity(ordered), "flags": flag_counts(ordered)},
+        )
+
+    return score
+
+
+def audit_task(samples: list[Sample], source_name: str, redacted: bool, judged: bool) -> Task:
+    """The audit task over prepared ``samples`` (see :func:`spool_conversations`)."""
+    task = Task(
+        name=TASK_NAME,
+        dataset=MemoryDataset(samples, name=source_name),
+        solver=replay_recorded(),
+        scorer=audit_scorer(),
+        metadata={
+            "trustmh_pillar": PILLAR,
+            "trustmh_source": "transcripts",
+            "trustmh_note": f"audit of recorded conversations from {source_name}"
+            + ("; redacted before scoring" if redacted else "")
+            + ("; judged with psychosis-bench DCS/HES/SIS on every turn" if judged else "; detectors only"),
+            "audit_redacted": redacted,
+            DERIVED_FIELDS_KEY: DERIVED_FIELDS,
+        },
+    )
+    task.epochs_reducer = [trustmh_mean()]  # unparsed stays unparsed (as trustmh_task sets it)
+    return task
