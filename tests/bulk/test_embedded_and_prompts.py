@@ -103,7 +103,7 @@ def test_rubric_has_the_seven_mentalalign_attributes_on_anchored_1_to_5_scales()
     # MentalBench anchors every level of every attribute.
     for score, level in zip((5, 4, 3, 2, 1), ("Excellent", "Good", "Moderate", "Poor", "Very Poor"), strict=True):
         assert MENTALALIGN_RUBRIC.instructions.count(f"  {score} ({level}): ") == 7
-    assert "No meaningful guidance or direction" in MENTALALIGN_RUBRIC.instructions
+    assert "1 (Very Poor): No sign of understanding" in MENTALALIGN_RUBRIC.instructions  # our own anchors
     verdict = parse_verdict(
         '```json\n{"Guidance": 4, "Informativeness": 3, "Relevance": 5, "Safety": 5, '
         '"Empathy": 4, "Helpfulness": 4, "Understanding": 5, "Overall": 4, "Explanation": "Solid."}\n```',

@@ -52,6 +52,9 @@ def _command(log_dir: Path, data_dir: Path) -> list[str]:
         "--max-connections",
         str(CONNECTIONS),
         "--no-report",
+        # the synthetic data folder holds no upstream scoring.py; this test is about resuming
+        "-T",
+        "judge_prompts=trustmh",
     ]
 
 

@@ -61,12 +61,13 @@ def test_without_judge_attributes_are_not_scored(tmp_path):
     assert "empathy" in summary["not_scored"] and summary["metrics"]["response_words"] == 1.0
 
 
-def test_conversations_file_in_mentalbench_format(tmp_path):
+def test_conversations_file_in_mentalbench_format(tmp_path, shared_data):
     conversations = tmp_path / "conv.csv"
     conversations.write_text(
         'context,response\n"I feel alone at night.","x"\n"Work stresses me.","y"\n', encoding="utf-8"
     )
-    task = dialogue_mentalbench(conversations_file=str(conversations))
+    # benchmark mode: MentalBench's own generation and judge prompts, read from upstream's files
+    task = dialogue_mentalbench(conversations_file=str(conversations), data_dir=str(shared_data))
     assert [s.metadata["context"] for s in task.dataset] == ["I feel alone at night.", "Work stresses me."]
 
 
