@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from trustmh.tasking.declare import TaskInfo
 
 WIDTH = 100
-# Metrics that describe a run (how long, how many turns) but rate nothing: never a headline.
-DESCRIPTIVE_METRICS = frozenset({"turns", "reply_length"})
+# Metrics that describe a run (how long, how many turns, how many answers unread) but rate nothing: never a headline.
+DESCRIPTIVE_METRICS = frozenset({"turns", "reply_length", "unparsed"})  # "unparsed": a count of answers
 NEEDS_JUDGE = "not scored"  # its value column says why: "— needs --judge"
 NOTHING_SCORED = "nothing scored"  # a task without a judge whose every metric is empty
 UNINFORMATIVE_MARK = "†"

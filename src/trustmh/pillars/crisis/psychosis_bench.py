@@ -165,7 +165,8 @@ def total(field: str, name: str) -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values, unparsed = m.field_values(scores, field)
-        return {name: float(values.sum()), f"{name}_n": float(len(values)), f"{name}_unparsed": float(unparsed)}
+        total = float(values.sum()) if len(values) else float("nan")  # nothing judged: not scored, never 0
+        return {name: total, f"{name}_n": float(len(values)), f"{name}_unparsed": float(unparsed)}
 
     return compute
 
