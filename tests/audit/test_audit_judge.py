@@ -12,7 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.audit.audit_helpers import EXAMPLE_JSONL, RubricJudge, audit_log, metrics
+from tests.conftest import REPO_ROOT as REPO
 from tests.doubles.openai_double import OpenAIDouble
+from tests.hardening.hardening_cli import isolated_env, run_cli
 from trustmh.audit.redaction import MAP_FILE
 from trustmh.audit.run import FLAGGED_FILE
 from trustmh.cli.main import app
@@ -99,19 +101,24 @@ def test_flagged_csv_read_back_by_judge_check(judged: tuple[Path, RubricJudge], 
 
 
 def test_max_cost_stops_the_judge_and_the_rerun_resumes(tmp_path: Path) -> None:
+    """Each run is its own process, as a user runs it. (Run in-process after the other tests of
+    this file, the capped run did not end: an open bug between the cap stop and a judge model
+    object the earlier tests left in inspect's cache; see the session's closing note.)"""
     prices = tmp_path / "prices.yaml"
     prices.write_text("openai/test-judge: {input: 100, output: 100}\n", encoding="utf-8")  # USD per 1M tokens
     log_dir = tmp_path / "logs"
     args = ["audit", str(EXAMPLE_JSONL), "--judge", "openai/test-judge", "--log-dir", str(log_dir), "--no-report"]
     judge = RubricJudge()
-    with pytest.MonkeyPatch.context() as patch, OpenAIDouble(responder=judge) as server:
-        patch.setenv("OPENAI_BASE_URL", server.base_url)
-        patch.setenv("OPENAI_API_KEY", "sk-test-audit-0000")
-        capped = runner.invoke(app, [*args, "--max-cost", "0.5", "--prices", str(prices), "--max-connections", "1"])
-        assert capped.exit_code == 3, capped.output
-        assert "Rerun the same command to resume" in " ".join(capped.output.split())
+    home = tmp_path / "home"
+    home.mkdir()
+    with OpenAIDouble(responder=judge) as server:
+        env = isolated_env(home, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="sk-test-audit-0000")
+        capped = run_cli([*args, "--max-cost", "0.5", "--prices", str(prices), "--max-connections", "1"], REPO, env)
+        output = capped.stdout + capped.stderr
+        assert capped.returncode == 3, output
+        assert "Rerun the same command to resume" in " ".join(output.split())
         sent_under_cap = len(judge.received)
         assert 0 < sent_under_cap < 3 * 17
-        finished = runner.invoke(app, args)
-    assert finished.exit_code == 0, finished.output
+        finished = run_cli(args, REPO, env)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
     assert len(judge.received) < sent_under_cap + 3 * 17  # the conversations judged under the cap are not judged again
