@@ -2,7 +2,7 @@
 
 Ordinary mental-health text (MentalAlign contexts, C-SSRS Reddit posts from the shared data
 folder) must reach the judge unchanged: the count of texts with a redacted span is the false
-positive count. Usage: ``TRUSTMH_TEST_DATA=/work/shared/data python benchmarks/planted_redaction.py``.
+positive count. Usage: ``TRUSTMH_TEST_DATA=../shared/data python benchmarks/planted_redaction.py``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _texts(root: Path) -> dict[str, list[str]]:
 
 
 def main() -> None:
-    root = Path(os.environ.get("TRUSTMH_TEST_DATA", "/work/shared/data"))
+    root = Path(os.environ.get("TRUSTMH_TEST_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
     for name, texts in _texts(root).items():
         for rubric in (MENTALALIGN_RUBRIC, ESCONV_RUBRIC, CPSYCOUN_RUBRIC):
             start = time.perf_counter()

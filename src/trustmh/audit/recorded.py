@@ -7,26 +7,16 @@ chatbot was audited) and is never asked anything: its answers are the recorded o
 
 from __future__ import annotations
 
-from typing import Any
-
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, modelapi
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, modelapi
 from inspect_ai.tool import ToolChoice, ToolInfo
+
+from trustmh.models.in_process import InProcessModelAPI
 
 PROVIDER = "transcripts"
 
 
 @modelapi(name=PROVIDER)
-class RecordedChatbotAPI(ModelAPI):
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
-
+class RecordedChatbotAPI(InProcessModelAPI):
     async def generate(
         self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
     ) -> ModelOutput:
