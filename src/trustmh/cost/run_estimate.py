@@ -53,7 +53,7 @@ class DryRunModelAPI(InProcessModelAPI):
         with _lock:
             if _estimate is None:
                 raise RuntimeError("the dry-run model is only for trustmh run --dry-run")
-            if role.startswith("judge") and messages and messages[-1]["content"].startswith(REASK_PREFIX):
+            if role.startswith("judge") and messages and _not_in_a_real_run(messages[-1]["content"]):
                 _reasks[(model, role)] = _reasks.get((model, role), 0) + 1
                 tokens = 0
             else:
@@ -62,6 +62,14 @@ class DryRunModelAPI(InProcessModelAPI):
                 tokens = _estimate.rows[(model, role)].prompt_tokens - before
         output.usage = ModelUsage(input_tokens=tokens, output_tokens=0, total_tokens=tokens)
         return output
+
+
+def _not_in_a_real_run(prompt: str) -> bool:
+    """A re-ask (counted apart, as "re-asked up to N times"), or the judge watch's calibration
+    item, which the stub's placeholder replies provoke but a working judge never needs."""
+    from trustmh.scoring.verdict import CALIBRATION
+
+    return prompt.startswith(REASK_PREFIX) or CALIBRATION[0] in prompt
 
 
 def _default_max_tokens(model: str) -> int | None:
