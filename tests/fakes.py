@@ -26,13 +26,14 @@ from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
     Model,
-    ModelAPI,
     ModelOutput,
     ModelUsage,
     get_model,
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+
+from trustmh.models.in_process import InProcessModelAPI
 
 
 class Prompt(str):
@@ -53,18 +54,8 @@ CALLS: dict[str, list[str]] = {}
 
 
 @modelapi(name="scripted")
-class ScriptedModelAPI(ModelAPI):
+class ScriptedModelAPI(InProcessModelAPI):
     """``scripted/<name>``: answers from ``SCRIPTS[name]`` in order; records prompts in ``CALLS``."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config or GenerateConfig())
 
     async def generate(
         self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig

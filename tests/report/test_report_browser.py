@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.report.report_helpers import Logs, write_alignment
+from tests.report.text_overlap import overlapping_texts
 from trustmh.report import build_report
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -226,7 +227,6 @@ def test_redacted_page_renders(driver, logs: Logs, tmp_path: Path) -> None:
 
 
 # Texts inside a chart whose bounding boxes intersect by more than this (px in both directions).
-OVERLAP_PX = 1.5
 # Every visible text of every chart, with its box; rotated tick labels are left out (their
 # axis-aligned boxes overlap by construction although the glyphs do not).
 _TEXT_BOXES = """
@@ -239,32 +239,6 @@ return Array.from(document.querySelectorAll(arguments[0] + ' [data-figure] .main
   return [t.closest('[data-figure]').id, t.textContent.trim(), r.left, r.top, r.right, r.bottom];
 });
 """
-
-
-def overlapping_texts(boxes: list[list]) -> list[tuple[str, str, str]]:
-    """Pairs of texts in the same chart whose boxes intersect (beyond a rounding margin)."""
-    found = []
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1 :]:
-            if a[0] != b[0]:
-                continue
-            width = min(a[4], b[4]) - max(a[2], b[2])
-            height = min(a[5], b[5]) - max(a[3], b[3])
-            if width > OVERLAP_PX and height > OVERLAP_PX:
-                found.append((a[0], a[1], b[1]))
-    return found
-
-
-def test_overlap_check_finds_intersections_only_within_a_chart() -> None:
-    boxes = [
-        ["c1", "a", 0, 0, 10, 10],
-        ["c1", "b", 5, 5, 15, 15],
-        ["c2", "c", 5, 5, 15, 15],
-        ["c1", "d", 16, 0, 26, 10],
-    ]
-    assert overlapping_texts(boxes) == [("c1", "a", "b")]
-    touching = [["c1", "a", 0, 0, 10, 10], ["c1", "b", 9, 0, 19, 10]]  # 1 px: rounding, not an overlap
-    assert overlapping_texts(touching) == []
 
 
 def _check_page(driver, page: Path, name: str, scope: str = "body") -> None:
