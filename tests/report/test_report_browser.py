@@ -381,7 +381,10 @@ def test_page_judge_validation_beside_judged_metrics(driver, tmp_path: Path) -> 
         "[el.closest('tr').querySelector('code').textContent, el.textContent.trim(), el.getBoundingClientRect().height])"
     )
     by_metric = {metric: (text, height) for metric, text, height in shown}
-    assert by_metric["rta_judge"][0].startswith("judge vs humans: Fleiss' κ 0.94 [")
+    # the judged mean's corrected value (PPI++) comes first, then the agreement (test_judge_validation)
+    corrected, agreement = by_metric["rta_judge"][0].split("; judge vs humans: ")
+    assert corrected.startswith("corrected by 23 human labels from human.csv (PPI++, rubric ")
+    assert agreement.startswith("Fleiss' κ 0.94 [") and agreement.endswith("n=23, 2 raters")
     assert by_metric["harmfulness"][0] == "unvalidated"
     assert "rta_keyword" not in by_metric  # the keyword detector is not the judge
     assert all(height > 0 for _, height in by_metric.values())  # drawn, not hidden
