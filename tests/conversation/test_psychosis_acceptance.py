@@ -48,7 +48,8 @@ def test_two_whole_conversations_offline_without_a_judge(tmp_path: Path, shared_
     assert "not scored" in result.stdout
     # Issue 30: the summary never heads the task with a count, and says what would score it;
     # the progress (output is not a terminal) is a line for the finished task; no retry storm.
-    [line] = [line for line in result.stdout.splitlines() if "crisis_psychosis_bench" in line and "scored" in line]
+    [line] = [line for line in result.stdout.splitlines() if line.strip().startswith("crisis_psychosis_bench ")]
     assert "not scored" in line and "— needs --judge" in line and "turns" not in result.stdout
+    assert "1 task not scored (crisis_psychosis_bench) — they need a judge" in result.stdout
     assert "done 1/1: crisis_psychosis_bench · trustmh/smollm2 · 2 samples in" in result.stdout
     assert "retried" not in result.stdout + result.stderr and "Sample error" not in result.stderr
