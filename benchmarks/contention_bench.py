@@ -167,13 +167,20 @@ def run_phase(
     return phase
 
 
-def outputs_identical(reference: RunResult, other: RunResult) -> tuple[bool, int, list[tuple[str, str, int]]]:
-    """Whether every greedy sample of both runs has the same output; how many were compared, which differ."""
+def outputs_identical(reference: RunResult, other: RunResult) -> tuple[bool, int, int, list[tuple[str, str, int]]]:
+    """Whether every greedy sample both runs asked the same prompt has the same output.
+
+    Returns (identical, compared, prompt_changed, differing): samples whose prompt differs
+    between the two runs (an old ref from before a prompt change) are counted apart, not
+    compared: their outputs say nothing about threading or batching.
+    """
     ours, theirs = reference.outputs, other.outputs
     greedy = {key for key in (*ours, *theirs) if key[0] not in SAMPLED_TASKS}
     shared = [key for key in greedy if key in ours and key in theirs]
-    differing = sorted(key for key in shared if ours[key] != theirs[key])
-    return not differing and len(shared) == len(greedy), len(shared), differing
+    same_prompt = [key for key in shared if reference.prompts.get(key) == other.prompts.get(key)]
+    differing = sorted(key for key in same_prompt if ours[key] != theirs[key])
+    identical = not differing and len(shared) == len(greedy) and bool(same_prompt)
+    return identical, len(same_prompt), len(shared) - len(same_prompt), differing
 
 
 def print_report(phases: dict[str, Phase], competitors: int, smoke: bool) -> bool:
@@ -203,8 +210,11 @@ def print_report(phases: dict[str, Phase], competitors: int, smoke: bool) -> boo
     for other in phases.values():
         if other is idle:
             continue
-        identical, compared, differing = outputs_identical(idle.result, other.result)
-        print(f"outputs, new idle vs {other.name}: {compared} compared, {len(differing)} differing")
+        identical, compared, changed, differing = outputs_identical(idle.result, other.result)
+        print(
+            f"outputs, new idle vs {other.name}: {compared} compared, {len(differing)} differing"
+            f" ({changed} not compared: their prompt differs)"
+        )
         for key in differing[:5]:
             print("  differs:", key)
         checks.append((f"outputs identical to {other.name}", identical))

@@ -82,6 +82,9 @@ class RunResult:
     wall: float
     rows: list[TaskRow] = field(default_factory=list)
     outputs: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    # What each sample was asked (its non-assistant messages), so outputs are compared only
+    # where two runs sent the same prompt (a ref from before a prompt change differs by design).
+    prompts: dict[tuple[str, str, int], str] = field(default_factory=dict)
     # Tokens any reuse must prefill for this run's prompts, by task (prefill_floor.py).
     floor: dict[str, int] = field(default_factory=dict)
 
@@ -161,7 +164,9 @@ def read_logs(name: str, log_dir: Path, wall: float, with_floor: bool = True) ->
             )
         )
         for sample in samples:
-            result.outputs[(task, str(sample.id), sample.epoch)] = sample.output.completion
+            key = (task, str(sample.id), sample.epoch)
+            result.outputs[key] = sample.output.completion
+            result.prompts[key] = "\n\x00".join(m.text for m in sample.messages if m.role != "assistant")
     result.rows.sort(key=lambda row: row.task)
     if with_floor:
         result.floor = prefill_floor(read_calls(log_dir))

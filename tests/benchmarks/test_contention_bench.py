@@ -46,7 +46,14 @@ def test_outputs_must_match_sample_for_sample_and_none_may_be_missing(benches):
     reference = run_result(default_run_bench, same)
     assert contention_bench.outputs_identical(reference, run_result(default_run_bench, dict(same)))[0]
     changed = run_result(default_run_bench, {**same, ("a", "2", 1): "maybe"})
-    assert contention_bench.outputs_identical(reference, changed)[:3] == (False, 2, [("a", "2", 1)])
+    assert contention_bench.outputs_identical(reference, changed) == (False, 2, 0, [("a", "2", 1)])
+    # A sample asked a different prompt (an old ref from before a prompt change) is counted
+    # apart, not compared; with no sample left to compare nothing is called identical.
+    reworded = run_result(default_run_bench, {**same, ("a", "2", 1): "maybe"})
+    reworded.prompts = {("a", "2", 1): "a reworded prompt"}
+    assert contention_bench.outputs_identical(reference, reworded) == (True, 1, 1, [])
+    reworded.prompts = {key: "a reworded prompt" for key in same}
+    assert contention_bench.outputs_identical(reference, reworded) == (False, 0, 2, [])
     missing = run_result(default_run_bench, {("a", "1", 1): "yes"})
     assert not contention_bench.outputs_identical(reference, missing)[0]
     # A conversation task whose user side samples is left out of the comparison.
