@@ -112,8 +112,8 @@ def test_the_reference_cases_reach_both_clips() -> None:
 
 @pytest.mark.parametrize("seed", range(5))
 def test_equals_ppi_python_live(seed: int) -> None:
-    """Against the installed ppi_py on fresh inputs (skipped where it is not installed: it is no
-    dependency of trustmh; the recorded test above always runs)."""
+    """Against ppi_py on fresh inputs (a dev dependency, so CI runs it; skipped only where the dev
+    extras are not installed; the recorded test above always runs)."""
     ppi_py = pytest.importorskip("ppi_py")
     rng = np.random.default_rng(seed)
     n, big_n = int(rng.integers(10, 200)), int(rng.integers(50, 2000))
