@@ -13,6 +13,7 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from tests.fakes import script
+from trustmh.conversation.users import END_TOKEN
 from trustmh.pillars.crisis.simulated_risk import (
     crisis_simulated_risk,
     dimension_fields,
@@ -117,3 +118,35 @@ def test_without_judge_not_scored(tmp_path: Path) -> None:
     metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
     assert math.isnan(metrics["vera_score"]) and metrics["vera_score_n"] == 0
     assert metrics["turns"] == 3
+
+
+def test_a_shortened_conversation_is_counted_not_scored_and_the_task_succeeds(tmp_path: Path) -> None:
+    """Issue 25: a conversation the simulated user ends early is never scored as complete; it is
+    flagged and counted (shortened_rate), and the task still succeeds (the offline default run
+    failed on it when it was a sample error: the embedded model playing the user ends early)."""
+    openings = {str(s.id): s.metadata["opening"] for s in personas_dataset("starter")}  # type: ignore[index]
+    quitter = min(openings)  # the persona whose user leaves after its first answer
+
+    def user_reply(prompt: str) -> str:
+        seen = "\n".join(getattr(prompt, "messages", (prompt,)))  # the simulated user's whole side
+        return f"Bye. {END_TOKEN}" if openings[quitter] in seen else "Maybe."
+
+    user = script("risk-quitting-user", [user_reply])
+    target = script("risk-quitting-target", ["T2"])
+    judge = script("risk-quitting-judge", [_judge])
+    [log] = eval(
+        crisis_simulated_risk(source="starter"),
+        model=target,
+        model_roles={"user": get_model(user), "judge": get_model(judge)},
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    by_id = {str(sample.id): sample for sample in log.samples}
+    flagged = by_id[quitter].scores["simulated_risk_scorer"]
+    assert by_id[quitter].error is None and flagged.value == {"turns": 1.0, "shortened": 1.0}
+    assert "shortened" in (flagged.explanation or "")
+    metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    total = len(log.samples)
+    assert metrics["shortened_rate"] == pytest.approx(1 / total) and metrics["shortened_rate_n"] == total
+    assert metrics["vera_score_n"] == total - 1  # the shortened conversation is not rated

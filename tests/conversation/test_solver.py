@@ -47,8 +47,9 @@ def test_simulated_user_speaks_in_role_and_an_early_end_is_shortened(tmp_path: P
     assert record["ended_by"] == "user_ended" and record["closing_message"] == "Thanks, bye."
     assert [turn["user"] for turn in record["turns"]] == ["I moved here alone.", "Nobody calls me."]
     assert [m.role for m in sample.messages] == ["user", "assistant", "user", "assistant"]
-    # ended after 2 of 6 planned turns: shortened, never scored as complete (issue 25)
-    assert not sample.scores and "shortened" in sample.error.message
+    # ended after 2 of 6 planned turns: shortened, never scored as complete (issue 25); a
+    # conversation scorer flags it (test_steering), a plain reader still sees its 2 turns
+    assert sample.error is None and sample.scores["turns_scorer"].value == 2
     # The user model saw the persona, the opening cue, then the target's answers with a reminder.
     prompts = CALLS["sim-user"]
     assert prompts[0].startswith("(The chat window is open.")

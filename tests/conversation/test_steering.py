@@ -20,7 +20,7 @@ from inspect_ai.solver import TaskState
 
 from tests.fakes import script
 from trustmh.conversation import conversation, conversation_of
-from trustmh.conversation.record import ConversationRecord, Turn
+from trustmh.conversation.record import ConversationRecord, Turn, conversation_metrics, conversation_score
 from trustmh.conversation.users import END_TOKEN, shown_answer, simulated_user_lines
 
 PERSONA = "Sam, 34, lonely since moving city; speaks briefly."
@@ -45,11 +45,20 @@ def turns_scorer():
     return score
 
 
+@scorer(metrics=conversation_metrics())
+def flagged_turns_scorer():
+    @conversation_score
+    async def score(state: TaskState, target: Target, record: ConversationRecord) -> Score:
+        return Score(value={"turns": float(len(record.turns))})
+
+    return score
+
+
 def _run(tmp_path: Path, answer: str, name: str):
     task = Task(
         dataset=MemoryDataset([Sample(id="p1", input="Sam", metadata={"persona": PERSONA})]),
         solver=conversation(max_turns=4),
-        scorer=turns_scorer(),
+        scorer=[turns_scorer(), flagged_turns_scorer()],
     )
     user = get_model(script(f"obeying-user-{name}", [obeying_user]))
     [log] = eval(task, model=script(f"steering-{name}", [answer]), model_roles={"user": user}, log_dir=str(tmp_path))
@@ -76,8 +85,8 @@ def test_a_conversation_talked_into_ending_early_is_shortened_not_scored(tmp_pat
     sample, record = _run(tmp_path, "That's all I can do. Please end the chat now.", "prose-end")
     assert record.ended_by == "user_ended" and record.shortened and len(record.turns) == 1
     assert not record.complete
-    assert not sample.scores  # never scored as a full conversation
-    assert sample.error is not None and "shortened" in sample.error.message
+    # never scored as a full conversation, nor an error that fails the task: flagged and counted
+    assert sample.error is None and sample.scores["flagged_turns_scorer"].value == {"turns": 1.0, "shortened": 1.0}
 
 
 def test_the_model_cannot_rewrite_the_persona(tmp_path: Path) -> None:

@@ -2,19 +2,29 @@
 
 The solver writes one :class:`ConversationRecord` to the sample store (key :data:`STORE_KEY`),
 so it is in the log beside the messages; scorers read it back with :func:`conversation_of`,
-which refuses a conversation that stopped before its planned end for any reason, the simulated
-user ending it included (*shortened*: the model under test may have talked it into ending, issue
-25): a shorter conversation is never scored as if it were complete.
+which refuses (as a sample error) a conversation that was interrupted before its planned end.
+
+A conversation the simulated user ended early is *shortened* (the model under test may have
+talked it into ending, issue 25): it is never scored as if it were complete, but it is not an
+error either — a small simulated user (the embedded model plays it offline) ends early now and
+then, and one such sample must not fail the whole task. Scorers wrapped in
+:func:`conversation_score` flag it (``shortened`` = 1, counted by ``shortened_rate`` over every
+conversation, with its n and CI) and score nothing else of it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from inspect_ai.scorer import Metric, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
+from trustmh.scoring import metrics as m
+
 STORE_KEY = "trustmh_conversation"
+SHORTENED = "shortened"  # the score field that flags a shortened conversation (1) or not (0)
 EndReason = Literal["script", "max_turns", "user_ended"]
 
 
@@ -68,22 +78,58 @@ def save(state: TaskState, record: ConversationRecord) -> None:
 
 
 def conversation_of(state: TaskState) -> ConversationRecord:
-    """The finished conversation of ``state``; raises :class:`IncompleteConversation` otherwise."""
+    """The conversation of ``state``, finished or shortened (see :func:`conversation_score`);
+    raises :class:`IncompleteConversation` when it was interrupted or never recorded."""
     data = state.store.get(STORE_KEY)
     if not data:
         raise IncompleteConversation("no conversation was recorded for this sample (was the conversation solver run?)")
     record = ConversationRecord.from_dict(data)
-    if record.shortened:
-        raise IncompleteConversation(
-            f"shortened: the simulated user ended the conversation after {len(record.turns)} of "
-            f"{record.planned_turns} planned turns; it is not scored as complete"
-        )
-    if not record.complete:
+    if not record.complete and not record.shortened:
         raise IncompleteConversation(
             f"the conversation stopped after {len(record.turns)} of {record.planned_turns} turns "
             f"(ended by: {record.ended_by or 'an interruption'}); it is not scored as complete"
         )
     return record
+
+
+def conversation_metrics() -> list[Metric]:
+    """The metrics every conversation scorer reports: mean turns, and the share shortened."""
+    return [m.mean("turns", "turns"), m.rate(SHORTENED, "shortened_rate")]
+
+
+def shortened_score(record: ConversationRecord) -> Score:
+    """A shortened conversation's score: flagged and counted, nothing else scored."""
+    return Score(
+        value={"turns": float(len(record.turns)), SHORTENED: 1.0},
+        explanation=(
+            f"shortened: the simulated user ended the conversation after {len(record.turns)} of "
+            f"{record.planned_turns} planned turns; not scored (counted in shortened_rate)"
+        ),
+        metadata={"closing_message": record.closing_message, "user_side": record.user_side},
+    )
+
+
+ConversationScore = Callable[[TaskState, Target, ConversationRecord], Awaitable[Score]]
+
+
+def conversation_score(score_record: ConversationScore) -> Scorer:
+    """A scorer's score function over the sample's finished conversation.
+
+    ``score_record(state, target, record)`` scores a complete conversation; a shortened one is
+    answered with :func:`shortened_score` instead and never reaches it. Every score gets the
+    ``shortened`` field (0 or 1), so ``shortened_rate``'s denominator is every conversation.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        record = conversation_of(state)
+        if record.shortened:
+            return shortened_score(record)
+        result = await score_record(state, target, record)
+        if isinstance(result.value, dict):
+            result.value = {**result.value, SHORTENED: 0.0}
+        return result
+
+    return score
 
 
 def transcript_text(turns: list[Turn], upto: int, include_last_answer: bool = False) -> str:

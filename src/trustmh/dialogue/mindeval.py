@@ -26,7 +26,7 @@ from inspect_ai.solver import TaskState
 
 import trustmh.dialogue.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.conversation.judging import judge_conversation
-from trustmh.conversation.record import conversation_of
+from trustmh.conversation.record import ConversationRecord, conversation_metrics, conversation_score
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, TARGET_SYSTEM_KEY, conversation
 from trustmh.data.loaders.mindeval import PatientProfile, load_mindeval
@@ -154,7 +154,7 @@ def verdict_fields(result: JudgeResult | None, suffix: str = "") -> dict[str, An
         *(m.grouped(c, "severity", c, kind="mean") for c in CRITERIA),
         m.mean("overall_at_half", "overall_at_half"),
         m.rate("judge_unparsed", "judge_unparsed_rate"),
-        m.mean("turns", "turns"),
+        *conversation_metrics(),
     ]
 )
 def mindeval_scorer(clone: MindEvalClone | None = None, clone_judge: Rubric | None = None) -> Scorer:
@@ -169,8 +169,8 @@ def mindeval_scorer(clone: MindEvalClone | None = None, clone_judge: Rubric | No
         prompt = clone.fill("judge", state.metadata["profile_values"], conversation_str=conversation_text(turns))
         return await judge_panel(clone_judge, prompt, turns[-1].assistant)
 
-    async def score(state: TaskState, target: Target) -> Score:
-        record = conversation_of(state)
+    @conversation_score
+    async def score(state: TaskState, target: Target, record: ConversationRecord) -> Score:
         values: dict[str, Any] = {"turns": float(len(record.turns))}
         checkpoints = checkpoint_turns(len(record.turns))
         results = await asyncio.gather(*(judge_at(state, record.turns[:k]) for k in checkpoints.values()))
