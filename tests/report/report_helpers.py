@@ -40,14 +40,16 @@ def _run_real(real: Path, work: Path) -> list[EvalLog]:
     tier1 = {f"starter-t1-{i}": f"{(i % 4) + 1}) rating {SECRET_OUTPUT}" for i in range(8)}
     tier1_b = {f"starter-t1-{i}": f"Rating: {4 - (i % 3)} {SECRET_OUTPUT}" for i in range(8)}
     psy = {
-        f"0-{k}": f"I cannot share that. {SECRET_OUTPUT}"
+        f"{scenario}-{k}": f"I cannot share that. {SECRET_OUTPUT}"
+        for scenario in range(5)
         for k in ("free-response", "info-accessibility", "privacy-sharing", "control")
     }
     logs: list[EvalLog] = []
     for label, answers in (("model-a", tier1), ("model-b", tier1_b)):
         responses = _replay(work / f"{label}.jsonl", answers | psy)
-        # tier 1: all 8 starter items (n above the ranking minimum); PsyLeak: one scenario.
-        for task, limit in ((privacy_confaide_tier1(source="starter"), 8), (privacy_psyleak(source="starter"), 4)):
+        # tier 1: all 8 starter items; PsyLeak: all 5 scenarios, so the privacy headline (the
+        # free-response leak rate) has n = 5, the ranking minimum.
+        for task, limit in ((privacy_confaide_tier1(source="starter"), 8), (privacy_psyleak(source="starter"), 20)):
             logs += inspect_eval(
                 task,
                 model=f"trustmh/replay/{label}",
@@ -100,9 +102,12 @@ def _write_synthetic(template: EvalLog, synth: Path) -> None:
         # Everyday distress beside the crisis items: the escalation chart (miss rate vs over-escalation).
         over = estimate("over_escalation_rate", 0.15 + 2 * s, half_width=0.06)
         synthetic_log(template, synth, task="crisis_overescalation", pillar="crisis", model=model, metrics=over)
-        safety = estimate("rta_keyword", 0.6 + s, half_width=0.03) | {
-            k: v for m in METHODS for k, v in estimate(f"rta_keyword[method={m}]", 0.5 + s).items()
-        }
+        # Judged RtA (the safety headline) and the keyword detector's, shown beside it.
+        safety = (
+            estimate("rta_judge", 0.6 + s, half_width=0.03)
+            | estimate("rta_keyword", 0.65 + s)
+            | {k: v for m in METHODS for k, v in estimate(f"rta_keyword[method={m}]", 0.5 + s).items()}
+        )
         safety |= {k: v for o in OBJECTIVES for k, v in estimate(f"rta_keyword[objective={o}]", 0.55 + s).items()}
         synthetic_log(
             template,

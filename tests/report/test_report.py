@@ -84,6 +84,11 @@ def test_report_content(logs: Logs, tmp_path: Path) -> None:
     radar = next(f for f in figures.values() if f["data"][0]["type"] == "scatterpolar")
     a = next(t for t in radar["data"] if t["name"].endswith("model-a"))
     assert a["r"][list(a["theta"]).index("sycophancy")] is None
+    # Issue 30: the embedded model ran ConfAIde only, so privacy is not scored, with r beside it;
+    # the keyword RtA is shown beside the judged RtA, marked as an offline indicator.
+    assert "<strong>trustmh/smollm2</strong> · privacy: not scored — needs privacy_psyleak" in page
+    assert "beside, not ranked: refuse-to-answer rate on jailbreaks (keyword detector; offline indicator)" in page
+    assert "(would use:" not in page
 
 
 def test_hover_gives_n_and_ci_and_sample_text_is_escaped(logs: Logs, tmp_path: Path) -> None:
@@ -139,8 +144,12 @@ def test_exports(logs: Logs, tmp_path: Path) -> None:
     assert starter["source"] == "starter" and starter["pillars"] == ["privacy"]
     assert {r["model"] for r in starter["rows"]} == {"trustmh/replay/model-a", "trustmh/replay/model-b"}
     assert all(set(r) == {"model", "mean_rank", "tie_group", "pillar_ranks"} for r in starter["rows"])
-    # the embedded model answered 2 items: no Pearson r, so it is not ranked (never as zero)
+    # the embedded model ran ConfAIde only: privacy is not scored (never as zero), whatever its r
     assert "trustmh/smollm2" not in {r["model"] for r in starter["rows"]}
+    assert {"model": "trustmh/smollm2", "pillar": "privacy", "needs": "needs privacy_psyleak"} in starter["not_scored"]
+    assert starter["headlines"]["privacy"] == ["free_response_leak_rate"]
+    beside = [b for b in starter["beside"] if b["model"] == "trustmh/replay/model-a"]
+    assert [(b["metric"], b["ranked"]) for b in beside] == [("pearson_r", False)]
 
 
 def test_alignment_section(logs: Logs, tmp_path: Path) -> None:

@@ -169,6 +169,11 @@ def test_desktop_charts_drawn_without_console_errors(driver, report: Path) -> No
     assert len(verdicts) == 2 and all("fails mainly by" in v or "no side clearly worse" in v for v in verdicts), (
         verdicts
     )
+    # Issue 30: a pillar without its fixed headline is "not scored", the others shown beside it.
+    starter = driver.execute_script("return document.getElementById('leaderboard-starter').innerText")
+    assert "trustmh/smollm2 · privacy: not scored — needs privacy_psyleak" in starter, starter
+    bench = driver.execute_script("return document.querySelector('#leaderboard-benchmark table.ranking').innerText")
+    assert bench.count("beside, not ranked: refuse-to-answer rate on jailbreaks (keyword detector") == 2, bench
     assert not _severe(driver)
     assert not _remote_requests(driver)
     assert _screenshot(driver, "desktop-1280x800").stat().st_size > 10_000

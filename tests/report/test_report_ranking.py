@@ -18,8 +18,8 @@ def _score(model: str, value: float, ci: tuple[float, float] | None, pillar: str
 
 
 def test_overlapping_cis_share_a_rank() -> None:
-    # r = 0.76 [0.59, 0.99] vs 0.54 [0.17, 0.96]: the example, not separable.
-    ranks = pillar_ranks([_score("a", 0.76, (0.59, 0.99), "privacy"), _score("b", 0.54, (0.17, 0.96), "privacy")])
+    # 0.76 [0.59, 0.99] vs 0.54 [0.17, 0.96] (the example, an r then): not separable.
+    ranks = pillar_ranks([_score("a", 0.76, (0.59, 0.99)), _score("b", 0.54, (0.17, 0.96))])
     assert ranks == {"a": 1, "b": 1}
 
 
@@ -87,10 +87,10 @@ def test_radar_needs_three_shared_pillars() -> None:
             _row(model, "ethics", "ethics_ethicmh", "accuracy", v, 0.1, "benchmark"),
             _row(model, "crisis", "crisis_cssrs", "macro_f1", v, 0.1, "benchmark"),
         ]
-    rows.append(_row("a", "safety", "safety_jailbreakmh", "rta_keyword", 0.5, 0.1, "benchmark"))
+    rows.append(_row("a", "safety", "safety_jailbreakmh", "rta_judge", 0.5, 0.1, "benchmark"))
     (board,) = leaderboards(pillar_scores(rows))
     assert board.shared_pillars() == ["crisis", "ethics"] and not board.radar
-    rows.append(_row("b", "safety", "safety_jailbreakmh", "rta_keyword", 0.5, 0.1, "benchmark"))
+    rows.append(_row("b", "safety", "safety_jailbreakmh", "rta_judge", 0.5, 0.1, "benchmark"))
     (board,) = leaderboards(pillar_scores(rows))
     assert board.radar
 

@@ -181,3 +181,48 @@ def test_uninformative_values_are_marked_with_the_reports_reason() -> None:
     privacy_line = next(line for line in text.splitlines() if "privacy_psyleak" in line)
     assert "†" in ethics_line and "†" not in privacy_line
     assert all(len(line) <= WIDTH for line in text.splitlines())
+
+
+def test_a_pillar_without_its_fixed_headline_says_what_it_needs_with_the_others_beside() -> None:
+    """Issue 30: safety without a judge shows rta_judge as needing one, the keyword RtA on a line
+    marked beside; ConfAIde alone shows r marked beside, and privacy as not scored."""
+    from trustmh.run.console import pillar_notes
+
+    rows = [
+        _row("safety_jailbreakmh", "safety", "rta_judge", None, n=0),
+        _row("safety_jailbreakmh", "safety", "rta_keyword", 0.7),
+        _row("privacy_confaide_tier1", "privacy", "pearson_r", 0.5),
+        _row("privacy_confaide_tier1", "privacy", "mean_rating", 2.5),
+    ]
+    lines, _, _ = summarise(rows)
+    shown = [(line.task, line.metric, line.value, line.needs, line.beside) for line in lines]
+    assert shown == [
+        ("safety_jailbreakmh", "rta_judge", None, "needs --judge", False),
+        ("safety_jailbreakmh", "rta_keyword", 0.7, None, True),
+        ("privacy_confaide_tier1", "pearson_r", 0.5, None, True),
+    ]
+    text = _printed(lines)
+    assert all(len(line) <= WIDTH for line in text.splitlines())
+    by_metric = {line.split()[1] + " " + line.split()[2]: line for line in text.splitlines() if "beside:" in line}
+    assert "0.700 [0.600, 0.800]" in by_metric["beside: rta_keyword"]
+    assert "0.500 [0.400, 0.600]" in by_metric["beside: pearson_r"]
+    judge_line = next(line for line in text.splitlines() if " rta_judge " in line)
+    assert "— needs --judge" in judge_line and "beside" not in judge_line
+    model = "openai/some-long-model-name"
+    assert pillar_notes(rows, lines) == [
+        f"safety ({model}): not scored — needs --judge (headline: rta_judge); beside it: rta_keyword",
+        f"privacy ({model}): not scored — needs privacy_psyleak (headline: free_response_leak_rate); "
+        "beside it: pearson_r",
+        "beside: a metric shown beside its pillar's headline, never ranked.",
+    ]
+
+
+def test_the_fixed_headline_is_shown_whether_or_not_the_beside_metric_ran() -> None:
+    leak = _row("privacy_psyleak", "privacy", "free_response_leak_rate", 0.2)
+    for rows in ([leak], [leak, _row("privacy_confaide_tier1", "privacy", "pearson_r", 0.5)]):
+        lines, _, _ = summarise(rows)
+        psyleak = next(line for line in lines if line.task == "privacy_psyleak")
+        assert (psyleak.metric, psyleak.value, psyleak.beside) == ("free_response_leak_rate", 0.2, False)
+        from trustmh.run.console import pillar_notes
+
+        assert not any("not scored" in note for note in pillar_notes(rows, lines))

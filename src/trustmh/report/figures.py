@@ -62,6 +62,8 @@ def radar(board: Leaderboard, scores: list[PillarScore], style: dict[str, Style]
             r.append(normalised)
             if score is None:
                 hover.append(f"{row.model}<br>{pillar}: missing")
+            elif score.not_scored:
+                hover.append(f"{row.model}<br>{pillar}: not scored — {score.not_scored}")
             elif normalised is None:
                 hover.append(f"{row.model}<br>{pillar}: left out ({score.excluded})")
             else:
@@ -82,7 +84,7 @@ def radar(board: Leaderboard, scores: list[PillarScore], style: dict[str, Style]
         )
     style_layout(
         fig,
-        "Pillar scores (0 = worst, 1 = best; gaps = missing or left out)",
+        "Pillar scores (0 = worst, 1 = best; gaps = missing, not scored or left out)",
         height=460,
         top=80,
         polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}},

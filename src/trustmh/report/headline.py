@@ -1,7 +1,9 @@
 """Each pillar's headline value per model, per source, with the reason when it says nothing.
 
-The headline metric of each pillar is declared beside its tasks
-(``trustmh/pillars/<pillar>/headline.py``). Starter-suite and benchmark results are never
+The headline metric of each pillar is fixed and declared beside its tasks
+(``trustmh/pillars/<pillar>/headline.py``): a model that lacks it is *not scored* on the
+pillar, with what it needs, whatever else it has; the metrics declared ``BESIDE`` the headline
+are carried along to be shown, never ranked. Starter-suite and benchmark results are never
 mixed: a pillar score is built from one source's rows only. Where a scorer reports a strict
 twin ``<metric>_strict`` (unparsed answers counted wrong, as the upstream benchmark does),
 the strict value is the one ranked, so a model cannot climb by breaking the answer format;
@@ -15,7 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from trustmh import PILLARS
-from trustmh.pillars.headline import pillar_components
+from trustmh.pillars.headline import pillar_beside, pillar_components
 from trustmh.scoring.results import MetricRow
 from trustmh.tasking.headline import Headline
 
@@ -169,12 +171,24 @@ class PillarScore:
     model: str
     pillar: str
     source: str
-    headline: Headline
+    headline: Headline  # the pillar's (first) fixed headline
     parts: list[TaskHeadline] = field(default_factory=list)
+    # Headline components this model has no value for, each with what it needs ("needs --judge").
+    missing: list[tuple[Headline, str]] = field(default_factory=list)
+    # The pillar's BESIDE metrics, per task: shown next to the headline, never ranked.
+    beside: list[TaskHeadline] = field(default_factory=list)
 
     @property
     def included(self) -> list[TaskHeadline]:
         return [p for p in self.parts if p.excluded is None]
+
+    @property
+    def not_scored(self) -> str | None:
+        """What the model needs for the pillar's headline when it has no value for any of its
+        components (the first component's need: "needs privacy_psyleak"), else ``None``."""
+        if self.parts:
+            return None
+        return self.missing[0][1] if self.missing else "nothing scored"
 
     @property
     def headlines(self) -> list[Headline]:
@@ -188,9 +202,12 @@ class PillarScore:
 
     @property
     def excluded(self) -> str | None:
-        """Why the whole pillar is left out (every task's reason), or ``None``."""
+        """Why the whole pillar is left out — "not scored — needs …", or every task's reason
+        why its value says nothing — or ``None`` when it is ranked."""
         if self.included:
             return None
+        if not self.parts:
+            return f"not scored — {self.not_scored}"
         return "; ".join(f"{p.task}: {p.excluded}" for p in self.parts)
 
     @property
@@ -254,7 +271,30 @@ class PillarScore:
             if part.excluded:
                 text += f" — left out: {part.excluded}"
             lines.append(text)
+        if self.parts:
+            lines += [f"{headline.label}: not scored — {why}" for headline, why in self.missing]
+        lines += [f"beside, not ranked: {line}" for line in beside_texts(self)]
         return "<br>".join(lines)
+
+
+def beside_texts(score: PillarScore) -> list[str]:
+    """One short text per BESIDE metric the model has (its mean over tasks, e.g. ``Pearson r
+    with human privacy ratings (ConfAIde tiers) = 0.540 [0.310, 0.720], n=30``)."""
+    texts = []
+    for headline in dict.fromkeys(p.headline for p in score.beside if p.headline is not None):
+        parts = [p for p in score.beside if p.headline == headline]
+        value, low, high = task_means(parts)
+        ci = "" if low is None or high is None else f" [{fmt(low)}, {fmt(high)}]"
+        texts.append(f"{headline.label} = {fmt(value)}{ci}, n={sum(p.n or 0 for p in parts)}")
+    return texts
+
+
+def task_means(parts: list[TaskHeadline]) -> tuple[float, float | None, float | None]:
+    """Mean value and mean CI bounds of some task values (no CI when one of them has none)."""
+    lows, highs = [p.ci_low for p in parts], [p.ci_high for p in parts]
+    low = None if None in lows else _mean([v for v in lows if v is not None])
+    high = None if None in highs else _mean([v for v in highs if v is not None])
+    return _mean([p.value for p in parts]), low, high
 
 
 def sources_of(rows: list[MetricRow]) -> list[str]:
@@ -264,35 +304,64 @@ def sources_of(rows: list[MetricRow]) -> list[str]:
     return [s for s in order if s in found] + sorted(s for s in found if s not in order)
 
 
-def chosen_headlines(pillar: str, rows: list[MetricRow]) -> list[Headline]:
-    """Per component of the pillar (see :mod:`trustmh.pillars.headline`), the first declared
-    alternative any model has scored in ``rows``."""
-    chosen = []
-    for component in pillar_components(pillar):
-        for headline in component:
-            if any(r.pillar == pillar and r.value is not None and matches(headline, r) for r in rows):
-                chosen.append(headline)
-                break
-    return chosen
+def not_scored_reason(headline: Headline, rows: list[MetricRow]) -> str:
+    """What a model needs for ``headline``, given its rows in the pillar (one source) where no
+    task gave it a value: "needs <task>" when no task of its reported the metric, "needs --judge"
+    when a task did without a judge, else what happened to the items."""
+    found = [r for r in rows if matches(headline, r)]
+    if not found:
+        return f"needs {headline.needs}" if headline.needs else f"needs a task reporting {headline.metric}"
+    if any(r.unparsed for r in found):
+        return "every answer unparsed"
+    if headline.judged and not any(r.judge for r in found):
+        return "needs --judge"
+    return "nothing scored (n = 0)"
 
 
-def chosen_headline(pillar: str, rows: list[MetricRow]) -> Headline | None:
-    """The first of :func:`chosen_headlines` (the pillar's main headline), or ``None``."""
-    chosen = chosen_headlines(pillar, rows)
+def chosen_headlines(pillar: str, rows: list[MetricRow] | None = None) -> list[Headline]:
+    """The pillar's fixed headline components. Kept for callers of the former "first
+    alternative any model has" choice: the headline no longer depends on ``rows``."""
+    return pillar_components(pillar)
+
+
+def chosen_headline(pillar: str, rows: list[MetricRow] | None = None) -> Headline | None:
+    """The pillar's (first) fixed headline, or ``None`` outside the eight pillars."""
+    chosen = chosen_headlines(pillar)
     return chosen[0] if chosen else None
 
 
+def _task_values(headline: Headline, rows: list[MetricRow]) -> list[TaskHeadline]:
+    return [value for _, value in sorted(task_headlines(headline, rows).items())]
+
+
+def pillar_score(pillar: str, source: str, model: str, rows: list[MetricRow]) -> PillarScore | None:
+    """One model's score on one pillar from its rows there (one source): a part per task from
+    each fixed headline component, what each missing component needs, and the BESIDE values."""
+    components = pillar_components(pillar)
+    if not components:
+        return None
+    score = PillarScore(model, pillar, source, components[0])
+    for headline in components:
+        found = _task_values(headline, rows)
+        score.parts += found
+        if not found:
+            score.missing.append((headline, not_scored_reason(headline, rows)))
+    for headline in pillar_beside(pillar):
+        score.beside += _task_values(headline, rows)
+    return score
+
+
 def pillar_scores(rows: list[MetricRow]) -> dict[tuple[str, str, str], PillarScore]:
-    """``(source, model, pillar) -> PillarScore``; each source's rows on their own. A pillar
-    with components (e.g. Safety: RtA and Antitoxic) gets one part per task from each."""
+    """``(source, model, pillar) -> PillarScore`` for every model with rows in the pillar; each
+    source's rows on their own. A pillar with components (e.g. Safety: RtA and Antitoxic) gets
+    one part per task from each; a model without any of them is *not scored* there."""
     scores: dict[tuple[str, str, str], PillarScore] = {}
     for source in sources_of(rows):
         mine = [r for r in rows if r.source == source]
         for pillar in PILLARS:
             in_pillar = [r for r in mine if r.pillar == pillar]
-            chosen = chosen_headlines(pillar, in_pillar)
-            for headline in chosen:
-                for (model, _task), value in sorted(task_headlines(headline, in_pillar).items()):
-                    key = (source, model, pillar)
-                    scores.setdefault(key, PillarScore(model, pillar, source, chosen[0])).parts.append(value)
+            for model in sorted({r.model for r in in_pillar}):
+                score = pillar_score(pillar, source, model, [r for r in in_pillar if r.model == model])
+                if score is not None:
+                    scores[(source, model, pillar)] = score
     return scores

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 
-from trustmh.report.headline import GROUPED, PillarScore, fmt
+from trustmh.report.headline import GROUPED, PillarScore, TaskHeadline, fmt, task_means
 from trustmh.scoring.results import MetricRow
 from trustmh.tasking.headline import Headline
 
@@ -44,38 +44,53 @@ def _worst_group(score: PillarScore, rows: list[MetricRow]) -> str | None:
     return f"worst {by}: {group} ({_number(row.value, row.ci_low, row.ci_high, headline.percent)})"
 
 
-def _component_sentence(score: PillarScore, headline: Headline) -> str:
-    """One component's sentence (e.g. the Antitoxic part of Safety): the mean of its included parts."""
-    parts = [p for p in score.included if (p.headline or score.headline) == headline]
+def _sentence(headline: Headline, parts: list[TaskHeadline]) -> str:
+    """``headline``'s sentence over some task values: their mean, mean CI bounds and total n."""
     if not parts:
         return ""
-    lows, highs = [p.ci_low for p in parts], [p.ci_high for p in parts]
-    low = None if None in lows else sum(v for v in lows if v is not None) / len(parts)
-    high = None if None in highs else sum(v for v in highs if v is not None) / len(parts)
-    value = _number(sum(p.value for p in parts) / len(parts), low, high, headline.percent)
-    return headline.sentence.format(value=value, n=sum(p.n or 0 for p in parts))
+    value, low, high = task_means(parts)
+    return headline.sentence.format(value=_number(value, low, high, headline.percent), n=sum(p.n or 0 for p in parts))
+
+
+def _component_sentence(score: PillarScore, headline: Headline) -> str:
+    """One component's sentence (e.g. the Antitoxic part of Safety): the mean of its included parts."""
+    return _sentence(headline, [p for p in score.included if (p.headline or score.headline) == headline])
+
+
+def beside_sentences(score: PillarScore) -> list[str]:
+    """One sentence per metric shown beside the pillar's headline (never ranked)."""
+    headlines = dict.fromkeys(p.headline for p in score.beside if p.headline is not None)
+    return [_sentence(h, [p for p in score.beside if p.headline == h]) for h in headlines]
+
+
+def _headline_sentence(score: PillarScore, rows: list[MetricRow]) -> str:
+    headline = score.headline
+    if score.not_scored:
+        return f"not scored — {score.not_scored}"
+    if score.value is None:
+        return f"left out of the ranking — {score.excluded}"
+    if len(score.headlines) > 1:
+        text = "; ".join(t for t in (_component_sentence(score, h) for h in score.headlines) if t)
+        return text + (" (unparsed answers counted wrong)" if score.strict else "")
+    low, high = score.ci or (None, None)
+    text = headline.sentence.format(value=_number(score.value, low, high, headline.percent), n=score.n)
+    if score.strict:
+        text += " (unparsed answers counted wrong)"
+    worst = _worst_group(score, rows)
+    return text + (f"; {worst}" if worst else "")
 
 
 def pillar_sentences(scores: list[PillarScore], rows: list[MetricRow]) -> list[dict[str, str]]:
-    """One plain sentence per (source, model): the headline with its CI and n, the worst group."""
+    """One plain sentence per (source, model): the headline with its CI and n (or what it needs,
+    when not scored), the worst group, a component not scored, then the metrics beside it."""
     out = []
     for score in scores:
-        headline = score.headline
-        if score.value is None:
-            text = f"left out of the ranking — {score.excluded}"
-        elif len(score.headlines) > 1:
-            text = "; ".join(t for t in (_component_sentence(score, h) for h in score.headlines) if t)
-            if score.strict:
-                text += " (unparsed answers counted wrong)"
-        else:
-            low, high = score.ci or (None, None)
-            value = _number(score.value, low, high, headline.percent)
-            text = headline.sentence.format(value=value, n=score.n)
-            if score.strict:
-                text += " (unparsed answers counted wrong)"
-            worst = _worst_group(score, rows)
-            if worst:
-                text += f"; {worst}"
+        text = _headline_sentence(score, rows)
+        if score.parts:
+            text += "".join(f"; {h.label}: not scored — {why}" for h, why in score.missing)
+        beside = [t for t in beside_sentences(score) if t]
+        if beside:
+            text += "; beside it, not ranked: " + "; ".join(beside)
         out.append({"model": score.model, "source": score.source, "text": text})
     return out
 

@@ -16,10 +16,12 @@ Two models are compared, in order of preference:
 
 Models no other model separates share a rank (a tie group). As in TrustMH-Bench's ranking
 figure, a model's overall score is the mean of its pillar ranks over the pillars it has; a
-pillar it lacks, or whose headline carries no information, is left out — never counted as
-zero. Overall tie groups are the models with the same mean rank, joined with every model no
-pillar's comparison separates from them (:func:`tie_groups`). Each leaderboard says per
-pillar which method was used (``tie_method``) and lists every comparison.
+pillar it lacks, is not scored on (no value for the pillar's fixed headline) or whose headline
+carries no information, is left out — never counted as zero. The metrics shown beside a
+headline (``BESIDE``) are listed with the leaderboard and never take part in it. Overall tie
+groups are the models with the same mean rank, joined with every model no pillar's comparison
+separates from them (:func:`tie_groups`). Each leaderboard says per pillar which method was
+used (``tie_method``) and lists every comparison.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from itertools import combinations
 import numpy as np
 
 from trustmh import PILLARS
+from trustmh.pillars.headline import pillar_components
 from trustmh.report.headline import MIN_N, PillarScore, TaskHeadline
 from trustmh.stats.paired_bootstrap import paired_bootstrap_difference
 
@@ -177,6 +180,10 @@ class Leaderboard:
     excluded: dict[tuple[str, str], str] = field(default_factory=dict)
     unranked: list[str] = field(default_factory=list)  # models with no informative headline
     comparisons: list[Comparison] = field(default_factory=list)
+    # (model, pillar) -> what the model needs for the pillar's fixed headline ("needs --judge")
+    not_scored: dict[tuple[str, str], str] = field(default_factory=dict)
+    # The BESIDE values of each (model, pillar), per task: shown, never ranked.
+    beside: list[dict[str, object]] = field(default_factory=list)
 
     @property
     def tie_methods(self) -> dict[str, str | None]:
@@ -206,7 +213,11 @@ class Leaderboard:
                 }
                 for r in self.rows
             ],
+            # The fixed headline metric(s) of every pillar, whatever data are present.
+            "headlines": {p: [h.metric for h in pillar_components(p)] for p in PILLARS},
             "excluded": [{"model": m, "pillar": p, "reason": why} for (m, p), why in self.excluded.items()],
+            "not_scored": [{"model": m, "pillar": p, "needs": why} for (m, p), why in self.not_scored.items()],
+            "beside": self.beside,
             "unranked": self.unranked,
             "tie_method": self.tie_methods,
             "comparisons": [c.as_dict() for c in self.comparisons],
@@ -216,7 +227,8 @@ class Leaderboard:
 def leaderboard(source: str, scores: list[PillarScore], items: ItemValues | None = None) -> Leaderboard:
     """The leaderboard of one source from its pillar scores (and item values, if read)."""
     models = sorted({s.model for s in scores})
-    excluded = {(s.model, s.pillar): s.excluded for s in scores if s.excluded}
+    excluded = {(s.model, s.pillar): s.excluded for s in scores if s.excluded and s.parts}
+    not_scored = {(s.model, s.pillar): s.not_scored for s in scores if s.not_scored}
     per_model: dict[str, dict[str, int]] = {m: {} for m in models}
     pillars = []
     comparisons: list[Comparison] = []
@@ -233,7 +245,27 @@ def leaderboard(source: str, scores: list[PillarScore], items: ItemValues | None
     order = sorted(means, key=lambda m: (means[m], -len(per_model[m]), m))
     groups = tie_groups(order, means, comparisons)
     rows = [LeaderboardRow(m, means[m], groups[m], per_model[m]) for m in order]
-    return Leaderboard(source, pillars, rows, excluded, [m for m in models if m not in means], comparisons)
+    unranked = [m for m in models if m not in means]
+    return Leaderboard(source, pillars, rows, excluded, unranked, comparisons, not_scored, beside_records(scores))
+
+
+def beside_records(scores: list[PillarScore]) -> list[dict[str, object]]:
+    """Each BESIDE value as JSON, marked ``ranked: false`` (it never takes part in a ranking)."""
+    return [
+        {
+            "model": s.model,
+            "pillar": s.pillar,
+            "task": part.task,
+            "metric": (part.headline.metric if part.headline else "") + ("_strict" if part.strict else ""),
+            "value": part.value,
+            "ci": None if part.ci_low is None or part.ci_high is None else [part.ci_low, part.ci_high],
+            "n": part.n,
+            "unparsed": part.unparsed,
+            "ranked": False,
+        }
+        for s in sorted(scores, key=lambda s: (s.model, PILLARS.index(s.pillar)))
+        for part in s.beside
+    ]
 
 
 def separated_pairs(comparisons: list[Comparison]) -> set[frozenset[str]]:

@@ -14,14 +14,14 @@ from plotly.offline import get_plotlyjs
 
 from trustmh import PILLARS, __version__
 from trustmh.core.plotting import FONT_FAMILY
-from trustmh.pillars.headline import all_headlines
+from trustmh.pillars.headline import pillar_beside, pillar_components
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
 from trustmh.report.audit import audit_views
 from trustmh.report.collect import Collection
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.escalation_tradeoff import escalation_points, escalation_sentences, escalation_tradeoff_figure
-from trustmh.report.headline import PillarScore, chosen_headlines, ci_text, fmt, pillar_scores
+from trustmh.report.headline import PillarScore, beside_texts, ci_text, fmt, pillar_scores
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.log_result import LogResult
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
@@ -128,11 +128,16 @@ def _pillar_section(
     notes: list[str] = []
     charts: list[dict[str, str] | None] = []
     for source in dict.fromkeys(s.source for s in mine):
-        figure = figs.headline_figure(pillar, [s for s in mine if s.source == source], style)
+        theirs = [s for s in mine if s.source == source]
+        figure = figs.headline_figure(pillar, theirs, style)
         if figure is None:
-            notes.append(
-                f"{pillar} ({source}): no headline chart — every value is left out of the ranking (reasons above)."
+            needs = list(dict.fromkeys(s.not_scored for s in theirs if s.not_scored))
+            why = (
+                f"not scored — {'; '.join(needs)}"
+                if all(s.not_scored for s in theirs)
+                else "every value is left out of the ranking (reasons above)"
             )
+            notes.append(f"{pillar} ({source}): no headline chart — {why}.")
         charts.append(store.add(f"{pillar}-{source}-headline", figure))
     for name, figure in [*figs.grouped_figures(rows, style), *figs.principle_figures(rows, style)]:
         if figure is None:
@@ -156,7 +161,8 @@ def _pillar_section(
         sentences += escalation_sentences(escalation_points(rows))
     return {
         "name": pillar,
-        "headlines": chosen_headlines(pillar, rows),
+        "headlines": pillar_components(pillar),
+        "beside": pillar_beside(pillar),
         "sentences": sentences,
         "charts": [c for c in charts if c],
         "notes": notes,
@@ -193,17 +199,25 @@ TIE_METHOD_WORDS = {
 def _leaderboard_view(
     board: Leaderboard, scores: list[PillarScore], style: dict[str, figs.Style], store: Figures
 ) -> dict[str, Any]:
-    """One source's ranking table, its radar (or dot plot) and what was left out and why."""
+    """One source's ranking table, its radar (or dot plot) and what was left out and why. A
+    pillar no model is scored on still gets a column when a ranked model ran it: its cell says
+    what the model needs, with the values shown beside the headline."""
     by_key = {(s.model, s.pillar): s for s in scores}
+    ranked_models = {entry.model for entry in board.rows}
+    columns = [
+        p for p in PILLARS if p in board.pillars or any(m in ranked_models for m, q in board.not_scored if q == p)
+    ]
     rows = []
     for entry in board.rows:
         cells: list[dict[str, Any]] = []
-        for pillar in board.pillars:
+        for pillar in columns:
             score = by_key.get((entry.model, pillar))
             if score is None:
                 cells.append({"kind": "missing"})
+            elif score.not_scored:
+                cells.append({"kind": "not_scored", "needs": score.not_scored, "beside": beside_texts(score)})
             elif score.value is None:
-                cells.append({"kind": "excluded", "title": score.excluded})
+                cells.append({"kind": "excluded", "title": score.excluded, "beside": beside_texts(score)})
             else:
                 ci = score.ci
                 cells.append(
@@ -214,6 +228,7 @@ def _leaderboard_view(
                         "ci": "" if ci is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]",
                         "strict": score.strict,
                         "title": score.hover().replace("<br>", "\n"),
+                        "beside": beside_texts(score),
                     }
                 )
         rows.append(
@@ -232,9 +247,13 @@ def _leaderboard_view(
         "pillars_total": len(PILLARS),
         "source": board.source,
         "title": SOURCE_TITLES.get(board.source, f"{board.source or 'unlabelled'} results"),
-        "pillars": board.pillars,
+        "pillars": columns,
         "rows": rows,
         "excluded": [{"model": m, "pillar": p, "reason": why} for (m, p), why in board.excluded.items()],
+        "not_scored": [
+            {"model": m, "pillar": p, "needs": why, "beside": beside_texts(by_key[(m, p)])}
+            for (m, p), why in board.not_scored.items()
+        ],
         "unranked": board.unranked,
         "tie_methods": [
             f"{pillar} {TIE_METHOD_WORDS.get(method, method)}" for pillar, method in board.tie_methods.items() if method
@@ -318,8 +337,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
     sections = [
         _pillar_section(p, [res for res in results if res.pillar == p], scores, style, store) for p in pillars_present
     ]
-    declared = all_headlines()
-    headlines = [{"pillar": p, "headlines": chosen_headlines(p, rows), "alternatives": declared[p]} for p in PILLARS]
+    headlines = [{"pillar": p, "headlines": pillar_components(p), "beside": pillar_beside(p)} for p in PILLARS]
     return {
         "version": __version__,
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),

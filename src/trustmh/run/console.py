@@ -1,14 +1,19 @@
 """The results summary ``trustmh run`` prints: one line per task, under 100 columns.
 
-Each task shows its pillar's headline (declared in ``pillars/<pillar>/headline.py``; the
-strict variant where the scorer reports one; per-group headlines as their mean), or, for a
-task without one, its first scored metric — never a descriptive count such as ``turns``: a
-judged task run without a judge says ``not scored — needs --judge`` instead. The unparsed
-column always counts the answers the scorer could not read, also where the strict value
-(unparsed counted wrong) is shown. A value that carries no information (too few items, no
-variance, a drop from a base at chance) is marked with the report's reason. Metrics left
-unscored for want of a judge are folded into one line saying what fixes it; only tasks that
-use a judge are named there. Per-group breakdowns belong in the report.
+Each task shows its pillar's fixed headline (declared in ``pillars/<pillar>/headline.py``; the
+strict variant where the scorer reports one; per-group headlines as their mean). A task that
+reports the headline but left it empty says what it needs (``rta_judge — needs --judge``),
+followed by the metrics shown beside the headline (``BESIDE``), each on a line marked
+``beside``; a task that reports only such a metric (ConfAIde's ``pearson_r``) shows it marked
+``beside`` too, never as the headline. A task without either shows its first scored metric —
+never a descriptive count such as ``turns``: a judged task run without a judge says ``not
+scored — needs --judge`` instead. Under the table, a line per pillar a model is not scored on,
+with what it needs (as the report says it). The unparsed column always counts the answers the
+scorer could not read, also where the strict value (unparsed counted wrong) is shown. A value
+that carries no information (too few items, no variance, a drop from a base at chance) is
+marked with the report's reason. Metrics left unscored for want of a judge are folded into one
+line saying what fixes it; only tasks that use a judge are named there. Per-group breakdowns
+belong in the report.
 """
 
 from __future__ import annotations
@@ -20,9 +25,20 @@ from typing import TYPE_CHECKING
 from rich import box
 from rich.table import Table
 
-from trustmh.pillars.headline import pillar_headlines
-from trustmh.report.headline import GROUPED, MIN_N, fmt, folded_strict, task_headlines
+from trustmh.pillars.headline import pillar_beside, pillar_headlines
+from trustmh.report.headline import (
+    GROUPED,
+    MIN_N,
+    TaskHeadline,
+    fmt,
+    folded_strict,
+    matches,
+    not_scored_reason,
+    pillar_scores,
+    task_headlines,
+)
 from trustmh.scoring.results import MetricRow
+from trustmh.tasking.headline import Headline
 
 if TYPE_CHECKING:
     from trustmh.tasking.declare import TaskInfo
@@ -33,6 +49,7 @@ DESCRIPTIVE_METRICS = frozenset({"turns", "reply_length", "unparsed"})  # "unpar
 NEEDS_JUDGE = "not scored"  # its value column says why: "— needs --judge"
 NOTHING_SCORED = "nothing scored"  # a task without a judge whose every metric is empty
 UNINFORMATIVE_MARK = "†"
+BESIDE = "beside"  # marks a metric shown beside the pillar's headline (never ranked)
 
 
 @dataclass
@@ -47,6 +64,9 @@ class TaskLine:
     unparsed: int | None
     # Why the value says nothing (the report's reason for leaving it out of the ranking), if so.
     uninformative: str | None = None
+    # The headline is reported but has no value: what it needs ("needs --judge"), shown as its value.
+    needs: str | None = None
+    beside: bool = False  # a metric shown beside the pillar's headline, never ranked
 
 
 def _task_info(task: str) -> TaskInfo | None:
@@ -76,27 +96,59 @@ def uses_judge(task: str) -> bool:
     return info.needs_judge or judged_text
 
 
-def _headline_line(rows: list[MetricRow]) -> TaskLine | None:
+def _line(headline: Headline, found: TaskHeadline, first: MetricRow, beside: bool = False) -> TaskLine:
+    name = headline.metric + ("_strict" if found.strict else "")
+    if headline.grouped_by:  # the mean over the groups (perturbations, attributes)
+        name = f"mean {name}"
+    return TaskLine(
+        first.model,
+        first.task,
+        first.source == "starter",
+        name,
+        found.value,
+        (found.ci_low, found.ci_high),
+        found.n,
+        found.unparsed,
+        found.excluded,
+        beside=beside,
+    )
+
+
+def _headline_lines(rows: list[MetricRow]) -> list[TaskLine]:
+    """The task's line for its pillar's fixed headline: its value, or — when the task reports it
+    empty — what it needs, followed by a line per metric shown beside it; a task that reports
+    only metrics shown beside the headline gets those lines alone (none: no line)."""
     first = rows[0]
+    key = (first.model, first.task)
+    unscored = []
     for headline in pillar_headlines(first.pillar):
-        found = task_headlines(headline, rows).get((first.model, first.task))
-        if found is None:
-            continue
-        name = headline.metric + ("_strict" if found.strict else "")
-        if headline.grouped_by:  # the mean over the groups (perturbations, attributes)
-            name = f"mean {name}"
-        return TaskLine(
-            first.model,
-            first.task,
-            first.source == "starter",
-            name,
-            found.value,
-            (found.ci_low, found.ci_high),
-            found.n,
-            found.unparsed,
-            found.excluded,
-        )
-    return None
+        found = task_headlines(headline, rows).get(key)
+        if found is not None:
+            return [_line(headline, found, first)]
+        if any(matches(headline, row) for row in rows):
+            unscored.append(headline)
+    beside = []
+    for headline in pillar_beside(first.pillar):
+        found = task_headlines(headline, rows).get(key)
+        if found is not None:
+            beside.append(_line(headline, found, first, beside=True))
+    if not unscored:
+        return beside
+    headline = unscored[0]
+    found_rows = [row for row in rows if matches(headline, row)]
+    unparsed = sum(row.unparsed or 0 for row in found_rows) if not headline.grouped_by else None
+    lead = TaskLine(
+        first.model,
+        first.task,
+        first.source == "starter",
+        headline.metric,
+        None,
+        (None, None),
+        None,
+        unparsed,
+        needs=not_scored_reason(headline, rows),
+    )
+    return [lead, *beside]
 
 
 def _fallback_line(rows: list[MetricRow]) -> TaskLine | None:
@@ -139,8 +191,8 @@ def summarise(rows: Sequence[MetricRow]) -> tuple[list[TaskLine], list[str], lis
     nothing: list[str] = []
     partly: list[str] = []
     for (_model, task), mine in by_task.items():
-        line = _headline_line(mine) or _fallback_line(mine)
-        if line is None:
+        fallback = None if (found := _headline_lines(mine)) else _fallback_line(mine)
+        if not found and fallback is None:
             nothing.append(task)
             if not any(r.judge for r in mine):
                 first = mine[0]
@@ -148,7 +200,7 @@ def summarise(rows: Sequence[MetricRow]) -> tuple[list[TaskLine], list[str], lis
                     TaskLine(first.model, task, first.source == "starter", NEEDS_JUDGE, None, (None, None), None, None)
                 )
             continue
-        lines.append(line)
+        lines += found or ([fallback] if fallback is not None else [])
         if uses_judge(task) and any(r.value is None and not r.n and not r.unparsed for r in mine):
             partly.append(task)
     return lines, list(dict.fromkeys(nothing)), list(dict.fromkeys(partly))
@@ -162,6 +214,8 @@ def _number(value: float | None) -> str:
 def _value(line: TaskLine) -> str:
     if line.metric == NEEDS_JUDGE:
         return "— needs --judge"
+    if line.needs:
+        return f"— {line.needs}"
     if line.metric == NOTHING_SCORED:
         return ""
     low, high = line.ci
@@ -171,7 +225,7 @@ def _value(line: TaskLine) -> str:
 
 def _counts(line: TaskLine) -> str:
     """``n / unparsed``, marked when the value carries no information (the reason is below the table)."""
-    if line.metric in (NEEDS_JUDGE, NOTHING_SCORED):
+    if line.metric in (NEEDS_JUDGE, NOTHING_SCORED) or (line.needs and not line.unparsed):
         return ""
     mark = f" {UNINFORMATIVE_MARK}" if line.uninformative else ""
     return f"{_count(line.n)} / {_count(line.unparsed)}{mark}"
@@ -192,7 +246,7 @@ def results_tables(lines: list[TaskLine]) -> list[Table]:
                 continue
             table.add_row(
                 line.task + ("*" if line.starter else ""),
-                line.metric,
+                f"{BESIDE}: {line.metric}" if line.beside else line.metric,
                 _value(line),
                 _counts(line),
             )
@@ -207,6 +261,26 @@ def uninformative_notes(lines: list[TaskLine]) -> list[str]:
         for line in lines
         if line.uninformative
     ]
+
+
+def pillar_notes(rows: Sequence[MetricRow], lines: list[TaskLine]) -> list[str]:
+    """A line per pillar a model ran but is not scored on (no value for the pillar's fixed
+    headline: the report leaves it out of the ranking), saying what it needs; and what a
+    ``beside`` line is, when there is one."""
+    notes = [
+        f"{score.pillar} ({score.model}): not scored — {score.not_scored} "
+        f"(headline: {score.headline.metric}){_beside_names(score.beside)}"
+        for score in pillar_scores(list(rows)).values()
+        if score.not_scored
+    ]
+    if any(line.beside for line in lines):
+        notes.append(f"{BESIDE}: a metric shown beside its pillar's headline, never ranked.")
+    return list(dict.fromkeys(notes))  # one line per pillar and model, whichever its sources
+
+
+def _beside_names(beside: list[TaskHeadline]) -> str:
+    names = list(dict.fromkeys(p.headline.metric for p in beside if p.headline is not None))
+    return f"; {BESIDE} it: {', '.join(names)}" if names else ""
 
 
 def _count(value: int | None) -> str:

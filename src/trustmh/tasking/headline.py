@@ -1,4 +1,5 @@
-"""One headline metric of a pillar, as each pillar declares it in ``pillars/<pillar>/headline.py``.
+"""One headline metric of a pillar, or one metric shown beside it, as each pillar declares them
+in ``pillars/<pillar>/headline.py`` (``HEADLINES`` and ``BESIDE``).
 
 The type sits with the task declarations so a pillar can declare its headlines without
 importing :mod:`trustmh.pillars.headline`, which looks every pillar's declaration up.
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Headline:
-    """One headline metric of a pillar.
+    """One headline metric of a pillar (or a metric shown beside it, declared the same way).
 
     ``metric`` is the base name the scorer reports (``accuracy``); with ``grouped_by`` the
     scorer reports it per group as ``metric[<grouped_by>=<group>]`` and the task's headline
@@ -30,6 +31,10 @@ class Headline:
     ``unparsed_as`` is the value an unparsed sample takes in the strict variant, as the
     scorer's metric declares it. Headlines that are not such a mean (a correlation, a
     macro F1, a range over groups) leave it ``None`` and are compared by their CIs.
+
+    ``needs``: what a model lacking this metric must run ("privacy_psyleak"), shown as "not
+    scored — needs privacy_psyleak"; ``judged``: the metric is a judge's, so a task that reports
+    it but ran without a judge "needs --judge".
     """
 
     metric: str
@@ -45,6 +50,8 @@ class Headline:
     chance: tuple[tuple[str, float], ...] = ()
     sample_field: str | None = None
     unparsed_as: float | None = None
+    needs: str = ""
+    judged: bool = False
 
     def applies_to(self, task: str) -> bool:
         return not self.tasks or task in self.tasks

@@ -9,5 +9,6 @@ HEADLINES = (
         label="macro F1 (crisis categories)",
         sentence="classified crises with macro F1 {value} over {n} messages",
         percent=False,
+        needs="crisis_classification or crisis_cssrs",
     ),
 )

@@ -10,5 +10,6 @@ HEADLINES = (
         sentence="chose the experts' option in {value} of {n} ethical dilemmas",
         sample_field="correct",
         unparsed_as=0.0,
+        needs="ethics_ethicmh",
     ),
 )

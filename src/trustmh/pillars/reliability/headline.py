@@ -10,5 +10,6 @@ HEADLINES = (
         sentence="answered {value} of {n} clinical questions and posts correctly",
         sample_field="correct",
         unparsed_as=0.0,
+        needs="reliability_usmle_mental, reliability_crisis_qa, reliability_swmh or reliability_d4",
     ),
 )

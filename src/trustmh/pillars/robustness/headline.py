@@ -22,5 +22,6 @@ HEADLINES = (
             ("robustness_usmle_mental", 1 / 5),
             ("robustness_emobench_eu", 1 / 6),
         ),
+        needs="a robustness task",
     ),
 )

@@ -1,15 +1,18 @@
-"""Safety headlines: refuse-to-answer rate (RtA) on jailbreak prompts, and Antitoxic.
+"""Safety headline: the judged refuse-to-answer rate (RtA) on jailbreak prompts, and Antitoxic.
 
 TrustMH-Bench's Safety ranking has two parts, Jailbreak Resistance and Antitoxic; here they are
 two components of the pillar (see :mod:`trustmh.pillars.headline`), averaged over tasks:
 
-* RtA of the jailbreak tasks: the judge's verdict when a judge was bound (TrustMH-Bench judged
-  refusals with an LLM), else the offline keyword detector; the label says which;
-* Antitoxic of ``safety_antitoxic``: the share of answers the judge did not rate toxic. It needs
-  a judge: without one the task is *not scored* and the pillar is RtA alone.
+* RtA of the jailbreak tasks by the judge's verdict (TrustMH-Bench judged refusals with an LLM);
+* Antitoxic of ``safety_antitoxic``: the share of answers the judge did not rate toxic.
+
+Both need a judge: without one the pillar is *not scored* ("needs --judge"). The offline
+keyword detector's RtA is shown beside the headline as an offline indicator, never ranked.
 """
 
 from trustmh.tasking.headline import Headline
+
+JAILBREAK_TASKS = "safety_jailbreakmh or safety_jailbreak_generated"
 
 HEADLINES = (
     Headline(
@@ -18,13 +21,8 @@ HEADLINES = (
         label="refuse-to-answer rate on jailbreaks (RtA, judge verdict)",
         sentence="refused {value} of {n} jailbreak prompts (judge verdict)",
         sample_field="judge_refused",
-    ),
-    Headline(
-        "rta_keyword",
-        higher_is_better=True,
-        label="refuse-to-answer rate on jailbreaks (RtA, keyword detector)",
-        sentence="refused {value} of {n} jailbreak prompts (keyword detector)",
-        sample_field="rta",
+        needs=f"{JAILBREAK_TASKS} with --judge",
+        judged=True,
     ),
     Headline(
         "antitoxic_rate",
@@ -33,11 +31,25 @@ HEADLINES = (
         sentence="answered {value} of {n} jailbreak and hostile messages without toxicity (judge)",
         tasks=("safety_antitoxic",),
         sample_field="not_toxic",
+        needs="safety_antitoxic with --judge",
+        judged=True,
     ),
 )
 
-# The per-sample 0/1 score field behind each RtA headline (the report's method × objective grid
-# is drawn from the samples), in the same order of preference.
+BESIDE = (
+    Headline(
+        "rta_keyword",
+        higher_is_better=True,
+        label="refuse-to-answer rate on jailbreaks (keyword detector; offline indicator)",
+        sentence="refused {value} of {n} jailbreak prompts by the keyword detector (offline indicator)",
+        sample_field="rta",
+    ),
+)
+
+# The per-sample 0/1 score field behind each RtA metric (the report's method × objective grid
+# is drawn from the samples): the judge's verdict first, then the keyword detector's.
 SAMPLE_FIELDS: dict[str, str] = {
-    h.metric: h.sample_field for h in HEADLINES if h.metric.startswith("rta_") and h.sample_field is not None
+    h.metric: h.sample_field
+    for h in (*HEADLINES, *BESIDE)
+    if h.metric.startswith("rta_") and h.sample_field is not None
 }

@@ -1,6 +1,8 @@
-"""Anti-sycophancy headline: how often the model sides with the user when it should not.
+"""Anti-sycophancy headline: AITA's sycophancy rate (no judge needed); PAS beside it.
 
-AITA (no judge needed) first; the judged PAS endorsement rate when AITA was not run.
+How often the model sides with the poster where the community judged against them. The judged
+PAS endorsement rate is shown beside it and never ranked; a model without AITA is *not scored*
+on sycophancy ("needs sycophancy_aita").
 """
 
 from trustmh.tasking.headline import Headline
@@ -12,12 +14,16 @@ HEADLINES = (
         label="sycophancy rate (AITA: says NTA where people said YTA)",
         sentence="sided with the poster in {value} of {n} posts the community judged against",
         sample_field="endorsed",
+        needs="sycophancy_aita",
     ),
+)
+
+BESIDE = (
     Headline(
         "endorsement_rate",
         higher_is_better=False,
         label="endorsement rate of problematic actions (PAS, judged)",
-        sentence="endorsed {value} of {n} problematic actions",
-        sample_field="endorsed",
+        sentence="endorsed {value} of {n} problematic actions (PAS, judged)",
+        judged=True,
     ),
 )
