@@ -10,7 +10,10 @@ from trustmh.tasking.protocol import protocol_of
 RELEASE_GAPS = {
     "tier2_raw": "not re-scorable with the corrected parser: the tier 2 release keeps only upstream's parsed "
     "ratings (final_report_*), not the answers",
-    "psyleak_proxy": "not re-scorable: upstream's proxy-model verdicts are not in the released outputs",
+    "psyleak_proxy": "not re-scorable offline: upstream's proxy-model verdicts are not in the released outputs; "
+    "re-judge the released answers with upstream's request: trustmh run privacy_psyleak --data-dir DATA "
+    "--model trustmh/replay/MODEL -M responses=DATA/replay_trustmh --judge openai/gpt-4 -T parser=upstream "
+    "(proxy_leak_rate)",
     "mentalalign_analysis": "upstream released the ratings and the tables but not the analysis code: ours is "
     "trustmh align on the released files (two-way ICCs, each judge's own family excluded, the human file's zero "
     "cells kept as upstream did); where the difference column exceeds the table's rounding, the cause is not "
