@@ -59,6 +59,7 @@ class UpstreamProxyRun:
     def __init__(self, privacy3: Path, reply: Callable[[str], str]) -> None:
         self.path = privacy3
         self.requests: list[dict[str, Any]] = []
+        self.printed: list[str] = []
         requests = self.requests
 
         class APIAgent:
@@ -69,13 +70,20 @@ class UpstreamProxyRun:
 
         for name in AGENT_METHODS:
             setattr(APIAgent, name, upstream_function(privacy3, name, {"time": time}))
+        self.functions: dict[str, Callable[..., Any]] = {}
         self.namespace = {
             "pd": pandas,
             "APIAgent": APIAgent,
             "PrivacyEvalDataset": lambda data, meta_data=None: list(data),
             "DataLoader": _data_loader,
             "tqdm": lambda items: items,
+            "print": lambda *parts, **_: self.printed.append(" ".join(map(str, parts))),
         }
+
+    def _function(self, name: str) -> Callable[..., Any]:
+        if name not in self.functions:  # each compile parses the whole file
+            self.functions[name] = upstream_function(self.path, name, self.namespace)
+        return self.functions[name]
 
     def _evaluator(self, data: list[dict[str, Any]]) -> SimpleNamespace:
         args = SimpleNamespace(
@@ -83,21 +91,22 @@ class UpstreamProxyRun:
         )
         evaluator = SimpleNamespace(dataset=SimpleNamespace(data=data), data_tier="3", args=args)
         for name in ("check_info_leak", "map_binary_answer_to_int", "parse_response"):
-            setattr(evaluator, name, upstream_function(self.path, name, self.namespace).__get__(evaluator))
+            setattr(evaluator, name, self._function(name).__get__(evaluator))
         return evaluator
 
     def recorded_response(self, raw_reply: str) -> str:
         """What upstream records for a model's raw reply: ``_parse_basic_text`` then ``parse_response``."""
         evaluator = self._evaluator([])
         agent = self.namespace["APIAgent"]
-        text = upstream_function(self.path, "_parse_basic_text", {})(agent, _completion(raw_reply))
+        text = agent._parse_basic_text(agent, _completion(raw_reply))
         return str(evaluator.parse_response(text))
 
     def evaluate(self, data: list[dict[str, Any]], responses: list[str]) -> dict[str, list[Any]]:
         """``run_evaluator``'s metrics for free-response items (upstream's instance dicts) and answers."""
-        before = len(self.requests)
+        before, printed = len(self.requests), len(self.printed)
         evaluator = self._evaluator(data)
-        metrics = upstream_function(self.path, "run_evaluator", self.namespace)(evaluator, responses)
-        # run_evaluator swallows any error into all-False verdicts: make sure every item was asked.
+        metrics = self._function("run_evaluator")(evaluator, responses)
+        # run_evaluator swallows any error into all-False verdicts (printing why): make sure none happened.
         assert len(self.requests) - before == len(data), "upstream's proxy evaluation failed"
+        assert len(self.printed) - printed == 1, self.printed[printed:]  # only its "using <model>" line
         return dict(metrics)

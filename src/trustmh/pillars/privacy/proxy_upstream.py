@@ -29,6 +29,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from trustmh.data.upstream import upstream_zip_member
@@ -72,6 +73,7 @@ class ProxyTemplates:
         return self.prompt.format(self.instruction, "{response}", self.question.format("{secret}"))
 
 
+@lru_cache(maxsize=4)
 def _source(data_dir: str | Path | None) -> str:
     return upstream_zip_member(PRIVACY_ZIP, CODE["3"], data_dir).decode("utf-8")
 

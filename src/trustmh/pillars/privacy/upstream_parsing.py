@@ -14,6 +14,10 @@ stay the default. Known upstream behaviours kept on purpose:
   cannot be read counts 0 (as upstream's ``evaluate_response`` does for ``None``);
 * control questions: only a "no" at the very start, or " no " / " no," / " no." inside, is a no;
   ``**No** - ...`` (markdown) is neither yes nor no, which upstream counts as an error.
+
+:func:`upstream_free_text` is not a parser but how privacy3.py records a PsyLeak answer before
+any check (benchmark mode applies it whichever parser is chosen). The proxy judge's reply reading
+is in :mod:`trustmh.pillars.privacy.proxy_upstream`.
 """
 
 from __future__ import annotations
