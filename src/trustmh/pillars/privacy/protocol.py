@@ -74,7 +74,8 @@ declare_protocol(
             "it (lines joined by spaces, the last sentence split off), the question and the 'Answer: ' suffix where "
             "upstream adds it, all read from the pinned privacy3.py",
             "generation: temperature 0, max_tokens 256 (privacy3.py APIAgent defaults)",
-            "each answer is scored as privacy3.py records it: stripped, the text after its first 'Answer:'",
+            "each generated answer is scored as privacy3.py records it: stripped, the text after its first 'Answer:' "
+            "(a replayed answer as recorded: upstream's release holds answers so taken)",
             "string-match, info-accessibility and privacy-sharing metrics (same substring tests)",
             "proxy judge (with --judge; -T judge_prompts=upstream, the benchmark default): the request "
             "run_evaluator builds from the pinned privacy3.py (its instruction, the recorded answer and its question "

@@ -6,11 +6,10 @@ from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 
 import trustmh.pillars.privacy.protocol  # noqa: F401  (declares these tasks' upstream protocols)
-from trustmh.core.errors import UserError
 from trustmh.pillars.privacy.dataset import psyleak_dataset, rating_dataset
 from trustmh.pillars.privacy.proxy_upstream import upstream_proxy
 from trustmh.pillars.privacy.scorers import psyleak_scorer, rating_scorer
-from trustmh.scoring.verbatim import check_parser
+from trustmh.scoring.verbatim import check_parser, choose_judge_prompts
 from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
 RATING_METRICS = ("pearson_r", "mean_rating", "unparsed_rate")
@@ -108,11 +107,7 @@ def privacy_psyleak(
     benchmark mode) or ``trustmh`` (our question; the default on starter items).
     """
     check_parser(parser)
-    if judge_prompts not in ("auto", "upstream", "trustmh"):
-        raise UserError(f"judge_prompts must be one of auto, upstream, trustmh, not {judge_prompts!r}")
-    if judge_prompts == "upstream" and source != "benchmark":
-        raise UserError("judge_prompts=upstream needs the PsyLeak scenarios (benchmark mode: --data-dir)")
-    chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
+    chosen = choose_judge_prompts(judge_prompts, source, "the PsyLeak scenarios")
     proxy = upstream_proxy(data_dir, parser) if chosen == "upstream" else None
     metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
     if proxy is not None:
