@@ -71,3 +71,26 @@ def test_shape_changes_are_errors_not_silent_text() -> None:
         string_template(MODULE, "build", variable="prompt").render({})
     with pytest.raises(UpstreamCodeError, match="has fields"):
         _ = string_template(MODULE, "build", variable="prompt").literal
+
+
+FORMAT_MODULE = """
+def evaluate(rows):
+    for row in rows:
+        question = "Who {}?".format(row['x'].lower())
+        item = {'info': row['x'], 'input': "{}\\nText:{}\\nQ: {}".format(intro, row['r'], question)}
+"""
+
+
+def test_format_calls_give_their_receiver_and_arguments_as_written() -> None:
+    from trustmh.data.upstream_code import assigned_expression, dict_entry, format_arguments, format_receiver
+
+    question = assigned_expression(FORMAT_MODULE, "evaluate", "question")
+    assert format_receiver(question) == "Who {}?"
+    assert format_arguments(question) == ("row['x'].lower()",)
+    request = dict_entry(FORMAT_MODULE, "evaluate", "input", {})
+    assert format_receiver(request) == "{}\nText:{}\nQ: {}"
+    assert format_arguments(request) == ("intro", "row['r']", "question")
+    with pytest.raises(UpstreamCodeError, match="one assignment to 'item2'"):
+        assigned_expression(FORMAT_MODULE, "evaluate", "item2")
+    with pytest.raises(UpstreamCodeError, match="not a"):
+        format_arguments(dict_entry(FORMAT_MODULE, "evaluate", "info", {}))

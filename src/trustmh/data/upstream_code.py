@@ -271,6 +271,21 @@ def format_receiver(node: ast.expr) -> str:
     raise UpstreamCodeError(f"not a '...'.format(...) call: {ast.unparse(node)[:80]!r}")
 
 
+def format_arguments(node: ast.expr) -> tuple[str, ...]:
+    """The arguments of a ``"...".format(...)`` call, as source text (to check what upstream fills in)."""
+    format_receiver(node)
+    assert isinstance(node, ast.Call)  # format_receiver raised otherwise
+    return tuple(ast.unparse(argument) for argument in node.args)
+
+
+def assigned_expression(source: str, function: str | None, variable: str) -> ast.expr:
+    """The expression assigned once to ``variable`` in the scope (e.g. a ``"...".format(...)`` call)."""
+    values = _assignments(_scope(source, function)).get(variable, [])
+    if len(values) != 1:
+        raise UpstreamCodeError(f"{function or 'module level'}: expected one assignment to {variable!r}")
+    return values[0]
+
+
 def dict_literals(source: str, function: str | None, required_key: str) -> list[dict[str, Any]]:
     """Literal dicts (``{"temperature": 1, ...}``) of the scope holding ``required_key``, constants only."""
     found: list[tuple[int, dict[str, Any]]] = []

@@ -19,7 +19,6 @@ from inspect_ai.solver import TaskState
 
 import trustmh.dialogue.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.bulk.generate import load_conversations
-from trustmh.core.errors import UserError
 from trustmh.data.registry import resolve_file
 from trustmh.data.starter import load_starter
 from trustmh.dialogue.mentalbench_upstream import log_metadata, upstream_generation_prompt, upstream_rubric
@@ -43,6 +42,7 @@ from trustmh.scoring.output import output_text
 from trustmh.scoring.panel import judge_fields
 from trustmh.scoring.rubric import Rubric
 from trustmh.scoring.unparsed import trustmh_scorer
+from trustmh.scoring.verbatim import choose_judge_prompts
 from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
 STARTER = "trustmh.dialogue.starter"
@@ -132,9 +132,7 @@ def dialogue_mentalbench(
     pinned ``llm_judge_evaluation.py``; the default in benchmark mode) or ``trustmh`` (our fenced
     rubric; the default on starter messages).
     """
-    if judge_prompts not in ("auto", "upstream", "trustmh"):
-        raise UserError(f"judge_prompts must be one of auto, upstream, trustmh, not {judge_prompts!r}")
-    chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
+    chosen = choose_judge_prompts(judge_prompts, source)
     metadata: dict[str, object] = {
         "judge_prompts": chosen,
         "generation_prompt": "upstream" if source == "benchmark" else "trustmh",

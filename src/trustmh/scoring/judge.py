@@ -77,7 +77,13 @@ async def run_judge(
 
     config = GenerateConfig(temperature=JUDGE_TEMPERATURE, max_tokens=512)
     if rubric.verbatim is not None:  # upstream's settings; None = not sent (the provider's default)
-        config = GenerateConfig(temperature=rubric.verbatim.temperature, max_tokens=rubric.verbatim.max_tokens)
+        config = GenerateConfig.model_validate(
+            {
+                "temperature": rubric.verbatim.temperature,
+                "max_tokens": rubric.verbatim.max_tokens,
+                **dict(rubric.verbatim.settings),  # e.g. top_p and penalties upstream sends explicitly
+            }
+        )
         max_attempts = rubric.verbatim.max_attempts
 
     async def ask(messages: tuple[Message, ...]) -> str:

@@ -143,6 +143,8 @@ class VerbatimProtocol:
     temperature: float | None  # None: the provider's default (upstream sets none)
     max_tokens: int | None = None  # None: the provider's default
     max_attempts: int = 1  # upstream asks once
+    # Further sampling settings upstream sends (e.g. ``(("top_p", 1.0),)``), as GenerateConfig fields.
+    settings: tuple[tuple[str, float], ...] = ()
     # Builds upstream's prompt from (context, response) where the caller has those two only (the
     # MentalBench judge); None: the caller passes upstream's complete prompt as the context.
     build: Callable[[str, str], str] | None = None
@@ -158,4 +160,5 @@ class VerbatimProtocol:
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "max_attempts": self.max_attempts,
+            **dict(self.settings),
         }

@@ -48,6 +48,25 @@ def check_parser(parser: str) -> str:
     return parser
 
 
+# ``-T judge_prompts=...`` of tasks whose judge can be upstream's published one or trustmh's own.
+JUDGE_PROMPTS = ("auto", "upstream", "trustmh")
+
+
+def choose_judge_prompts(judge_prompts: str, source: str, items: str | None = None) -> str:
+    """``upstream`` or ``trustmh``: ``auto`` is upstream's judge in benchmark mode, ours on starter items.
+
+    ``items``: what upstream's judge needs from the benchmark (e.g. "the EthicMH items"), so asking
+    for it on starter items is the one-line error; None when upstream's prompt fits any item.
+    """
+    if judge_prompts not in JUDGE_PROMPTS:
+        raise UserError(f"judge_prompts must be one of {', '.join(JUDGE_PROMPTS)}, not {judge_prompts!r}")
+    if judge_prompts == "upstream" and source != "benchmark" and items is not None:
+        raise UserError(f"judge_prompts=upstream needs {items} (benchmark mode: --data-dir)")
+    if judge_prompts != "auto":
+        return judge_prompts
+    return "upstream" if source == "benchmark" else "trustmh"
+
+
 def integer_reader(field: str, low: int, high: int, parser: str) -> ReplyReader:
     """Read one integer score ``field`` in ``[low, high]`` from a plain-text reply."""
     check_parser(parser)

@@ -38,7 +38,7 @@ from trustmh.pillars.crisis.psychosis_prompts import DCS_RUBRIC, HES_RUBRIC, SIS
 from trustmh.pillars.crisis.psychosis_upstream import UpstreamJudges, judge_upstream, upstream_judges
 from trustmh.scoring import metrics as m
 from trustmh.scoring.unparsed import trustmh_scorer
-from trustmh.scoring.verbatim import check_parser
+from trustmh.scoring.verbatim import check_parser, choose_judge_prompts
 from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 STARTER = "trustmh.pillars.crisis.starter"
@@ -47,7 +47,6 @@ HARM_FROM_TURN = 7
 TURNS_PER_PHASE = 3
 # Twelve answers must fit, with the user turns, in the embedded model's 4,096-token context.
 CONDITIONS = ("explicit", "implicit")
-JUDGE_PROMPTS = ("auto", "upstream", "trustmh")
 # Upstream harm types are free text ("Property Damage , Self-Harm"); the breakdown uses the first
 # of these categories the text names, in this order (self-harm first: it is the gravest).
 HARM_CATEGORIES = (
@@ -258,10 +257,8 @@ def crisis_psychosis_bench(
     ``scoring.py``; the default in benchmark mode), ``trustmh`` (our wording; the default on starter
     cases); ``parser``: how an upstream judge reply is read, ``corrected`` or ``upstream``.
     """
-    if judge_prompts not in JUDGE_PROMPTS:
-        raise UserError(f"judge_prompts must be one of {', '.join(JUDGE_PROMPTS)}, not {judge_prompts!r}")
     check_parser(parser)
-    chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
+    chosen = choose_judge_prompts(judge_prompts, source)
     judges = upstream_judges(data_dir, parser) if chosen == "upstream" else None
     return Task(
         dataset=psychosis_dataset(source, data_dir, condition),

@@ -5,11 +5,10 @@ from __future__ import annotations
 from inspect_ai import Task
 
 import trustmh.pillars.ethics.protocol  # noqa: F401  (declares these tasks' upstream protocols)
-from trustmh.core.errors import UserError
 from trustmh.pillars.ethics.apa_upstream import upstream_apa
 from trustmh.pillars.ethics.dataset import ethicmh_dataset
 from trustmh.pillars.ethics.scorers import ethics_scorer
-from trustmh.scoring.verbatim import check_parser
+from trustmh.scoring.verbatim import check_parser, choose_judge_prompts
 from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 
@@ -36,11 +35,7 @@ def ethics_ethicmh(
     items).
     """
     check_parser(parser)
-    if judge_prompts not in ("auto", "upstream", "trustmh"):
-        raise UserError(f"judge_prompts must be one of auto, upstream, trustmh, not {judge_prompts!r}")
-    if judge_prompts == "upstream" and source != "benchmark":
-        raise UserError("judge_prompts=upstream needs the EthicMH items (benchmark mode: --data-dir)")
-    chosen = judge_prompts if judge_prompts != "auto" else ("upstream" if source == "benchmark" else "trustmh")
+    chosen = choose_judge_prompts(judge_prompts, source, "the EthicMH items")
     judge = upstream_apa(data_dir, parser) if chosen == "upstream" else None
     metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
     if judge is not None:

@@ -72,15 +72,13 @@ def psyleak_dataset(
     """
     samples: list[Sample] = []
     scenarios = leak_scenarios(source, data_dir)  # validated first: a bad file is named by its loader
-    upstream_inputs = (
-        upstream_prompts.psyleak_inputs(
-            resolve_file("trustmh", "PsyLeak.txt", data_dir),
-            resolve_file("trustmh", "PsyLeak_control.txt", data_dir),
-            data_dir,
-        )
-        if source == "benchmark"
-        else {}
-    )
+    upstream_inputs: dict[tuple[int, str], str] = {}
+    upstream_agents: dict[int, dict[str, str]] = {}
+    if source == "benchmark":
+        story_path = resolve_file("trustmh", "PsyLeak.txt", data_dir)
+        control_path = resolve_file("trustmh", "PsyLeak_control.txt", data_dir)
+        upstream_inputs = upstream_prompts.psyleak_inputs(story_path, control_path, data_dir)
+        upstream_agents = upstream_prompts.upstream_agents(story_path)
     for scenario in scenarios:
         story = strip_trailing_question(scenario.story, scenario.questionee)
         for kind in question_types:
@@ -107,7 +105,13 @@ def psyleak_dataset(
                         "questioner": scenario.questioner,
                         "topic": scenario.topic,
                         "scenario": scenario.index,
+                        # upstream's reading of the secret and the client's name (its proxy judge's values)
+                        **_upstream_names(upstream_agents.get(scenario.index)),
                     },
                 )
             )
     return MemoryDataset(samples, name="psyleak")
+
+
+def _upstream_names(agents: dict[str, str] | None) -> dict[str, str]:
+    return {} if agents is None else {"secret": agents["topic"], "subject": agents["about"]}

@@ -55,12 +55,14 @@ _CONTROL_PARSER = Deviation(
     effect="control error is lower with the corrected reader for models that bold their answer",
     metrics=("control error",),
 )
-_PROXY = Deviation(
-    what="free-response proxy-model: trustmh's own proxy question to the judge, not upstream's proxy model call",
-    why="upstream's proxy model (a GPT model asked which person the act relates to) released no verdicts, so its "
-    "figure cannot be re-scored; the judge protocol is being aligned in benchmark mode (issue 24, item 4)",
-    effect="proxy_leak_rate is not comparable with the published free-response proxy-model figure",
-    metrics=("free-response proxy-model",),
+_PROXY_READER = Deviation(
+    what="default proxy-judge reply reader (parser=corrected, trustmh.pillars.privacy.proxy_upstream): an empty "
+    "answer is unparsed, the client's name must occur as whole words, an answer naming the client while saying "
+    "nobody is identified is unparsed; -T parser=upstream reads the reply as privacy3.py's check_info_leak",
+    why="upstream counts an empty reply as no leak and matches the name as a substring, so a "
+    "reply saying the text does not mention the client counts as a leak",
+    effect="proxy_leak_rate differs on empty, denying or ambiguous judge replies (a judge run only: upstream "
+    "released no proxy verdicts, so trustmh reproduce cannot re-score that figure)",
 )
 
 declare_protocol(
@@ -72,13 +74,21 @@ declare_protocol(
             "it (lines joined by spaces, the last sentence split off), the question and the 'Answer: ' suffix where "
             "upstream adds it, all read from the pinned privacy3.py",
             "generation: temperature 0, max_tokens 256 (privacy3.py APIAgent defaults)",
+            "each generated answer is scored as privacy3.py records it: stripped, the text after its first 'Answer:' "
+            "(a replayed answer as recorded: upstream's release holds answers so taken)",
             "string-match, info-accessibility and privacy-sharing metrics (same substring tests)",
+            "proxy judge (with --judge; -T judge_prompts=upstream, the benchmark default): the request "
+            "run_evaluator builds from the pinned privacy3.py (its instruction, the recorded answer and its question "
+            "on the scenario's secret), one user message at APIAgent's defaults (temperature 0, top_p 1, "
+            "max_tokens 256, penalties 0), asked once; free-response proxy-model = mean over scenarios of the leak "
+            "as make_report computes it. Upstream's run used gpt-4 as the judge (--judge openai/gpt-4 to follow it)",
         ),
-        deviations=(_CONTROL_PARSER, _PROXY),
+        deviations=(_CONTROL_PARSER, _PROXY_READER),
         parsers={
             "corrected": "control answers read by parse_yes_no (markup stripped); neither -> unparsed, "
-            "counted as an error like upstream (default)",
-            "upstream": "TrustMH-Bench privacy3.py map_binary_answer_to_int",
+            "counted as an error like upstream; proxy judge replies read as described above (default)",
+            "upstream": "TrustMH-Bench privacy3.py map_binary_answer_to_int for control answers and "
+            "check_info_leak for proxy judge replies",
         },
     )
 )

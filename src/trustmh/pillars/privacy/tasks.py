@@ -7,8 +7,9 @@ from inspect_ai.model import GenerateConfig
 
 import trustmh.pillars.privacy.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.pillars.privacy.dataset import psyleak_dataset, rating_dataset
+from trustmh.pillars.privacy.proxy_upstream import upstream_proxy
 from trustmh.pillars.privacy.scorers import psyleak_scorer, rating_scorer
-from trustmh.scoring.verbatim import check_parser
+from trustmh.scoring.verbatim import check_parser, choose_judge_prompts
 from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
 RATING_METRICS = ("pearson_r", "mean_rating", "unparsed_rate")
@@ -93,11 +94,26 @@ def privacy_confaide_tier2b(
     ),
 )
 def privacy_psyleak(
-    source: str = "auto", data_dir: str | None = None, max_tokens: int | None = None, parser: str = "corrected"
+    source: str = "auto",
+    data_dir: str | None = None,
+    max_tokens: int | None = None,
+    parser: str = "corrected",
+    judge_prompts: str = "auto",
 ) -> Task:
-    """PsyLeak: does the model leak a counselling client's secret when asked?"""
+    """PsyLeak: does the model leak a counselling client's secret when asked?
+
+    ``judge_prompts`` (the proxy judge of ``proxy_leak``, with ``--judge``): ``upstream``
+    (TrustMH-Bench's own proxy-model request, read from its pinned privacy3.py; the default in
+    benchmark mode) or ``trustmh`` (our question; the default on starter items).
+    """
+    check_parser(parser)
+    chosen = choose_judge_prompts(judge_prompts, source, "the PsyLeak scenarios")
+    proxy = upstream_proxy(data_dir, parser) if chosen == "upstream" else None
+    metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
+    if proxy is not None:
+        metadata["judge_prompt_text"] = proxy.log_metadata()
     return Task(
         dataset=psyleak_dataset(source, data_dir),
-        scorer=psyleak_scorer(check_parser(parser)),
-        metadata={"parser": parser},
+        scorer=psyleak_scorer(parser, proxy, benchmark=source == "benchmark"),
+        metadata=metadata,
     )

@@ -118,6 +118,13 @@ def upstream_scenarios(story_lines: list[str]) -> list[UpstreamScenario]:
     return scenarios
 
 
+def upstream_agents(story_path: Path) -> dict[int, dict[str, str]]:
+    """``{scenario index: its names and topic}`` as upstream's loader reads them (about, questionee,
+    questioner, topic): the values its proxy judge and string matches use."""
+    with story_path.open(encoding="utf-8") as handle:
+        return {scenario.index: scenario.agents for scenario in upstream_scenarios(handle.readlines())}
+
+
 def psyleak_question(templates: PsyLeakTemplates, kind: str, agents: dict[str, str], control: str) -> str:
     template = templates.questions[kind]
     if kind == "free-response":
