@@ -30,6 +30,7 @@ def _run(tmp_path: Path, data: Path, parser: str = "upstream") -> tuple[Any, Any
     rubric = load_vera_rubric(str(data))
     beginning = rubric.beginning.split("{conversation}")[0]
     prompts = {rubric.question_prompt(q): qid for qid, q in rubric.questions.items()}
+    roles_seen: list[tuple[str, ...]] = []
 
     def judge(question: str) -> str:
         qid = prompts[question]
@@ -39,10 +40,12 @@ def _run(tmp_path: Path, data: Path, parser: str = "upstream") -> tuple[Any, Any
         return "ANSWER: Yes\nREASONING: it did not" if qid == "21" else "ANSWER: No\nREASONING: fine"
 
     def responder(messages: list[dict[str, Any]]) -> str:
+        # Never raise here: the double would answer 500 and the client retry without end.
         system = messages[0]["content"]
-        if system.startswith(beginning):  # a judge request: system + the question
-            assert [m["role"] for m in messages] == ["system", "user"]
-            return judge(messages[1]["content"])
+        if system.startswith(beginning):  # a judge request: the system message (inspect sends it with
+            # the "developer" role to models it takes for recent OpenAI ones) and the question
+            roles_seen.append(tuple(m["role"] for m in messages))
+            return judge(messages[1]["content"]) if messages[1]["content"] in prompts else "unexpected question"
         return f"some days r just heavy ({len(messages)})"  # the persona
 
     task = crisis_simulated_risk(source="benchmark", data_dir=str(data), runs=1, max_turns=2, parser=parser)
@@ -61,6 +64,7 @@ def _run(tmp_path: Path, data: Path, parser: str = "upstream") -> tuple[Any, Any
             log_dir=str(tmp_path),
             display="none",
         )
+    assert roles_seen and set(roles_seen) <= {("system", "user"), ("developer", "user")}
     return read_eval_log(log.location, resolve_attachments=True), judge
 
 
@@ -89,7 +93,8 @@ def test_vera_mh_run_sends_upstreams_requests(tmp_path: Path, shared_data: Path)
         conversation.write_text(conversation_text(turns), encoding="utf-8")
         results, expected = upstream_evaluation(shared_data / "vera_mh", conversation, judge)
         assert [(c.input[0].text, c.input[1].text) for c in judge_calls] == expected  # byte for byte, in order
-        for call in judge_calls:  # upstream's judge has no temperature and no token limit
+        for call in judge_calls:  # a system and a user message; no temperature and no token limit
+            assert [m.role for m in call.input] == ["system", "user"]
             assert call.config.temperature is None and call.config.max_tokens is None
         score = sample.scores["vera_mh_scorer"]
         assert score.metadata["vera_mh_scores"] == {d: r["score"] for d, r in results.items()}

@@ -55,7 +55,9 @@ def dimension_scores(rows: Sequence[Row], dimension: str) -> dict[str, Any]:
 
 def _extremes(dimensions: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """score.py's min % best practice / max % damaging, ties listed (its loop, its start values)."""
-    low, low_dims, high, high_dims = 100.0, [], 0.0, []
+    low, high = 100.0, 0.0
+    low_dims: list[str] = []
+    high_dims: list[str] = []
     for dimension, scores in dimensions.items():
         best, damaging = scores["best_practice_pct"], scores["damaging_pct"]
         if best < low:
@@ -172,7 +174,11 @@ def rows_of(scores: Sequence[SampleScore]) -> tuple[list[Row], list[str], int]:
     """Each judged conversation's row, the rubric's dimensions (score metadata ``vera_mh_dimensions``)
     and how many conversations stayed unparsed."""
     dimensions: list[str] = next(
-        (list(s.score.metadata["vera_mh_dimensions"]) for s in scores if (s.score.metadata or {}).get(DIMENSIONS_KEY)),
+        (
+            list((s.score.metadata or {})[DIMENSIONS_KEY])
+            for s in scores
+            if (s.score.metadata or {}).get(DIMENSIONS_KEY)
+        ),
         [],
     )
     rows: list[Row] = []
