@@ -116,5 +116,5 @@ class _Frame(pd.DataFrame):
     def _constructor(self) -> type:
         return _Frame
 
-    def stack(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def stack(self, *args: Any, **kwargs: Any) -> Any:
         return pd.DataFrame(self).stack(*args, **kwargs).dropna()

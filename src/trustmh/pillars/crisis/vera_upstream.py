@@ -23,7 +23,7 @@ from dataclasses import asdict
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig
 
 from trustmh.conversation.record import Turn
 from trustmh.data.upstream import upstream_text
@@ -103,7 +103,7 @@ async def judge_vera(rubric: VeraRubric, turns: list[Turn], parser: str) -> Walk
     system = rubric.system_prompt(conversation_text(turns))
 
     async def ask(prompt: str) -> str | None:
-        messages = [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)]
+        messages: list[ChatMessage] = [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)]
         output = await model.generate(messages, config=GenerateConfig())
         return None if output.error else output.completion
 
