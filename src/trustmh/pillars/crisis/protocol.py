@@ -68,11 +68,16 @@ SIMULATED_RISK = declare_protocol(
             "next dimension after Yes, early stop at 4/6) and the dimension scores from the severities of "
             "the Yes answers, as LLMJudge computes them (same test)",
             "benchmark mode: judge settings: no temperature, no token limit, asked once (upstream's clients "
-            "create the judge without settings)",
+            "create the judge without settings; tests/pillars/crisis/test_vera_benchmark_run.py, end to end "
+            "against the OpenAI-compatible double, every logged judge request equal to upstream's LLMJudge's)",
+            "benchmark mode: the conversation the judge reads is laid out as upstream's conversation files "
+            "(format_conversation_summary of utils/conversation_utils.py, a file not pinned: a hand-built test "
+            "in test_vera_requests.py)",
             "benchmark mode: the vera_mh_* figures are score.py's score_results, rounded as it rounds them "
             "(tests/pillars/crisis/test_vera_score.py, against the pinned function)",
             "benchmark mode: the simulated user's system prompt is persona_prompt_template.txt formatted with "
-            "a personas.tsv row, as generate_conversations/utils.py formats it; 10 personas x 5 runs",
+            "a personas.tsv row, as generate_conversations/utils.py formats it; 10 personas x 5 runs "
+            "(test_vera_benchmark_run.py)",
         ),
         deviations=(
             Deviation(
