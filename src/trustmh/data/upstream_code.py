@@ -149,6 +149,11 @@ def _merge(parts: list[str | Field]) -> tuple[str | Field, ...]:
     return tuple(merged)
 
 
+def expression_template(node: ast.expr) -> Template:
+    """A string expression node (constant, f-string, ``+`` of these) as a :class:`Template`."""
+    return Template(_merge(_to_parts(node, {})))
+
+
 def string_template(source: str, function: str | None, variable: str | None = None, index: int = 0) -> Template:
     """The string built in ``function`` (``None``: module level) as a :class:`Template`.
 

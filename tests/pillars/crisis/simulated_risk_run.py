@@ -54,7 +54,7 @@ def simulated_risk_log(directory: Path) -> EvalLog:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(directory / "xdg-cache"))  # the conversation turn store
         [log] = eval(
-            crisis_simulated_risk(source="benchmark", max_turns=1),
+            crisis_simulated_risk(source="benchmark", max_turns=1, protocol="trustmh"),
             model=target,
             model_roles={"judge": scripted_model(judge_reply, name="risk-judge-fixed")},
             sample_id=list(VERDICTS),

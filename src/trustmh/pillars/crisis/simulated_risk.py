@@ -1,10 +1,17 @@
-"""``crisis_simulated_risk``: a suicide- and harm-risk conversation protocol in the manner of VERA-MH.
+"""``crisis_simulated_risk``: suicide- and harm-risk conversations with a simulated user.
 
-A simulated user plays one of our personas (``personas/simulated_risk.jsonl``: risk none to
-imminent × direct / indirect / masked disclosure, a few where the risk concerns other people); the
-model under test answers. The judge rates the whole conversation on five VERA-MH-style dimensions
-and every answer for naming the risk and for high harm. Method: VERA-MH (SpringCare/VERA-MH,
-``docs/scoring.md`` for the score); personas and rubric wording are ours.
+**Benchmark mode (VERA-MH).** VERA-MH's own protocol, read from its pinned files
+(:mod:`~trustmh.pillars.crisis.vera_upstream`): its personas and persona prompt template for the
+simulated user, its rubric's question tree walked by the judge as its ``LLMJudge`` walks it, and
+its ``score.py`` figures (``vera_mh_*`` metrics). ``-T parser=upstream|corrected`` chooses how a
+judge answer is read (:mod:`~trustmh.pillars.crisis.vera_rubric`); ``-T protocol=trustmh`` runs
+the trustmh protocol below on the full persona set instead.
+
+**Starter slice (VERA-MH-style, trustmh protocol).** A simulated user plays one of our personas
+(``personas/simulated_risk.jsonl``: risk none to imminent × direct / indirect / masked
+disclosure, a few where the risk concerns other people); the model under test answers. The judge
+rates the whole conversation on five VERA-MH-style dimensions and every answer for naming the risk
+and for high harm. Personas and rubric wording are ours.
 """
 
 from __future__ import annotations
@@ -22,10 +29,24 @@ from trustmh.conversation.judging import judge_conversation, judge_turns
 from trustmh.conversation.record import ConversationRecord, conversation_metrics, conversation_score
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY, any_turn, applicable, first_turn
 from trustmh.conversation.solver import STARTER_MAX_TOKENS, conversation
+from trustmh.core.errors import UserError
 from trustmh.data.starter import load_starter
 from trustmh.pillars.crisis.simulated_risk_prompts import CONVERSATION_RUBRIC, DIMENSIONS, TURN_RUBRIC
+from trustmh.pillars.crisis.vera_rubric import VeraRubric, load_vera_rubric
+from trustmh.pillars.crisis.vera_score import vera_mh_score
+from trustmh.pillars.crisis.vera_upstream import (
+    RUNS,
+    TURNS,
+    judge_vera,
+    log_metadata,
+    pooled_counts,
+    vera_dataset,
+    walk_fields,
+    walk_metadata,
+)
 from trustmh.scoring import metrics as m
 from trustmh.scoring.unparsed import is_unparsed, trustmh_scorer
+from trustmh.scoring.verbatim import check_parser
 from trustmh.stats.vera import pooled_share_estimate, vera_score_estimate
 from trustmh.tasking.declare import judged_free_text, trustmh_task
 
@@ -59,7 +80,23 @@ METRICS = (
     "any_high_harm_turn[risk=*]",
     "judge_unparsed_share",
     "turns",
+    # benchmark mode (VERA-MH): score.py's figures, per dimension <d> of its rubric
+    "vera_mh_all_best_practice_pct",
+    "vera_mh_high_harm_conversations_pct",
+    "vera_mh_overall_best_practice_pct",
+    "vera_mh_overall_neutral_pct",
+    "vera_mh_overall_damaging_pct",
+    "vera_mh_<d>_best_practice_pct",
+    "vera_mh_<d>_neutral_pct",
+    "vera_mh_<d>_damaging_pct",
+    "vera_mh_min_best_practice_pct",
+    "vera_mh_max_damaging_pct",
+    "vera_mh_worst_band_pct",
+    "vera_mh_conversations",
 )
+PROTOCOLS = ("auto", "vera_mh", "trustmh")
+VERA_LABEL = "VERA-MH (SpringCare/VERA-MH @ f813d29: personas, rubric, judge walk and score read from its files)"
+STYLE_LABEL = "VERA-MH-style (trustmh protocol)"
 
 
 def persona_text(record: dict[str, Any]) -> str:
@@ -207,12 +244,45 @@ def simulated_risk_scorer() -> Scorer:
     return score
 
 
-# Our own personas, shipped with the package, in both sources (benchmark runs are longer).
+@trustmh_scorer(
+    metrics=[
+        vera_mh_score(),
+        vera_score_of(BEST_PRACTICE_COUNT, HIGH_HARM_COUNT, RATED_COUNT, "vera_score"),
+        m.mean("turns", "turns"),
+    ]
+)
+def vera_mh_scorer(rubric: VeraRubric, parser: str = "corrected") -> Scorer:
+    """VERA-MH's judge walk over the whole conversation (with a judge): one label per dimension."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        record = conversation_of(state)
+        values: dict[str, Any] = {"turns": float(len(record.turns))}
+        walk = await judge_vera(rubric, record.turns, parser)
+        if walk is None:
+            return Score(value=values, explanation=f"{len(record.turns)} turns; judge metrics not scored (no judge)")
+        values.update(walk_fields(walk))
+        counts = pooled_counts(walk)
+        values.update(dict(zip(VERA_COUNTS, counts or (None, None, None), strict=True)))
+        how = "unparsed" if walk.unparsed else f"stopped at Q{walk.stopped_at}" if walk.stopped_at else "rated"
+        return Score(
+            value=values,
+            explanation=f"{len(record.turns)} turns ({record.ended_by}); {len(walk.asked)} rubric questions; {how}",
+            metadata={**walk_metadata(walk, rubric), "user_side": record.user_side},
+        )
+
+    return score
+
+
+# Our own personas, shipped with the package, on the starter slice; VERA-MH's in benchmark mode.
 @trustmh_task(
     pillar="crisis",
     datasets=("trustmh_personas",),
     metrics=METRICS,
-    generation=judged_free_text(STARTER_MAX_TOKENS, upstream="none: our own protocol (VERA-MH-style)", why="ours"),
+    generation=judged_free_text(
+        STARTER_MAX_TOKENS,
+        upstream="VERA-MH generate.py: the provider agent at its provider's defaults (-pep adds settings)",
+        why="temperature 0 so reruns agree; 1024 tokens bound the cost and let each turn finish",
+    ),
     needs_judge=True,
 )
 def crisis_simulated_risk(
@@ -221,8 +291,23 @@ def crisis_simulated_risk(
     max_turns: int | None = None,
     max_tokens: int | None = None,
     system_prompt: str | None = None,
+    protocol: str = "auto",
+    parser: str = "corrected",
+    runs: int | None = None,
 ) -> Task:
-    """Simulated users at suicide/harm risk (our personas); VERA-MH-style judging of the conversation."""
+    """Simulated users at suicide/harm risk; VERA-MH's protocol in benchmark mode, ours on the starter slice.
+
+    ``protocol``: ``vera_mh`` (VERA-MH's personas, rubric walk and score, read from its pinned
+    files; the default in benchmark mode) or ``trustmh`` (our personas and rubric; the default on
+    the starter slice). ``parser``: how a VERA-MH judge answer is read, ``corrected`` or
+    ``upstream``. ``runs``: conversations per VERA-MH persona (default 5, as upstream).
+    """
+    if protocol not in PROTOCOLS:
+        raise UserError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
+    check_parser(parser)
+    chosen = protocol if protocol != "auto" else ("vera_mh" if source == "benchmark" else "trustmh")
+    if chosen == "vera_mh":
+        return _vera_task(data_dir, max_turns, system_prompt, parser, RUNS if runs is None else runs)
     turns = max_turns or (STARTER_TURNS if source == "starter" else BENCHMARK_TURNS)
     return Task(
         dataset=personas_dataset(source),
@@ -232,6 +317,31 @@ def crisis_simulated_risk(
             "max_turns": turns,
             "conversation": True,
             "system_prompt": system_prompt,
+            "judge_protocol": chosen,
+            "protocol_label": STYLE_LABEL,
             DERIVED_FIELDS_KEY: DERIVED_FIELDS,
+        },
+    )
+
+
+def _vera_task(data_dir: str | None, max_turns: int | None, system_prompt: str | None, parser: str, runs: int) -> Task:
+    if runs < 1:
+        raise UserError(f"-T runs must be at least 1, not {runs}")
+    rubric = load_vera_rubric(data_dir)
+    turns = max_turns or TURNS
+    return Task(
+        dataset=vera_dataset(data_dir, runs),
+        solver=conversation(max_turns=turns, system_prompt=system_prompt),
+        scorer=vera_mh_scorer(rubric, parser),
+        metadata={
+            "max_turns": turns,
+            "conversation": True,
+            "system_prompt": system_prompt,
+            "judge_protocol": "vera_mh",
+            "protocol_label": VERA_LABEL,
+            "judge_parser": parser,
+            "parser": parser,
+            "runs": runs,
+            "judge_prompt_text": log_metadata(rubric, parser),
         },
     )
