@@ -248,14 +248,14 @@ def simulated_risk_scorer() -> Scorer:
     metrics=[
         vera_mh_score(),
         vera_score_of(BEST_PRACTICE_COUNT, HIGH_HARM_COUNT, RATED_COUNT, "vera_score"),
-        m.mean("turns", "turns"),
+        *conversation_metrics(),
     ]
 )
 def vera_mh_scorer(rubric: VeraRubric, parser: str = "corrected") -> Scorer:
     """VERA-MH's judge walk over the whole conversation (with a judge): one label per dimension."""
 
-    async def score(state: TaskState, target: Target) -> Score:
-        record = conversation_of(state)
+    @conversation_score
+    async def score(state: TaskState, target: Target, record: ConversationRecord) -> Score:
         values: dict[str, Any] = {"turns": float(len(record.turns))}
         walk = await judge_vera(rubric, record.turns, parser)
         if walk is None:
