@@ -36,15 +36,15 @@ def u32(*values: int) -> bytes:
 
 
 def test_a_sequence_state_moves_between_one_stream_and_several() -> None:
-    cells = u32(3) + b"meta and KV rows"  # cell count, then the cells
-    alone = u32(1) + cells
-    in_stream_2 = u32(4) + u32(0, 0) + cells + u32(0)  # streams 0, 1 and 3 empty
+    tag, cells = u32(0xAF143CD8), u32(3) + b"meta and KV rows"  # format tag; cell count, then the cells
+    alone = tag + u32(0) + u32(1) + cells  # sequence 0, one stream
+    in_stream_2 = tag + u32(2) + u32(4) + u32(0, 0) + cells + u32(0)  # sequence 2; streams 0, 1 and 3 empty
     assert restream(alone, 1, 4, 2) == in_stream_2
     assert restream(in_stream_2, 4, 1, 2) == alone
     with pytest.raises(ValueError, match="4 KV streams"):
         restream(in_stream_2, 1, 4, 2)
     with pytest.raises(ValueError, match="more than one"):
-        restream(u32(4) + u32(0, 5) + cells + u32(0), 4, 1, 2)
+        restream(tag + u32(2) + u32(4) + u32(0, 5) + cells + u32(0), 4, 1, 2)
 
 
 def test_max_tokens_is_cut_to_the_context_as_llama_cpp_python_does() -> None:

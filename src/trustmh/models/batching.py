@@ -62,6 +62,8 @@ REPEAT_PENALTY = 1.1
 MIN_RESTORE = 32
 
 _U32 = struct.Struct("<I")
+# Bytes of a sequence state before its cells (format tag, sequence id, stream count): see restream.
+_HEADER = 12
 
 
 def batch_sequences() -> int:
@@ -81,20 +83,22 @@ def batch_sequences() -> int:
 def restream(state: bytes, streams: int, to_streams: int, stream: int) -> bytes:
     """One sequence's KV state (``llama_state_seq_get_data``) re-addressed from a context with
     ``streams`` KV streams to one with ``to_streams``: the sequence's cells move from stream
-    ``stream`` to stream 0 or back. The format is the stream count, then per stream its cell count
+    ``stream`` to stream 0 or back. The format (llama-cpp-python 0.3.36's llama.cpp): a format
+    tag, the sequence's id and the stream count (4 bytes each), then per stream its cell count
     (0 for an empty stream, with nothing after it) and its cells; a one-sequence state has one
     non-empty stream. Raises ValueError on anything else."""
-    (count,) = _U32.unpack_from(state, 0)
+    (count,) = _U32.unpack_from(state, _HEADER - 4)
     if count != streams:
         raise ValueError(f"state has {count} KV streams, expected {streams}")
     source = stream if streams > 1 else 0
-    head, tail = 4 + 4 * source, 4 * (streams - 1 - source)
-    empty = state[4:head] + state[len(state) - tail :]
+    head, tail = _HEADER + 4 * source, 4 * (streams - 1 - source)
+    empty = state[_HEADER:head] + state[len(state) - tail :]
     if len(state) < head + tail + 4 or empty.count(0) != len(empty):
         raise ValueError("state holds cells in more than one KV stream")
     cells = state[head : len(state) - tail]
     target = stream if to_streams > 1 else 0
-    return _U32.pack(to_streams) + bytes(4 * target) + cells + bytes(4 * (to_streams - 1 - target))
+    padding = bytes(4 * (to_streams - 1 - target))
+    return state[:4] + _U32.pack(target) + _U32.pack(to_streams) + bytes(4 * target) + cells + padding
 
 
 @dataclass
