@@ -143,7 +143,12 @@ def count_steps(model: EmbeddedLlama, monkeypatch: pytest.MonkeyPatch) -> list[i
 def one_at_a_time_calls(model: EmbeddedLlama, monkeypatch: pytest.MonkeyPatch) -> list:
     served: list = []
     complete = model._complete
-    monkeypatch.setattr(model, "_complete", lambda request: served.append(request) or complete(request))
+
+    def recording(request: Any) -> Any:
+        served.append(request)
+        return complete(request)
+
+    monkeypatch.setattr(model, "_complete", recording)
     return served
 
 

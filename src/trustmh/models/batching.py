@@ -283,7 +283,7 @@ class BatchDecoder:
             except KeyError:
                 state = None
         stored = _shared(state.input_ids[: state.n_tokens].tolist(), prompt) if state is not None else 0
-        if min(stored, limit) >= MIN_RESTORE and stored > kept:
+        if state is not None and min(stored, limit) >= MIN_RESTORE and stored > kept:
             data = restream(state.llama_state, 1, self.sequences, slot)
             buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
             if self._lib.llama_state_seq_set_data(self.ctx, buffer, len(data), slot) != len(data):
