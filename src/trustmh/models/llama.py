@@ -5,7 +5,8 @@ SmolLM2-135M); calls are serialised with a lock because a llama.cpp context is n
 re-entrant. Objects are closed at exit: leaving it to the destructor during interpreter
 shutdown prints a traceback. What a model reuses between calls (KV states of recent
 prompts, answers to identical requests) is described in :mod:`trustmh.models.reuse`; the
-order in which it serves waiting asynchronous calls in :mod:`trustmh.models.scheduling`.
+order in which it serves waiting asynchronous calls in :mod:`trustmh.models.scheduling`; how
+greedy calls waiting together are decoded together in :mod:`trustmh.models.batching`.
 """
 
 from __future__ import annotations
