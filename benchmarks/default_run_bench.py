@@ -25,12 +25,16 @@ prints the same totals (e.g. for a plain ``trustmh run --log-dir DIR``), its wal
 the span of its logs (first task started to last completed: the process's start-up left out);
 ``--before-logs DIR`` adds a ``before`` run's logs read the same way, for the ratios.
 
+``--compare-batch`` runs this tree twice instead: ``after`` (greedy calls decoded together, the
+default) and ``unbatched`` (``TRUSTMH_LLAMA_BATCH=0``: one call at a time), and prints the wall
+ratio of the two and whether every greedy sample's output is the same (issue 26).
+
 Targets: tokens really prefilled by the default run <= 1.05 x the prefill floor of its own prompts
 (issue 26; issue 17 set a fixed 25,000, which the prompts' floor alone came to exceed: a ratio to the
 floor stays meaningful as prompts change), wall <= 0.4 x before (issue 17), at least 300 samples.
 
     PYTHONPATH=src python benchmarks/default_run_bench.py [--only after] [--before-ref REF|none]
-        [--keep-logs DIR] [--logs DIR [--before-logs DIR]] [extra trustmh run args]
+        [--keep-logs DIR] [--logs DIR [--before-logs DIR]] [--compare-batch] [extra trustmh run args]
 """
 
 from __future__ import annotations
@@ -111,16 +115,24 @@ def source_tree(ref: str | None, scratch: Path) -> Path:
 
 
 def run_configuration(
-    name: str, cache_mb: str | None, source: Path, log_dir: Path, scratch: Path, extra: list[str]
+    name: str,
+    cache_mb: str | None,
+    source: Path,
+    log_dir: Path,
+    scratch: Path,
+    extra: list[str],
+    batch: str | None = None,
 ) -> RunResult:
     env = dict(os.environ, PYTHONPATH=str(source))
-    env.pop("TRUSTMH_LLAMA_CACHE_MB", None)
-    if cache_mb is not None:
-        env["TRUSTMH_LLAMA_CACHE_MB"] = cache_mb
+    for variable, value in (("TRUSTMH_LLAMA_CACHE_MB", cache_mb), ("TRUSTMH_LLAMA_BATCH", batch)):
+        env.pop(variable, None)
+        if value is not None:
+            env[variable] = value
     env["INSPECT_CACHE_DIR"] = str(scratch / f"inspect-cache-{name}")
     env["TRUSTMH_CACHE_DIR"] = str(scratch / f"trustmh-cache-{name}")
     command = [sys.executable, "-m", "trustmh", "run", "--log-dir", str(log_dir), "--no-report", *extra]
-    print(f"[{name}] {source} TRUSTMH_LLAMA_CACHE_MB={cache_mb or 'default'} $", " ".join(command[1:]), flush=True)
+    settings = f"TRUSTMH_LLAMA_CACHE_MB={cache_mb or 'default'} TRUSTMH_LLAMA_BATCH={batch or 'default'}"
+    print(f"[{name}] {source} {settings} $", " ".join(command[1:]), flush=True)
     start = time.perf_counter()
     completed = subprocess.run(command, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
@@ -211,17 +223,34 @@ def print_comparison(results: list[RunResult], same_prompts: bool) -> None:
         print(f"ratio after/before: wall {wall_ratio:.2f}, tokens really prefilled {prefill_ratio:.2f}")
         checks.append((f"wall ratio <= {WALL_RATIO_TARGET}", wall_ratio <= WALL_RATIO_TARGET))
     if len(results) == 2 and same_prompts:
-        before = by_name["before"]
-        shared = {key for key in set(before.outputs) & set(after.outputs) if key[0] not in SAMPLED_TASKS}
-        differing = sorted(key for key in shared if before.outputs[key] != after.outputs[key])
-        print(f"sample outputs compared: {len(shared)}, differing: {len(differing)}")
-        for key in differing[:10]:
-            print("  differs:", key)
-        compared = [key for key in before.outputs if key[0] not in SAMPLED_TASKS]
-        checks.append(("outputs identical (greedy tasks)", not differing and len(shared) == len(compared)))
+        checks.append(("outputs identical (greedy tasks)", same_outputs(by_name["before"], after)))
     for label, passed in checks:
         print("PASS" if passed else "MISS", label)
     print_floors(after, by_name.get("before"))
+
+
+def same_outputs(reference: RunResult, other: RunResult) -> bool:
+    """Whether every greedy sample of ``reference`` has the same output in ``other`` (printed)."""
+    shared = {key for key in set(reference.outputs) & set(other.outputs) if key[0] not in SAMPLED_TASKS}
+    differing = sorted(key for key in shared if reference.outputs[key] != other.outputs[key])
+    print(f"sample outputs compared: {len(shared)}, differing: {len(differing)}")
+    for key in differing[:10]:
+        print("  differs:", key)
+    compared = [key for key in reference.outputs if key[0] not in SAMPLED_TASKS]
+    return not differing and len(shared) == len(compared)
+
+
+def print_batch_comparison(together: RunResult, unbatched: RunResult) -> None:
+    """Decoding greedy calls together against one at a time, measured in the same benchmark run."""
+    print(f"\nload average {os.getloadavg()}")
+    print(f"{'configuration':<14} {'samples':>7} {'prefilled':>9} {'gen tok':>8} {'wall s':>8}")
+    for result in (together, unbatched):
+        print(
+            f"{result.name:<14} {result.total('samples'):>7} {result.total('prefilled'):>9} "
+            f"{result.total('output_tokens'):>8} {result.wall:>8.1f}"
+        )
+    print(f"wall together / one at a time: {together.wall / unbatched.wall:.3f}")
+    print("PASS" if same_outputs(unbatched, together) else "MISS", "outputs identical (greedy tasks)")
 
 
 def prefill_over_floor(result: RunResult) -> float:
@@ -265,6 +294,9 @@ def main() -> None:
     )
     parser.add_argument("--logs", type=Path, default=None, help="only print the totals of an existing run's logs")
     parser.add_argument("--before-logs", type=Path, default=None, help="with --logs: the 'before' run's logs")
+    parser.add_argument(
+        "--compare-batch", action="store_true", help="this tree decoding calls together vs TRUSTMH_LLAMA_BATCH=0"
+    )
     args, extra = parser.parse_known_args()
 
     if args.logs is not None:
@@ -276,6 +308,15 @@ def main() -> None:
         return
     root = args.keep_logs or Path(tempfile.mkdtemp(prefix="trustmh-default-run-"))
     scratch = Path(tempfile.mkdtemp(prefix="trustmh-default-run-scratch-"))
+    if args.compare_batch:
+        this_tree = source_tree(None, scratch)
+        together, unbatched = (
+            run_configuration(name, None, this_tree, root / name, scratch, extra, batch)
+            for name, batch in (("after", None), ("unbatched", "0"))
+        )
+        print_tasks(together)
+        print_batch_comparison(together, unbatched)
+        return
     before_ref = None if args.before_ref == "none" else args.before_ref
     sources = {"before": source_tree(before_ref, scratch), "after": source_tree(None, scratch)}
     names = [args.only] if args.only else list(CONFIGURATIONS)

@@ -192,7 +192,10 @@ def test_waiting_calls_sharing_a_prefix_run_back_to_back_with_unchanged_outputs(
 ) -> None:
     plain, _ = with_and_without_cache
     users = [messages[-1]["content"] for messages in FIXED_SLICE]
-    fifo, ordered = EmbeddedLlama(smollm2_path(), cache_mb=0), EmbeddedLlama(smollm2_path(), cache_mb=64)
+    # One call at a time (batch=0): the order in which calls are served is what is checked here;
+    # decoding calls together keeps it and the outputs (tests/models/test_batching.py).
+    fifo = EmbeddedLlama(smollm2_path(), cache_mb=0, batch=0)
+    ordered = EmbeddedLlama(smollm2_path(), cache_mb=64, batch=0)
     try:
         fifo_results, fifo_served = run_all_at_once(fifo)
         ordered_results, ordered_served = run_all_at_once(ordered)

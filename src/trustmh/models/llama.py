@@ -5,7 +5,8 @@ SmolLM2-135M); calls are serialised with a lock because a llama.cpp context is n
 re-entrant. Objects are closed at exit: leaving it to the destructor during interpreter
 shutdown prints a traceback. What a model reuses between calls (KV states of recent
 prompts, answers to identical requests) is described in :mod:`trustmh.models.reuse`; the
-order in which it serves waiting asynchronous calls in :mod:`trustmh.models.scheduling`.
+order in which it serves waiting asynchronous calls in :mod:`trustmh.models.scheduling`; how
+greedy calls waiting together are decoded together in :mod:`trustmh.models.batching`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.core.errors import UserError
+from trustmh.models.batching import REPEAT_PENALTY, BatchDecoder, Decoded, batch_sequences
+from trustmh.models.completion import Plan, plan_call
 from trustmh.models.reuse import (
     AnswerCache,
     Request,
@@ -37,6 +40,7 @@ from trustmh.models.reuse import (
 )
 from trustmh.models.scheduling import MAX_SKIPS, PrefixQueue
 from trustmh.models.threads import ThreadChooser, import_llama_cpp, llama_threads
+from trustmh.models.together import TogetherMixin
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # SmolLM2's trained context (its GGUF's llama.context_length). A 12-turn conversation does not
@@ -106,15 +110,23 @@ class _Call:
     request: Request
     future: Future[ChatResult]
     queued_at: float = 0.0
+    # Set for a greedy call that can be decoded together with others (trustmh.models.batching).
+    plan: Plan | None = None
 
 
-class EmbeddedLlama:
-    """A loaded GGUF model answering chat requests one at a time."""
+class EmbeddedLlama(TogetherMixin):
+    """A loaded GGUF model answering chat requests: greedy ones waiting together are decoded
+    together (:class:`TogetherMixin`), the others one at a time."""
 
-    def __init__(self, path: Path, n_ctx: int = DEFAULT_CONTEXT, cache_mb: int | None = None) -> None:
+    def __init__(
+        self, path: Path, n_ctx: int = DEFAULT_CONTEXT, cache_mb: int | None = None, batch: int | None = None
+    ) -> None:
+        """``batch``: sequences decoded together (0 or 1: one call at a time); default
+        ``$TRUSTMH_LLAMA_BATCH`` (trustmh.models.batching)."""
         if not path.is_file():
             raise UserError(f"{path}: GGUF file not found")
         megabytes = cache_megabytes() if cache_mb is None else cache_mb
+        self._sequences = batch_sequences() if batch is None else batch
         Llama = counting_llama_class()  # heavy import, only when a model is really used
 
         self.path = path
@@ -183,8 +195,7 @@ class EmbeddedLlama:
                 top_p=1.0 if request.top_p is None else request.top_p,
                 seed=request.seed,
                 stop=stop or None,
-                # Small models loop without it; 1.1 is llama.cpp's usual default.
-                repeat_penalty=1.1,
+                repeat_penalty=REPEAT_PENALTY,
             )
             # The first eval of a completion is the part of the prompt really prefilled.
             prefilled = self._llama.eval_sizes[0] if self._llama.eval_sizes else 0
@@ -208,6 +219,26 @@ class EmbeddedLlama:
         if threads != self._thread_count:
             import_llama_cpp().llama_set_n_threads(self._llama.ctx, threads, threads)
             self._thread_count = threads
+        if self._decoder is not None:
+            self._decoder.set_threads(threads)
+
+    def _new_decoder(self) -> BatchDecoder:
+        with quiet_llama_logs():
+            return BatchDecoder(self._llama, self._sequences)
+
+    def _deliver(self, decoded: Decoded) -> None:
+        """Answer a call decoded together with others, as :meth:`_complete` would have."""
+        call, waited = decoded.owner
+        result = ChatResult(
+            decoded.text,
+            decoded.input_tokens,
+            decoded.output_tokens,
+            decoded.finish_reason,
+            decoded.cached_input_tokens,
+        )
+        with self._lock:
+            self._answers.put(call.request, result)
+        call.future.set_result(replace(result, waited_seconds=waited))
 
     async def achat(
         self,
@@ -221,11 +252,12 @@ class EmbeddedLlama:
         """:meth:`chat` on the model's own thread, without blocking the event loop."""
         request = Request.of(messages, max_tokens, temperature, top_p, seed, stop)
         future: Future[ChatResult] = Future()
-        tokens = self._prompt_tokens(messages)
+        plan = self._plan(request)
+        tokens = self._prompt_tokens(messages) if plan is None or self._formatter is None else list(plan.prompt)
         with self._wakeup:
             if self._closed:
                 raise RuntimeError("the embedded model was closed")
-            self._waiting.put(_Call(request, future, time.monotonic()), tokens)
+            self._waiting.put(_Call(request, future, time.monotonic(), plan), tokens)
             self._wakeup.notify()
         result = await asyncio.wrap_future(future)
         self._say_long_wait(result.waited_seconds)
@@ -239,7 +271,7 @@ class EmbeddedLlama:
         self._long_wait_said = True
         logger.warning(
             "%s: calls wait their turn (a call just waited %.0f s; %d waiting): the embedded model answers "
-            "one call at a time; the wait counts towards no timeout, and the run goes on",
+            "its calls in turn (greedy ones a few at a time); the wait counts towards no timeout, and the run goes on",
             self.path.name,
             waited,
             len(self._waiting),
@@ -267,22 +299,44 @@ class EmbeddedLlama:
     def _templated_tokens(self, formatter: Any, messages: list[dict[str, str]]) -> list[int]:
         return templated_tokens(self._llama, formatter, messages)
 
+    def _plan(self, request: Request) -> Plan | None:
+        """What a greedy call decodes if it is decoded together with others (None: one at a time)."""
+        if self._template is None or self._sequences < 2 or request.temperature != 0:
+            return None
+        llama = self._llama
+        if llama is None:
+            raise RuntimeError("the embedded model was closed")
+        plan = plan_call(llama, self._template, request.message_dicts(), request.max_tokens, request.stop)
+        # A prompt ending in the template's stop token stops before any token: left to llama-cpp-python.
+        return None if plan.prompt[-1:] and plan.prompt[-1] in (self._template.stop_token_ids or ()) else plan
+
     def _serve(self) -> None:
-        """The worker thread: serve waiting calls one at a time until the model is closed."""
+        """The worker thread: serve waiting calls until the model is closed, greedy calls waiting
+        together decoded together (:meth:`_decode_together`), the others one at a time."""
         while True:
             with self._wakeup:
                 while not len(self._waiting) and not self._closed:
                     self._wakeup.wait()
                 if not len(self._waiting):
                     return
-                call = self._waiting.take(self._reusable_prefixes(), lambda call: call.request in self._answers)
+                call = self._waiting.take(self._reusable_prefixes(), self._answered)
+                together = self._batchable(call) and self._waiting.any(self._batchable)
             if not call.future.set_running_or_notify_cancel():
                 continue  # the caller gave up (e.g. a cancelled sample) while it waited
-            waited = time.monotonic() - call.queued_at
-            try:
-                call.future.set_result(replace(self._complete(call.request), waited_seconds=waited))
-            except BaseException as error:  # noqa: BLE001 - handed to the awaiting caller
-                call.future.set_exception(error)
+            if together:
+                self._decode_together(call)
+            else:
+                self._serve_one(call)
+
+    def _answered(self, call: _Call) -> bool:
+        return call.request in self._answers
+
+    def _serve_one(self, call: _Call) -> None:
+        waited = time.monotonic() - call.queued_at
+        try:
+            call.future.set_result(replace(self._complete(call.request), waited_seconds=waited))
+        except BaseException as error:  # noqa: BLE001 - handed to the awaiting caller
+            call.future.set_exception(error)
 
     def _reusable_prefixes(self) -> list[Any]:
         """Token sequences whose KV state the next call could reuse: stored states and the live context."""
@@ -294,10 +348,13 @@ class EmbeddedLlama:
                 return []
             cache = getattr(llama, "cache", None)
             stored = list(cache.cache_state) if cache is not None else []
-            return [*stored, llama.input_ids[: llama.n_tokens].tolist()]
+            together = self._decoder.prefixes() if self._decoder is not None else []
+            return [*stored, llama.input_ids[: llama.n_tokens].tolist(), *together]
 
     def close(self) -> None:
         with self._lock:
+            for call, _waited in self._close_decoder():  # before the model it runs on
+                call.future.set_exception(RuntimeError("the embedded model was closed"))
             if self._llama is not None:
                 self._llama.close()
                 self._llama = None

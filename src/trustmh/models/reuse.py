@@ -59,7 +59,8 @@ def counting_llama_class() -> type:
 
     * ``eval`` calls are recorded: the first one of a completion is the part of the prompt
       that was really prefilled (after reusing the live or a restored KV prefix).
-    * ``save_state``/``load_state`` leave out the logits matrix. llama-cpp-python copies
+    * ``save_state``/``load_state`` keep sequence 0's KV cells only (llama.cpp's per-sequence
+      state) and leave out the logits matrix. llama-cpp-python copies
       ``n_batch × n_vocab`` floats (~100 MB for SmolLM2) into every state although, without
       ``logits_all``, sampling never reads it: a restored state always decodes at least one
       token before sampling (``_requires_eval``).
@@ -83,9 +84,12 @@ def counting_llama_class() -> type:
             super().eval(tokens)
 
         def save_state(self) -> LlamaState:
-            size = llama_cpp.llama_state_get_size(self._ctx.ctx)
+            # The KV cells of sequence 0 (the only one here) in llama.cpp's per-sequence format,
+            # which the batch decoder can also restore into one of its sequences
+            # (trustmh.models.batching); without logits, as explained above.
+            size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, 0)
             buffer = (ctypes.c_uint8 * int(size))()
-            written = int(llama_cpp.llama_state_get_data(self._ctx.ctx, buffer, size))
+            written = int(llama_cpp.llama_state_seq_get_data(self._ctx.ctx, buffer, size, 0))
             if written > int(size):
                 raise RuntimeError("failed to copy the llama state")
             return LlamaState(
@@ -103,7 +107,10 @@ def counting_llama_class() -> type:
             self._requires_eval = True
             self._seed = state.seed
             buffer = (ctypes.c_uint8 * state.llama_state_size).from_buffer_copy(state.llama_state)
-            if llama_cpp.llama_state_set_data(self._ctx.ctx, buffer, state.llama_state_size) != state.llama_state_size:
+            if (
+                llama_cpp.llama_state_seq_set_data(self._ctx.ctx, buffer, state.llama_state_size, 0)
+                != state.llama_state_size
+            ):
                 raise RuntimeError("failed to restore the llama state")
 
     return CountingLlama

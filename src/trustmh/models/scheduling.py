@@ -81,7 +81,29 @@ class PrefixQueue(Generic[T]):
         (the live context and the stored states) and which calls the answer cache can serve."""
         if not self._waiting:
             raise IndexError("no call is waiting")
-        chosen = self._due() or self._answered(answered) or self._longest_reuse(prefixes)
+        return self._serve(self._due() or self._answered(answered) or self._longest_reuse(prefixes, self._waiting))
+
+    def take_eligible(
+        self,
+        prefixes: Iterable[Sequence[int]],
+        eligible: Callable[[T], bool],
+        answered: Callable[[T], bool] = lambda item: False,
+    ) -> T | None:
+        """Like :meth:`take`, among the ``eligible`` calls only (to join calls being decoded
+        together); None when none is, or when a call that is not is due (it goes next)."""
+        due = self._due()
+        if due is not None:
+            return self._serve(due) if eligible(due.item) else None
+        candidates = [waiting for waiting in self._waiting if eligible(waiting.item)]
+        if not candidates:
+            return None
+        chosen = next((waiting for waiting in candidates if answered(waiting.item)), None)
+        return self._serve(chosen or self._longest_reuse(prefixes, candidates))
+
+    def any(self, predicate: Callable[[T], bool]) -> bool:
+        return any(predicate(waiting.item) for waiting in self._waiting)
+
+    def _serve(self, chosen: _Waiting[T]) -> T:
         self._waiting.remove(chosen)
         for other in self._waiting:
             other.skipped += 1
@@ -94,10 +116,10 @@ class PrefixQueue(Generic[T]):
     def _answered(self, answered: Callable[[T], bool]) -> _Waiting[T] | None:
         return next((waiting for waiting in self._waiting if answered(waiting.item)), None)
 
-    def _longest_reuse(self, prefixes: Iterable[Sequence[int]]) -> _Waiting[T]:
+    def _longest_reuse(self, prefixes: Iterable[Sequence[int]], candidates: list[_Waiting[T]]) -> _Waiting[T]:
         current = self._current_arrays(prefixes)
-        best = self._waiting[0]
-        for waiting in self._waiting:
+        best = candidates[0]
+        for waiting in candidates:
             if waiting.source is not None and waiting.source not in current:
                 waiting.reuse, waiting.source, waiting.compared = 0, None, set()  # its prefix was dropped
             for key, array in current.items():
