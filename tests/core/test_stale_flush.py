@@ -15,7 +15,7 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import list_eval_logs_async, read_eval_log_sample_summaries_async
-from inspect_ai.solver import Generate, TaskState, solver
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from trustmh.core.inspect_compat import stale_flush_interval
 
@@ -31,7 +31,7 @@ async def _logged_ids(log_dir: Path) -> set[str]:
 
 
 @solver
-def late_sample_watches_the_log(log_dir: Path, wait_seconds: float, seen: dict[str, Any]):  # type: ignore[no-untyped-def]
+def late_sample_watches_the_log(log_dir: Path, wait_seconds: float, seen: dict[str, Any]) -> Solver:
     """Sample "early" finishes at once; sample "late" waits until "early" is in the log file."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

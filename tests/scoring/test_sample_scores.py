@@ -13,8 +13,8 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_samples
-from inspect_ai.scorer import Score, Target, scorer
-from inspect_ai.solver import Generate, TaskState, solver
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from trustmh.scoring.sample_scores import log_sample_scores
 
@@ -23,7 +23,7 @@ EPOCHS = 2
 
 
 @solver
-def no_model():  # type: ignore[no-untyped-def]
+def no_model() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         return state  # nothing generated: no model is called
 
@@ -31,7 +31,7 @@ def no_model():  # type: ignore[no-untyped-def]
 
 
 @scorer(metrics=[])
-def long_metadata():  # type: ignore[no-untyped-def]
+def long_metadata() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         number = int(str(state.sample_id).removeprefix("s"))
         # well over the 1 kB that inspect keeps of a score's metadata in the sample summaries
