@@ -130,6 +130,7 @@ class ChildRun:
     peak_single_mb: float
     code: int
     phases: dict[str, float] = field(default_factory=dict)  # marker -> seconds since the start
+    phase_peaks_mb: dict[str, float] = field(default_factory=dict)  # peak tree RSS until each marker
     output: list[str] = field(default_factory=list)
 
 
@@ -149,7 +150,10 @@ def audit_child(path: Path, log_dir: Path, redact: bool) -> ChildRun:
 
     def sample_memory() -> None:
         while not done.is_set():
-            run.peak_tree_mb = max(run.peak_tree_mb, tree_rss_mb(process.pid))
+            rss = tree_rss_mb(process.pid)
+            run.peak_tree_mb = max(run.peak_tree_mb, rss)
+            phase = next((p for p in PHASE_MARKERS.values() if p not in run.phases), "exit")
+            run.phase_peaks_mb[phase] = max(run.phase_peaks_mb.get(phase, 0.0), rss)
             done.wait(0.1)
 
     sampler = threading.Thread(target=sample_memory, daemon=True)
@@ -197,9 +201,10 @@ def main() -> None:
         )
         previous = 0.0
         for phase, at in run.phases.items():
-            print(f"  {phase} at {at:.1f} s (+{at - previous:.1f} s)")
+            peak = run.phase_peaks_mb.get(phase, 0.0)
+            print(f"  {phase} at {at:.1f} s (+{at - previous:.1f} s), peak {peak:.0f} MB until then")
             previous = at
-        print(f"  exited at {wall:.1f} s (+{wall - previous:.1f} s)")
+        print(f"  exited at {wall:.1f} s (+{wall - previous:.1f} s), peak {run.phase_peaks_mb.get('exit', 0.0):.0f} MB")
         verdict = "OK" if run.peak_tree_mb < MEMORY_TARGET_MB else "OVER TARGET"
         print(
             f"peak memory of trustmh audit (RSS of its process tree): {run.peak_tree_mb:.0f} MB "
