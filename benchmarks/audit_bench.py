@@ -8,8 +8,13 @@ hotline, a refusal, planted identifiers), as one JSONL export. Measured in the s
   no log; imports done before the clock starts): what the checks themselves cost;
 * **trustmh audit**: the real command in a child process (``python -m trustmh audit FILE
   --no-report``): wall time, CPU time (user + system of the child, its imports included),
-  conversations per second, and peak resident memory (``ru_maxrss`` of the child). Target: peak
-  memory < 500 MB (the export is streamed, samples hold only an offset into a spool file).
+  conversations per second, and peak resident memory: the sum of the RSS of the child and all
+  its descendants, sampled every 0.1 s from ``/proc`` (and ``ru_maxrss``, the peak of the
+  largest single process, as a cross-check). Target: peak memory < 500 MB (the export is
+  streamed, samples hold only an offset into a spool file).
+* **phases** of the command, from the time its output lines appear: reading and spooling the
+  export (until ``auditing ...``), scoring and writing the log (until the results table), and
+  what follows the log (the flagged-turn CSV, until ``flagged turns for review``).
 
 CPU time is the number to compare across runs: on a shared machine wall time mostly measures the
 other processes.
@@ -27,7 +32,9 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MEMORY_TARGET_MB = 500
@@ -89,18 +96,83 @@ def baseline(path: Path, redact: bool) -> tuple[float, float]:
     return time.perf_counter() - started, time.process_time() - cpu
 
 
-def audit_child(path: Path, log_dir: Path, redact: bool) -> tuple[float, float, float, int]:
-    """Wall seconds, CPU seconds, peak RSS in MB and the exit code of ``trustmh audit``."""
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (from ``/proc/<pid>/task/*/children``)."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                queue += [int(child) for child in task.read_text().split()]
+            except OSError:  # the process ended meanwhile
+                continue
+    return found
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and its descendants, in MB (0 for processes already gone)."""
+    total_kb = 0
+    for member in _descendants(pid):
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue
+        total_kb += next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return total_kb / 1024
+
+
+@dataclass
+class ChildRun:
+    wall: float
+    cpu: float
+    peak_tree_mb: float
+    peak_single_mb: float
+    code: int
+    phases: dict[str, float] = field(default_factory=dict)  # marker -> seconds since the start
+    phase_peaks_mb: dict[str, float] = field(default_factory=dict)  # peak tree RSS until each marker
+    output: list[str] = field(default_factory=list)
+
+
+PHASE_MARKERS = {"auditing ": "spooled", "samples, no errors": "log written", "flagged turns for review": "CSV written"}
+
+
+def audit_child(path: Path, log_dir: Path, redact: bool) -> ChildRun:
+    """Run ``trustmh audit`` in a child process, sampling the RSS of its process tree."""
     command = [sys.executable, "-m", "trustmh", "audit", str(path), "--log-dir", str(log_dir), "--no-report"]
     if redact:
         command.append("--redact")
+    env = {**os.environ, "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}  # lines arrive when printed
     started = time.perf_counter()
-    completed = subprocess.run(command, capture_output=True, text=True, env=os.environ.copy(), check=False)
-    wall = time.perf_counter() - started
-    if completed.returncode != 0:
-        print(completed.stdout[-2000:], completed.stderr[-2000:], file=sys.stderr)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    run = ChildRun(0.0, 0.0, 0.0, 0.0, 0)
+    done = threading.Event()
+
+    def sample_memory() -> None:
+        while not done.is_set():
+            rss = tree_rss_mb(process.pid)
+            run.peak_tree_mb = max(run.peak_tree_mb, rss)
+            phase = next((p for p in PHASE_MARKERS.values() if p not in run.phases), "exit")
+            run.phase_peaks_mb[phase] = max(run.phase_peaks_mb.get(phase, 0.0), rss)
+            done.wait(0.1)
+
+    sampler = threading.Thread(target=sample_memory, daemon=True)
+    sampler.start()
+    assert process.stdout is not None
+    for line in process.stdout:
+        run.output.append(line.rstrip())
+        for marker, phase in PHASE_MARKERS.items():
+            if marker in line and phase not in run.phases:
+                run.phases[phase] = time.perf_counter() - started
+    run.code = process.wait()
+    run.wall = time.perf_counter() - started
+    done.set()
+    sampler.join()
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the only child this process waited for
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, completed.returncode  # KB on Linux
+    run.cpu, run.peak_single_mb = usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # KB on Linux
+    if run.code != 0:
+        print("\n".join(run.output[-40:]), file=sys.stderr)
+    return run
 
 
 def main() -> None:
@@ -118,16 +190,28 @@ def main() -> None:
             f"baseline (read + detectors, plain loop): {plain_wall:.1f} s wall, {plain_cpu:.1f} s CPU, "
             f"{args.conversations / plain_cpu:,.0f} conversations per CPU second"
         )
-        wall, cpu, peak_mb, code = audit_child(export, Path(folder) / "logs", args.redact)
-        if code != 0:
-            raise SystemExit(f"trustmh audit exited {code}")
+        run = audit_child(export, Path(folder) / "logs", args.redact)
+        if run.code != 0:
+            raise SystemExit(f"trustmh audit exited {run.code}")
+        wall, cpu = run.wall, run.cpu
         print(
             f"trustmh audit: {wall:.1f} s wall ({args.conversations / wall:,.0f} conversations/s, "
             f"{turns / wall:,.0f} turns/s), {cpu:.1f} s CPU ({args.conversations / cpu:,.0f} conversations "
             f"per CPU second, {cpu / plain_cpu:.1f} x the baseline's CPU)"
         )
-        verdict = "OK" if peak_mb < MEMORY_TARGET_MB else "OVER TARGET"
-        print(f"peak memory of trustmh audit: {peak_mb:.0f} MB (target < {MEMORY_TARGET_MB} MB: {verdict})")
+        previous = 0.0
+        for phase, at in run.phases.items():
+            peak = run.phase_peaks_mb.get(phase, 0.0)
+            print(f"  {phase} at {at:.1f} s (+{at - previous:.1f} s), peak {peak:.0f} MB until then")
+            previous = at
+        print(f"  exited at {wall:.1f} s (+{wall - previous:.1f} s), peak {run.phase_peaks_mb.get('exit', 0.0):.0f} MB")
+        verdict = "OK" if run.peak_tree_mb < MEMORY_TARGET_MB else "OVER TARGET"
+        print(
+            f"peak memory of trustmh audit (RSS of its process tree): {run.peak_tree_mb:.0f} MB "
+            f"(target < {MEMORY_TARGET_MB} MB: {verdict}); largest single process (ru_maxrss): "
+            f"{run.peak_single_mb:.0f} MB"
+        )
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from tests.doubles.openai_double import choose_fault, messages_key
 from tests.hardening.double import Faults, normalise, running_double
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, psyleak_run, run_cli
+from trustmh.run.runner import LOG_FLUSH_SECONDS
 
 N = 20  # PsyLeak starter: 5 scenarios x 4 questions
 
@@ -35,7 +36,7 @@ def _command(log_dir: Path, *extra: str) -> list[str]:
 
 def test_resume_after_sigkill(tmp_path: Path, home: Path) -> None:
     log_dir = tmp_path / "logs"
-    with running_double(latency=0.3) as double:
+    with running_double(latency=1.0) as double:  # 2 connections: about 2 samples a second
         env = isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY)
         command = _command(log_dir, "--max-connections", "2")
         process = popen_cli(command, REPO, env)
@@ -43,17 +44,19 @@ def test_resume_after_sigkill(tmp_path: Path, home: Path) -> None:
         while sum(double.request_counts.values()) < 8 and time.monotonic() < deadline:
             assert process.poll() is None, process.communicate()
             time.sleep(0.02)
-        time.sleep(0.2)  # let a flush happen mid-way, as in real life
+        # ~6 samples have finished: wait until they must be in the log, as in real life
+        time.sleep(LOG_FLUSH_SECONDS + 1.0)
+        assert process.poll() is None, "the run ended before the kill"
         process.send_signal(signal.SIGKILL)
         process.communicate()
         requests_at_kill = sum(double.request_counts.values())
 
-        # What a killed run left behind: the samples it had finished (flushed at once).
+        # What a killed run left behind: the samples that finished LOG_FLUSH_SECONDS before the kill.
         (partial_path,) = _eval_logs(log_dir)
         partial = read_eval_log(partial_path)
         assert partial.status == "started"
         done_before_kill = {str(s.id) for s in partial.samples or []}
-        assert len(done_before_kill) >= 4, "log_buffer=1 must flush finished samples before the kill"
+        assert len(done_before_kill) >= 4, "finished samples must be in the log within LOG_FLUSH_SECONDS"
         assert len(done_before_kill) < N
 
         result = run_cli(command, REPO, env)
@@ -73,9 +76,10 @@ def test_resume_after_sigkill(tmp_path: Path, home: Path) -> None:
         assert counts[normalise(inputs[sample_id])] == 1, sample_id
     for sample_id in inputs:
         assert counts.get(normalise(inputs[sample_id]), 0) >= 1, sample_id
-    # Only requests in flight at the kill (at most --max-connections) are repeated.
-    assert sum(counts.values()) <= N + 2
+    # Only what the log did not hold at the kill is asked again: the requests in flight and the
+    # samples that finished within the last LOG_FLUSH_SECONDS.
     assert requests_at_kill >= len(done_before_kill)
+    assert sum(counts.values()) <= N + requests_at_kill - len(done_before_kill)
 
 
 def test_rerun_of_finished_run_calls_nothing(tmp_path: Path, home: Path) -> None:

@@ -7,7 +7,7 @@ import pytest
 from trustmh.cli.evaluate import _parse_pairs
 from trustmh.core.errors import UserError
 from trustmh.run.models import model_defaults
-from trustmh.run.runner import eval_set_options
+from trustmh.run.runner import DEFAULT_LOG_BUFFER, eval_set_options
 from trustmh.run.summary import error_reason
 
 
@@ -42,7 +42,7 @@ def test_openai_compatible_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_run_options() -> None:
     api = eval_set_options(["openai/gpt-4o-mini"])
-    assert api["log_buffer"] == 1 and api["log_realtime"] is False
+    assert api["log_buffer"] == DEFAULT_LOG_BUFFER > 1 and api["log_realtime"] is False  # + LOG_FLUSH_SECONDS
     assert api["max_retries"] == 6 and api["timeout"] == 600 and api["attempt_timeout"] == 180
     embedded = eval_set_options(["trustmh/smollm2"], max_retries=2, timeout=30)
     assert embedded["attempt_timeout"] is None and embedded["max_retries"] == 2 and embedded["timeout"] == 30

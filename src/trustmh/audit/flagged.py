@@ -13,28 +13,31 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from trustmh.audit.scoring import turn_flags
 from trustmh.core.files import write_text
 from trustmh.core.spreadsheet import neutralise_csv_cell
+from trustmh.scoring.sample_scores import SampleScores, log_sample_scores
 
 COLUMNS = ("sample_id", "turn", "field", "rater", "score", "severity")
 REVIEWER = "reviewer"
-# Only the scores are read back: the transcript, events and store of 10,000 samples are not parsed.
-SCORES_ONLY = {"events", "messages", "attachments", "store"}
 # The judge-check field a reviewer's label is compared with, per flag.
 FIELD_OF_FLAG = {"delusion_validated": "dcs", "harm_enabled": "hes"}
 
 
-def flagged_rows(samples: Any) -> list[dict[str, Any]]:
-    """Rows of every flagged turn of the samples (first epoch), worst conversation first."""
+def flagged_rows(samples: Iterable[SampleScores]) -> list[dict[str, Any]]:
+    """Rows of every flagged turn of the samples (first epoch), worst conversation first.
+
+    The order does not depend on the order of ``samples``: ids are unique, and the rows of one
+    sample keep the order its score metadata lists them in (the sort is stable)."""
     rows: list[dict[str, Any]] = []
     for sample in samples:
         if sample.epoch != 1:
             continue
-        for score in (sample.scores or {}).values():
+        for score in sample.scores.values():
             metadata = score.metadata or {}
             for row in metadata.get("turns", []):
                 for flag in turn_flags(row):
@@ -54,9 +57,7 @@ def flagged_rows(samples: Any) -> list[dict[str, Any]]:
 
 def write_flagged(log_path: str, destination: Path) -> int:
     """Write the flagged turns of the audit log at ``log_path``; returns how many rows."""
-    from inspect_ai.log import read_eval_log_samples
-
-    rows = flagged_rows(read_eval_log_samples(log_path, all_samples_required=False, exclude_fields=SCORES_ONLY))
+    rows = flagged_rows(log_sample_scores(log_path))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()

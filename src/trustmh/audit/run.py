@@ -1,7 +1,7 @@
 """Running an audit: the export spooled, the task run with ``trustmh run``'s eval-set settings.
 
-Reused from ``trustmh run`` rather than rewritten: the eval-set options (timeouts, retries, a
-flush per finished sample so a killed audit resumes), the judge roles and key redaction, the
+Reused from ``trustmh run`` rather than rewritten: the eval-set options (timeouts, retries, log
+flushes so a killed audit resumes), the judge roles and key redaction, the
 one-writer lock of the log folder, ``--max-cost``/``--max-tokens-total`` (only the judge is priced:
 the recorded chatbot is never called), the results table and the report. The dry run is
 ``trustmh run --dry-run``'s estimator (:func:`trustmh.cost.run_estimate.estimate_run`).
@@ -13,6 +13,7 @@ import hashlib
 import tempfile
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,9 +68,10 @@ def run_audit(options: AuditOptions) -> list[Any]:
 
     import trustmh.audit.recorded
     import trustmh.core.run_stop  # noqa: F401  (no call once a cap stopped the run)
+    from trustmh.core.inspect_compat import stale_flush_interval
     from trustmh.run.config import RunCaps, RunConfig
     from trustmh.run.models import check_endpoints, validate_models, with_redacting_models
-    from trustmh.run.runner import enforced, eval_set_options, finished_samples, run_budget_of
+    from trustmh.run.runner import LOG_FLUSH_SECONDS, enforced, eval_set_options, finished_samples, run_budget_of
     from trustmh.run.summary import print_results
     from trustmh.scoring.judge import raise_if_a_judge_stopped
 
@@ -97,15 +99,19 @@ def run_audit(options: AuditOptions) -> list[Any]:
                 max_connections=options.max_connections,
                 display=options.display,
             )
-            # inspect re-reads the .eval zip's directory on every flush, a cost that grows with the
-            # samples already written (quadratic over a 10,000-conversation audit). A judged audit
-            # flushes every conversation (a kill loses no paid judgement); a detector-only audit,
-            # whose work costs nothing to redo, every DETECTOR_LOG_BUFFER conversations.
-            settings["log_buffer"] = 1 if options.judge else DETECTOR_LOG_BUFFER
+            # inspect rewrites the whole .eval file on every flush, a cost that grows with the
+            # samples already written. A judged audit flushes as `trustmh run` does (a conversation
+            # is in the log at most LOG_FLUSH_SECONDS after it was judged: a kill loses no older
+            # paid judgement); a detector-only audit, whose work costs nothing to redo, every
+            # DETECTOR_LOG_BUFFER conversations (or after inspect's 60 s).
+            if not options.judge:
+                settings["log_buffer"] = DETECTOR_LOG_BUFFER
+            flush_seconds = LOG_FLUSH_SECONDS if options.judge else None
             settings = with_redacting_models(settings)
             check_endpoints(settings)
             judges = [m for role, m in (settings.get("model_roles") or {}).items() if role.split("_")[0] == "judge"]
-            success, logs = eval_set(tasks=[task], log_dir=str(options.log_dir), **settings)
+            with stale_flush_interval(flush_seconds) if flush_seconds else nullcontext():
+                success, logs = eval_set(tasks=[task], log_dir=str(options.log_dir), **settings)
             remove_superseded_logs(options.log_dir, logs, started_at)
             if budget is not None and budget.budget.stopped:
                 from trustmh.run.budget import cap_message

@@ -9,6 +9,9 @@ else in trustmh imports inspect's public API only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from inspect_ai.event import Event
 from inspect_ai.log import Transcript, transcript
 from inspect_ai.model import GenerateConfig, Model
@@ -121,6 +124,30 @@ if not hasattr(Model, "_resolve_config") or not hasattr(Transcript, "_event"):
     )
 
 
+@contextmanager
+def stale_flush_interval(seconds: float) -> Iterator[None]:
+    """Evals started in the block write a finished sample to their log at most ``seconds`` after
+    it finished, even when fewer than ``log_buffer`` samples are waiting (inspect: 60 s).
+
+    inspect reads the interval when it creates an eval's log, so the block must enclose the
+    ``eval``/``eval_set`` call; the previous value is restored after it. Imported when first
+    needed (inspect's eval machinery is slow to import)."""
+    api = "inspect_ai._eval.task.log._STALE_FLUSH_INTERVAL"
+    purpose = "write every finished sample to the log within seconds (what a killed run resumes from)"
+    try:
+        import inspect_ai._eval.task.log as task_log
+    except ImportError as error:
+        raise _missing(api, purpose, error) from error
+    previous = getattr(task_log, "_STALE_FLUSH_INTERVAL", None)
+    if not isinstance(previous, int | float):
+        raise _missing(api, purpose, ImportError(api))
+    task_log._STALE_FLUSH_INTERVAL = seconds
+    try:
+        yield
+    finally:
+        task_log._STALE_FLUSH_INTERVAL = previous
+
+
 def resolved_generate_config(model: Model, config: GenerateConfig) -> GenerateConfig:
     """The settings ``model.generate(config=config)`` calls with (the model's own, the task's, ``config``)."""
     return model._resolve_config(config)
@@ -144,4 +171,5 @@ __all__ = [
     "registry_unqualified_name",
     "resolved_generate_config",
     "sample_active",
+    "stale_flush_interval",
 ]

@@ -16,10 +16,10 @@ from typing import Any
 
 from trustmh.report.headline import ci_text, fmt
 from trustmh.report.log_result import LogResult
+from trustmh.scoring.sample_scores import log_sample_scores
 
 AUDIT_PILLAR = "audit"
 WORST_SHOWN = 20
-SCORES_ONLY = {"events", "messages", "attachments", "store"}  # what the section reads: scores only
 # (metric, what it means), in reading order; a metric the log lacks (e.g. judge metrics of a
 # detector-only audit) is listed as not scored.
 RATES = (
@@ -67,13 +67,9 @@ def _rates(result: LogResult) -> list[dict[str, Any]]:
 
 def worst_conversations(path: str, shown: int = WORST_SHOWN) -> tuple[list[WorstConversation], int]:
     """The ``shown`` conversations of highest severity (ties by id) and how many were flagged at all."""
-    from inspect_ai.log import read_eval_log_samples
-
     flagged: list[WorstConversation] = []
-    for sample in read_eval_log_samples(path, all_samples_required=False, exclude_fields=SCORES_ONLY):
-        if sample.epoch != 1:
-            continue
-        for score in (sample.scores or {}).values():
+    for sample in log_sample_scores(path):
+        for score in sample.scores.values():
             metadata = score.metadata or {}
             severity = float(metadata.get("severity") or 0.0)
             if severity > 0:

@@ -48,17 +48,21 @@ def build_tasks(
 #   after DEFAULT_ATTEMPT_TIMEOUT s (a hung connection is abandoned and retried), and after
 #   DEFAULT_MAX_RETRIES retries; inspect's own default is to retry forever, which turns a dead
 #   endpoint into a run that never ends.
-# * every completed sample is flushed to the log at once (log_buffer=1): a run killed with
-#   SIGKILL keeps every sample it finished, and rerunning the same command skips them.
-#   Writing one sample to an .eval zip costs well under a millisecond next to a model call.
+# * a finished sample is written to the log at most LOG_FLUSH_SECONDS after it finished, or
+#   sooner once DEFAULT_LOG_BUFFER finished samples are waiting: a run killed with SIGKILL keeps
+#   every sample that finished more than LOG_FLUSH_SECONDS before the kill, and rerunning the
+#   same command skips them. Not every sample at once (log_buffer=1): inspect rewrites the whole
+#   .eval file on each write, so that cost grew with the samples already written (quadratic
+#   over a long task: benchmarks/run_flush_bench.py, docs/performance.md).
 DEFAULT_TIMEOUT = 600
 DEFAULT_ATTEMPT_TIMEOUT = 180
 DEFAULT_MAX_RETRIES = 6
-DEFAULT_LOG_BUFFER = 1
+DEFAULT_LOG_BUFFER = 100
+LOG_FLUSH_SECONDS = 2.0
 # inspect's realtime sample buffer (an SQLite database written on every transcript event, for
 # live viewing and crash recovery) costs ~4-5 ms of CPU per sample, a third of inspect's own
-# per-sample cost (benchmarks/inspect_path_bench.py). With log_buffer=1 every finished
-# sample is already in the log, which is all resuming and `inspect view` need.
+# per-sample cost (benchmarks/inspect_path_bench.py). With every finished sample in the log
+# within LOG_FLUSH_SECONDS, the log is all resuming and `inspect view` need.
 DEFAULT_LOG_REALTIME = False
 # A sample that still fails after its retries is retried once more in the same run before it
 # counts as an error; the task fails (and eval-set reruns its errored samples) above this share.
@@ -70,8 +74,9 @@ DEFAULT_FAIL_ON_ERROR = 0.1
 def run_tasks(config: RunConfig) -> list[Any]:
     """eval-set over the tasks × models, so rerunning the same command resumes.
 
-    Resuming: completed samples are flushed to the log as they finish, so after a crash
-    (even SIGKILL) the same command reruns only the samples that had not finished.
+    Resuming: completed samples are flushed to the log within ``LOG_FLUSH_SECONDS`` of
+    finishing, so after a crash (even SIGKILL) the same command reruns only the samples that
+    had not finished by then.
     Several judges make a panel; ``judge_repeats`` and ``exclude_self`` are the panel's
     probes (:mod:`trustmh.scoring.panel`).
     ``config.caps``: ``--max-cost`` / ``--max-tokens-total`` (:mod:`trustmh.run.budget`).
@@ -82,7 +87,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
     # cap or a useless judge stopped the run.
     import trustmh._registry
     import trustmh.core.run_stop  # noqa: F401
-    from trustmh.core.inspect_compat import PrerequisiteError
+    from trustmh.core.inspect_compat import PrerequisiteError, stale_flush_interval
     from trustmh.models.retry_notes import retry_notes
     from trustmh.scoring.panel import panel_settings
 
@@ -126,7 +131,11 @@ def run_tasks(config: RunConfig) -> list[Any]:
             judge_models = [
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
-            with panel_settings(config.judge_repeats, config.exclude_self), retry_notes():
+            with (
+                panel_settings(config.judge_repeats, config.exclude_self),
+                retry_notes(),
+                stale_flush_interval(LOG_FLUSH_SECONDS),
+            ):
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
