@@ -33,14 +33,28 @@ from trustmh.scoring.judge import raise_if_a_judge_stopped
 
 
 def build_tasks(
-    names: Sequence[str], source: str, data_dir: str | None, task_args: Mapping[str, Any] | None = None
+    names: Sequence[str],
+    source: str,
+    data_dir: str | None,
+    task_args: Mapping[str, Any] | None = None,
+    allow_modified: bool | None = None,
 ) -> list[Any]:
     """Task objects (not registry names): construction validates data before any model call.
-    ``task_args`` (``-T``) go to the tasks that take them."""
+    ``task_args`` (``-T``) go to the tasks that take them. ``allow_modified`` (``trustmh run``):
+    files from a data folder are checked against the catalogue's sha256 — a mismatch is an error
+    (False) or marks the task modified (True, :mod:`trustmh.run.data_check`); ``None`` leaves
+    them to the loaders' format checks."""
+    from trustmh.run.data_check import built_with_checked_data
     from trustmh.run.task_catalog import task_args_for, task_function
 
     shares = task_args_for(list(names), task_args or {})
-    return [task_function(name)(source=source, data_dir=data_dir, **shares[name]) for name in names]
+
+    def build(name: str) -> Any:
+        return task_function(name)(source=source, data_dir=data_dir, **shares[name])
+
+    if allow_modified is None:
+        return [build(name) for name in names]
+    return [built_with_checked_data(lambda name=name: build(name), allow_modified) for name in names]
 
 
 # Defaults for API models (see docs/performance.md and the hardening tests):
@@ -90,8 +104,12 @@ def run_tasks(config: RunConfig) -> list[Any]:
     log_dir = config.log_dir
     epochs_arg = epochs_option(config.epochs, config.epochs_reducer)
     batch_plan = plan_batch(config.batch, config.models, list(config.judges))
-    tasks = build_tasks(config.tasks, config.source, config.data_dir, config.task_args)
+    tasks = build_tasks(config.tasks, config.source, config.data_dir, config.task_args, config.allow_modified)
     check_replays(config.models, dict(config.model_args), tasks, config.limit)
+    from trustmh.run.data_check import modified_lines
+
+    for line in modified_lines(tasks):
+        console.print(line, highlight=False, markup=False, soft_wrap=True, style="bold")
     budget = run_budget_of(config)
     from trustmh.conversation.users import simulated_user_lines
 
@@ -221,7 +239,7 @@ def dry_run_tasks(config: RunConfig) -> None:
         console.print(f"batch: {notice}", highlight=False)
     with panel_settings(config.judge_repeats):
         estimate = estimate_run(
-            build_tasks(config.tasks, config.source, config.data_dir, config.task_args),
+            build_tasks(config.tasks, config.source, config.data_dir, config.task_args, config.allow_modified),
             config.models,
             bound,
             config.limit,

@@ -4,7 +4,16 @@ Each case is one malformed input (or odd path, dead endpoint, held lock) with th
 single stderr line must contain and the outputs that must not exist afterwards.
 """
 
-from tests.hardening.bad_input import align_report, bulk, datasets, http_chatbot, judge_check_turns, run, score
+from tests.hardening.bad_input import (
+    align_report,
+    bulk,
+    datasets,
+    http_chatbot,
+    judge_check_turns,
+    rating_scales,
+    run,
+    score,
+)
 from tests.hardening.hardening_cli import Case
 
 CASES: list[Case] = [
@@ -15,4 +24,5 @@ CASES: list[Case] = [
     *align_report.CASES,
     *judge_check_turns.CASES,
     *http_chatbot.CASES,
+    *rating_scales.CASES,
 ]
