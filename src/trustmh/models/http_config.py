@@ -60,14 +60,17 @@ DEFAULT_CONNECT_TIMEOUT = 10.0
 
 
 def _check_http_url(url: str, info: ValidationInfo) -> str:
-    """An http(s) URL with a host; before ``${NAME}`` expansion only what is already written is checked."""
-    if not (info.context or {}).get("expanded", True) and "${" in url:
+    """An http(s) URL with a host; before ``${NAME}`` expansion only what is already written is
+    checked (and named in the error: it holds no secret yet)."""
+    expanded = (info.context or {}).get("expanded", True)
+    if not expanded and "${" in url:
         return url  # checked again once the variables are in
+    found = "" if expanded else f", found {url.split('?')[0][:100]!r}"
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
-        raise ValueError("expected an http:// or https:// URL")
+        raise ValueError(f"expected an http:// or https:// URL{found}")
     if not parts.netloc:
-        raise ValueError("expected a host after http:// or https://")
+        raise ValueError(f"expected a host after http:// or https://{found}")
     return url
 
 

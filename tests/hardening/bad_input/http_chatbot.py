@@ -47,12 +47,14 @@ CASES = [
         ["endpoint http://127.0.0.1:9/s/{{session_id}} is unreachable"],
     ),
     http_case(
-        "http-url-not-http", "url: ftp://bot.test/chat\n" + BODY, ["bot.yaml:field 'url'", "http:// or https://"]
+        "http-url-not-http",
+        "url: ftp://bot.test/chat\n" + BODY,
+        ["bot.yaml:field 'url'", "expected an http:// or https:// URL, found 'ftp://bot.test/chat'"],
     ),
     http_case(
         "http-session-url-not-http",
         "url: http://bot.test/chat\n" + BODY + "session: {url: 'file:///tmp/s', id: id}\n",
-        ["bot.yaml:field 'session.url'", "expected an http:// or https:// URL"],
+        ["bot.yaml:field 'session.url'", "expected an http:// or https:// URL, found 'file:///tmp/s'"],
     ),
     http_case(
         "http-undeclared-secret",

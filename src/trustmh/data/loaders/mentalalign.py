@@ -112,21 +112,32 @@ def parse_cell(text: object) -> tuple[float, ...]:
     return tuple([v if type(v) in _NUMBER_TYPES else -1.0 for v in map(obj.get, ATTRIBUTES)])  # type: ignore[misc]
 
 
+def is_released_human_file(path: Path) -> bool:
+    """``path`` is MentalAlign-70k's human file as released (its catalogue sha256): read as
+    published, its 8 ratings of 6 counted as unparsed like any off-scale score (they are upstream's
+    data, and MentalBench's figures were computed on them; docs/align.md)."""
+    from trustmh.data.registry import _digest_once, get_dataset
+
+    return (
+        path.suffix.lower() == ".xlsx" and _digest_once(path) == get_dataset("mentalalign70k").file(HUMAN_FILE).sha256
+    )
+
+
 def check_human_cell(cell: object, path: Path, where: str) -> None:
     """Refuse a human rating that is not a score on the declared scale (issue 25): a label or a
-    quoted number, true/false, null, NaN/Infinity, or a number outside 0-5 (1-5, and MentalBench's
-    0 for an unusable response). In a judge's file such a value is the judge's failure and counts
-    as unparsed; in the human file it is a typo or a broken export, and silently dropping it would
-    change the reference every judge is measured against. (An empty cell, an attribute left out
-    or a cell that is not a JSON object stay "not rated".)"""
+    quoted number, true/false, a list, NaN/Infinity, or a number outside 0-5 (1-5, and
+    MentalBench's 0 for an unusable response). In a judge's file such a value is the judge's
+    failure and counts as unparsed; in a human file it is a typo or a broken export, and silently
+    dropping it would change the reference every judge is measured against. (An empty cell, an
+    attribute left out or null, and a cell that is not a JSON object stay "not rated".)"""
     obj = _cell_object(cell)
     if not isinstance(obj, dict):
         return
     low, high = DEFAULT_SCORE_RANGE
     for attribute in ATTRIBUTES:
-        if attribute not in obj:
+        value = obj.get(attribute)
+        if value is None:
             continue
-        value = obj[attribute]
         numeric = type(value) in _NUMBER_TYPES
         if not numeric or not math.isfinite(value) or not low <= value <= high:  # type: ignore[arg-type,operator]
             found = json.dumps(value)[:40]  # as the file wrote it: "4" (quoted), true, null, NaN, 7
@@ -238,7 +249,7 @@ def read_ratings(path: str | Path, prefix: str, score_range: tuple[float, float]
     # Human cells repeat a lot (a few hundred distinct strings per column): parse each once.
     cache: dict[object, tuple[float, ...]] = {}
     columns = []
-    human = prefix == HUMAN_PREFIX
+    human = prefix == HUMAN_PREFIX and not is_released_human_file(path)
     for key in keys:
         parsed = []
         index = names.index(f"{start}{key}")
