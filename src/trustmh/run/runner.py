@@ -7,6 +7,7 @@ run prints (:mod:`trustmh.run.summary`), recorded outputs (:mod:`trustmh.run.rep
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -54,7 +55,7 @@ def build_tasks(
 
     if allow_modified is None:
         return [build(name) for name in names]
-    return [built_with_checked_data(lambda name=name: build(name), allow_modified) for name in names]
+    return [built_with_checked_data(functools.partial(build, name), allow_modified) for name in names]
 
 
 # Defaults for API models (see docs/performance.md and the hardening tests):
