@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hardening.bad_input.http_chatbot import billion_laughs
 from trustmh.core.errors import UserError
 from trustmh.models.http_config import load_config
 
@@ -91,16 +92,8 @@ def test_urls_are_http_with_a_host_and_secrets_go_to_one_host(
     assert expected in message and KEY not in message, message
 
 
-def _laughs(levels: int, width: int) -> str:
-    lines = ["url: http://bot.test/x", "reply: a", "a0: &a0 lol"]
-    for level in range(1, levels + 1):
-        lines.append(f"a{level}: &a{level} [{', '.join([f'*a{level - 1}'] * width)}]")
-    lines.append(f"body: *a{levels}")
-    return "\n".join(lines) + "\n"
-
-
 @pytest.mark.parametrize(
-    "text", ["url: http://bot.test/x\nreply: a\nx: &b {t: '{{message}}'}\nbody: *b\n", _laughs(5, 5)]
+    "text", ["url: http://bot.test/x\nreply: a\nbody: {x: &b {t: '{{message}}'}, y: *b}\n", billion_laughs(5, 5)]
 )
 def test_yaml_aliases_are_refused_with_one_line(tmp_path: Path, text: str) -> None:
     message = _error(tmp_path, text)

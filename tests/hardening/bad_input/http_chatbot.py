@@ -15,10 +15,10 @@ def http_case(case_id: str, config: str, expected: list[str], env: dict[str, str
 
 
 def billion_laughs(levels: int = 9, width: int = 9) -> str:
-    """width ** levels copies of one string from a few hundred bytes, if aliases were expanded."""
-    lines = ["url: http://127.0.0.1:9/chat", "reply: a", "a0: &a0 lol"]
-    lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * width)}]" for n in range(1, levels + 1)]
-    return "\n".join([*lines, f"body: *a{levels}"]) + "\n"
+    """width ** levels copies of one string in the body, from a few hundred bytes, if aliases were expanded."""
+    lines = ["url: http://127.0.0.1:9/chat", "reply: a", "body:", "  a0: &a0 lol"]
+    lines += [f"  a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * width)}]" for n in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
 
 
 DEAD_URL = "http://127.0.0.1:9/chat"  # nothing listens on the discard port
@@ -70,5 +70,5 @@ CASES = [
         ["bot.yaml:field 'session.url'", "is not on the host of url"],
         {"BOT_TOKEN": TEST_KEY},
     ),
-    http_case("http-yaml-billion-laughs", billion_laughs(), ["bot.yaml:line 4", "aliases (*name) are not accepted"]),
+    http_case("http-yaml-billion-laughs", billion_laughs(), ["bot.yaml:line 5", "aliases (*name) are not accepted"]),
 ]
