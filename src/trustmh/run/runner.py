@@ -18,6 +18,7 @@ from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
 from trustmh.run.batching import BatchPlan, plan_batch
 from trustmh.run.config import RunConfig, epochs_option
+from trustmh.run.interrupt import interrupt_stops_the_run, raise_if_interrupted
 from trustmh.run.logs import raise_on_failed, remove_superseded_logs
 from trustmh.run.models import (
     attempt_timeout_on_api_models,
@@ -145,7 +146,11 @@ def run_tasks(config: RunConfig) -> list[Any]:
             judge_models = [
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
-            with panel_settings(config.judge_repeats, config.exclude_self), retry_notes():
+            with (
+                interrupt_stops_the_run() as interrupted,
+                panel_settings(config.judge_repeats, config.exclude_self),
+                retry_notes(),
+            ):
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
             if created:
@@ -159,6 +164,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
             text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
             raise UserError(first_line(text).removeprefix("ERROR: ")) from None
         remove_superseded_logs(log_dir, logs, started_at)
+        raise_if_interrupted(interrupted)
         if budget is not None and budget.budget.stopped:
             from trustmh.run.budget import cap_message
 
