@@ -18,6 +18,7 @@ from trustmh.models.http_config import load_config
 KEY = "odd-key-0a1b2c3d4e5f6a7b"
 CONFIG = """\
 url: "{base}/{kind}"
+secrets: [BOT_KEY]
 headers:
   X-Api-Key: "${{BOT_KEY}}"
 body:

@@ -20,6 +20,7 @@ KEY = "bot-key-5e1f0c9a7d3b"
 
 SESSION_CONFIG = """\
 url: "{base}/api/sessions/{{{{session_id}}}}/messages"
+secrets: [BOT_KEY]
 headers:
   X-Api-Key: "${{BOT_KEY}}"
 body:
@@ -36,6 +37,7 @@ session:
 
 OPENAI_STYLE_CONFIG = """\
 url: "{base}/chat/completions"
+secrets: [BOT_KEY]
 headers:
   Authorization: "Bearer ${{BOT_KEY}}"
 body:
@@ -72,7 +74,10 @@ def test_json_path_walks_lists_and_names_what_it_found():
         ("url: http://x\nbody: {}\n", "field 'reply': Field required"),
         ("url: http://x\nbody: {t: '{{prompt}}'}\nreply: a\n", "field 'body': unknown variable {{prompt}}"),
         ("url: http://x\nbody: {}\nreply: a\nretries: 3\n", "field 'retries': Extra inputs are not permitted"),
-        ("url: http://x\nheaders: {A: '${NOT_SET_ANYWHERE}'}\nbody: {}\nreply: a\n", "NOT_SET_ANYWHERE is not set"),
+        (
+            "url: http://x\nsecrets: [NOT_SET_ANYWHERE]\nheaders: {A: '${NOT_SET_ANYWHERE}'}\nbody: {}\nreply: a\n",
+            "NOT_SET_ANYWHERE is not set",
+        ),
         ("url: [unclosed\n", ":line 2: invalid YAML or JSON"),
         ("- a list\n", "expected a YAML or JSON mapping"),
     ],
@@ -174,5 +179,5 @@ def test_unreachable_endpoint_is_retryable(tmp_path, monkeypatch):
 def test_config_secrets_are_not_in_the_models_args(tmp_path, monkeypatch):
     monkeypatch.setenv("BOT_KEY", KEY)
     config = load_config(write_config(tmp_path, SESSION_CONFIG, "http://127.0.0.1:1"))
-    assert config.secrets == (KEY,)
+    assert config.secret_values == (KEY,)
     assert KEY not in json.dumps(config.model_dump(exclude={"headers"}))

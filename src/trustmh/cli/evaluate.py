@@ -153,6 +153,9 @@ def run_command(
     data_dir: Annotated[
         Path | None, typer.Option(help="Folder of benchmark datasets (one folder per dataset); default: starter items.")
     ] = None,
+    allow_modified: Annotated[
+        bool, typer.Option(help="Run on --data-dir files whose sha256 differs from the catalogue's; marked MODIFIED.")
+    ] = False,
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
     max_connections: Annotated[
         int | None,
@@ -247,6 +250,7 @@ def run_command(
         limit=limit,
         log_dir=log_dir,
         data_dir=_existing_data_dir(data_dir),
+        allow_modified=allow_modified,
         source=source,
         task_args=_parse_pairs(task_arg or [], "--task-arg"),
         epochs=epochs,

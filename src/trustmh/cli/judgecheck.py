@@ -35,10 +35,14 @@ sample_id = the run's sample id, field = a score field or judge verdict field of
 (e.g. judge_refused, harmfulness, verdict), score = a number or a label. An optional turn
 column (1-based, as in the transcript) rates one turn of a conversation task against that
 turn's verdict (e.g. dcs at turn 5 of crisis_psychosis_bench); the items are then turns.
+--scale FIELD=LOW-HIGH declares a field's scale: a human score off it (or a label) is an error
+naming the file, line and field, as a non-finite score or a field mixing numbers and labels is.
 
 Examples:
 
   trustmh judge-check --log logs/safety-jailbreakmh.eval --human ratings.csv --json validation.json
+
+  trustmh judge-check --log logs/safety-psyharm.eval --human ratings.csv --scale harmfulness=1-5
 
   trustmh report logs/ -o report.html --judge-validation validation.json
 
@@ -194,6 +198,9 @@ def judge_check_command(
     kind: list[str] | None = typer.Option(
         None, "--kind", help="FIELD=scale|nominal|binary: override the kind guessed from the values."
     ),
+    scale: list[str] | None = typer.Option(
+        None, "--scale", help="FIELD=LOW-HIGH: the field's declared scale; a human score off it is an error."
+    ),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap replicates for the 95% CIs (0 = no CIs)."),
     seed: int = typer.Option(20240607, "--seed", help="Random seed of the bootstrap."),
     json_out: str | None = typer.Option(
@@ -248,11 +255,12 @@ def judge_check_command(
     from trustmh.core.files import json_text
     from trustmh.judgecheck import check
     from trustmh.judgecheck.fields import parse_binary, parse_kinds
-    from trustmh.judgecheck.ratings import read_ratings
+    from trustmh.judgecheck.ratings import parse_scales, read_ratings
 
-    kinds, coded = parse_kinds(kind or []), parse_binary(binary or [])
+    scales = parse_scales(scale or [])
+    kinds, coded = {**dict.fromkeys(scales, "scale"), **parse_kinds(kind or [])}, parse_binary(binary or [])
     judged = load_verdicts(log, detector, responses, judge_ratings, judge_rater)
-    result = check(read_ratings(human), str(human), judged, kinds, coded, n_boot=bootstrap, seed=seed)
+    result = check(read_ratings(human, scales), str(human), judged, kinds, coded, n_boot=bootstrap, seed=seed)
     if json_out:
         write_text(json_text(result.to_json()), json_out)
     if json_out != "-":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from trustmh.core.errors import UserError, redact
@@ -22,22 +23,25 @@ DEFAULT_BASE_URLS = {
 _PROXY_VARIABLES = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy")
 
 
-def check_reachable(url: str, who: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
+def check_reachable(url: str, who: str, timeout: float = CONNECT_TIMEOUT_S, secrets: Sequence[str] = ()) -> None:
     """Raise a one-line :class:`UserError` if nothing accepts a TCP connection at ``url``'s host and port.
 
-    Skipped behind a proxy (the client reaches the host through it, we cannot tell).
+    Skipped behind a proxy (the client reaches the host through it, we cannot tell). ``secrets``:
+    values to redact from the URL shown, besides the usual key shapes.
     """
     if any(os.environ.get(name) for name in _PROXY_VARIABLES):
         return
     parts = urlsplit(url)
     host = parts.hostname
     if not host:
-        raise UserError(f"{who}: endpoint {redact(url)!r} is not a URL (expected e.g. http://127.0.0.1:8000/v1)")
+        raise UserError(
+            f"{who}: endpoint {redact(url, tuple(secrets))!r} is not a URL (expected e.g. http://127.0.0.1:8000/v1)"
+        )
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise UserError(f"{who}: endpoint {redact(url)!r} has an invalid port") from None
-    where = f"{who}: endpoint {redact(url)} is unreachable"
+        raise UserError(f"{who}: endpoint {redact(url, tuple(secrets))!r} has an invalid port") from None
+    where = f"{who}: endpoint {redact(url, tuple(secrets))} is unreachable"
     try:
         with socket.create_connection((host, port), timeout=timeout):
             return

@@ -69,6 +69,43 @@ def read_json(path: Path) -> Any:
         raise DataFormatError(path, f"line {error.lineno}", f"expected valid JSON ({error.msg})") from None
 
 
+def _no_alias_loader() -> type:
+    import yaml
+
+    class NoAliasLoader(yaml.SafeLoader):
+        """A safe loader that refuses aliases: an alias repeats its anchor's node, and nested
+        aliases multiply (the "billion laughs"): a few hundred bytes of YAML that every later
+        walk over the document (validation, templating, each request's body) expands to billions
+        of nodes. No config trustmh reads needs one."""
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                raise yaml.composer.ComposerError(
+                    None, None, "aliases (*name) are not accepted; write the value out", event.start_mark
+                )
+            return super().compose_node(parent, index)
+
+    return NoAliasLoader
+
+
+def read_yaml_mapping(path: Path, expected: str) -> dict[str, Any]:
+    """A YAML (or JSON) file holding one mapping; aliases are refused (see :func:`_no_alias_loader`).
+    ``expected`` says what the mapping should hold, for the error when it is something else."""
+    import yaml
+
+    try:
+        raw = yaml.load(read_text(path), Loader=_no_alias_loader())  # a SafeLoader subclass: plain data only
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else None
+        problem = getattr(error, "problem", None) or "syntax error"
+        raise DataFormatError(path, where, f"invalid YAML or JSON ({problem})") from None
+    if not isinstance(raw, dict):
+        raise DataFormatError(path, None, expected)
+    return raw
+
+
 def read_jsonl(path: Path, required: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Parse JSON Lines: one object per non-blank line, each with the ``required`` keys."""
     records: list[dict[str, Any]] = []

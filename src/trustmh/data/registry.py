@@ -17,7 +17,11 @@ import os
 import tempfile
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import trustmh.data.catalog  # noqa: F401  (importing the catalogue registers every dataset)
 from trustmh.core.errors import DatasetMissingError, UserError
@@ -117,8 +121,11 @@ def resolve_file(dataset: str, name: str, data_dir: str | Path | None = None, al
 
     A file from the cache (imported or downloaded) must still match the catalogue's sha256:
     a truncated or edited copy would silently change every number built on it. Files in a
-    folder the user names (``--data-dir``, ``$TRUSTMH_DATA_DIR``) are validated by format,
-    and ``trustmh data status --verify`` compares their checksums.
+    folder the user names (``--data-dir``, ``$TRUSTMH_DATA_DIR``) are checked the same way
+    inside :func:`checked_user_data` (``trustmh run`` builds its tasks there), where a mismatch
+    is an error or, when modified data is allowed, recorded; elsewhere (the Python API, tests
+    on synthetic files) they are validated by format, and ``trustmh data status --verify``
+    compares their checksums.
     """
     spec = get_dataset(dataset)
     data_file = spec.file(name)
@@ -126,6 +133,8 @@ def resolve_file(dataset: str, name: str, data_dir: str | Path | None = None, al
     if found is not None:
         if found.parent.parent == data_cache_dir():
             check_cached(spec, data_file, found)
+        elif _USER_DATA_CHECKS:
+            _check_user_file(spec, data_file, found, _USER_DATA_CHECKS[-1])
         return found
     if allow_download and data_file.url and os.environ.get("TRUSTMH_OFFLINE") != "1":
         return download(spec, data_file)
@@ -154,6 +163,75 @@ def check_cached(spec: DatasetSpec, data_file: DataFile, path: Path) -> None:
             f"{path}: sha256 {actual} differs from the catalogue's {data_file.sha256} "
             f"(truncated, edited or another version); remove it and {fix_command(spec)}"
         )
+
+
+@dataclass(frozen=True)
+class ModifiedFile:
+    """A file from a user's data folder that is not the catalogue's, used because that was allowed."""
+
+    path: str
+    dataset: str
+    name: str
+    expected: str
+    actual: str
+
+    def as_metadata(self) -> dict[str, str]:
+        return {
+            "path": self.path,
+            "dataset": self.dataset,
+            "file": self.name,
+            "expected": self.expected,
+            "actual": self.actual,
+        }
+
+
+MODIFIED_KEY = "trustmh_data_modified"  # task (log) metadata: the ModifiedFile list, as dicts
+
+
+def modified_files(metadata: dict[str, Any] | None) -> list[dict[str, str]]:
+    """The modified files a task's (log's) metadata lists (empty when it used the released data)."""
+    listed = (metadata or {}).get(MODIFIED_KEY)
+    return [item for item in listed if isinstance(item, dict)] if isinstance(listed, list) else []
+
+
+@dataclass
+class _UserDataCheck:
+    allow_modified: bool
+    modified: list[ModifiedFile] = field(default_factory=list)
+
+
+_USER_DATA_CHECKS: list[_UserDataCheck] = []  # innermost last; module-wide: tasks are built in one thread
+
+
+@contextmanager
+def checked_user_data(allow_modified: bool = False) -> Iterator[list[ModifiedFile]]:
+    """Within this block, a file taken from ``--data-dir`` / ``$TRUSTMH_DATA_DIR`` must match the
+    catalogue's sha256 (one line naming the file and both hashes otherwise); with
+    ``allow_modified`` it is used anyway and listed in the yielded list, for the log and report
+    to mark. Each file is hashed once per (path, size, mtime) in a process."""
+    check = _UserDataCheck(allow_modified)
+    _USER_DATA_CHECKS.append(check)
+    try:
+        yield check.modified
+    finally:
+        _USER_DATA_CHECKS.remove(check)
+
+
+def _check_user_file(spec: DatasetSpec, data_file: DataFile, path: Path, check: _UserDataCheck) -> None:
+    if not data_file.sha256:
+        return
+    actual = _digest_once(path)
+    if actual == data_file.sha256:
+        return
+    if not check.allow_modified:
+        raise UserError(
+            f"{path}: sha256 {actual} differs from the catalogue's {data_file.sha256} for {spec.name}/{data_file.name} "
+            "(edited, truncated or another version); restore the released file, or pass --allow-modified to run "
+            "on it with the results marked modified"
+        )
+    modified = ModifiedFile(str(path), spec.name, data_file.name, data_file.sha256, actual)
+    if modified not in check.modified:
+        check.modified.append(modified)
 
 
 def verify_file(path: Path, data_file: DataFile) -> str | None:

@@ -6,17 +6,21 @@ One row is one rater's rating of one field of one sample, or, with the optional 
 point, or 0/1) or a label (``refused``, ``partial``, ...). A CSV needs those four columns in
 its header (more columns, e.g. a note, are allowed and ignored); a JSONL file one object per
 line with those four keys (``score`` a number or a string). A sample a rater did not rate
-simply has no row; an empty score is an error, never read as 0.
+simply has no row; an empty score is an error, never read as 0. A field declared with a scale
+(``--scale harmfulness=1-5``) takes numbers on it only: a label or a number off the scale is
+an error naming the file, line and field, as are a non-finite number and a field mixing
+numbers and labels.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from trustmh.core.errors import DataFormatError
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.readers import read_csv_rows, read_jsonl
 
 COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` is optional
@@ -58,6 +62,30 @@ def parse_value(raw: object) -> Value:
     return number
 
 
+_SCALE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:-|\.\.|:)\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+def parse_scales(specs: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """``--scale FIELD=LOW-HIGH`` (also ``LOW..HIGH``), e.g. ``harmfulness=1-5``: each field's declared scale."""
+    scales: dict[str, tuple[float, float]] = {}
+    for spec in specs:
+        field, sep, bounds = spec.partition("=")
+        match = _SCALE.match(bounds)
+        if not sep or not field.strip() or match is None or float(match[1]) >= float(match[2]):
+            raise UserError(f"--scale {spec!r}: expected FIELD=LOW-HIGH with LOW < HIGH, e.g. harmfulness=1-5")
+        scales[field.strip()] = (float(match[1]), float(match[2]))
+    return scales
+
+
+def _check_on_scale(path: Path, where: str, field: str, value: Value, scale: tuple[float, float]) -> None:
+    low, high = scale
+    if isinstance(value, str) or not low <= value <= high:
+        found = repr(value) if isinstance(value, str) else f"{value:g}"
+        raise DataFormatError(
+            path, f"{where}, column 'score'", f"field {field!r} is declared {low:g}-{high:g} (--scale), found {found}"
+        )
+
+
 def parse_turn(raw: object) -> int | None:
     """A turn number (``"5"``, ``5``, ``5.0``) as an int; empty or missing is ``None`` (the whole sample)."""
     if raw is None or (isinstance(raw, str) and not raw.strip()):
@@ -86,8 +114,9 @@ def _rows(path: Path) -> Iterable[tuple[str, dict[str, object]]]:
             yield f"line {row['_line']}", dict(row)
 
 
-def read_ratings(path: str | Path) -> list[Rating]:
-    """Every rating of a long-format file; a bad row is a one-line error naming file, line and column."""
+def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | None = None) -> list[Rating]:
+    """Every rating of a long-format file; a bad row is a one-line error naming file, line and column.
+    ``scales``: declared scales by field (:func:`parse_scales`); a value off its field's scale is one."""
     path = Path(path)
     ratings: list[Rating] = []
     seen: dict[tuple[str, str, str, int | None], str] = {}
@@ -101,6 +130,8 @@ def read_ratings(path: str | Path) -> list[Rating]:
             value = parse_value(row.get("score"))
         except ValueError as error:
             raise DataFormatError(path, f"{where}, column 'score'", str(error)) from None
+        if scales and keys["field"] in scales:
+            _check_on_scale(path, where, keys["field"], value, scales[keys["field"]])
         try:
             turn = parse_turn(row.get("turn"))
         except ValueError as error:

@@ -12,6 +12,10 @@ Two ways to talk, chosen by the config (:mod:`trustmh.models.http_config`):
   starts and every user turn is sent in order. The product therefore sees its own earlier
   replies, never the assistant turns of the task's scripted history.
 
+Each exchange is bounded: connecting within ``connect_timeout``, the whole reply (to its last
+byte, however slowly it trickles) within ``timeout``, and at most ``max_response_bytes`` of it
+after decompression (:mod:`trustmh.models.http_body`).
+
 Failures that may pass (transport errors, timeouts, HTTP 408/425/429/5xx, a body that is not
 JSON) are retried by inspect's retry loop, bounded by ``--max-retries`` / ``--timeout`` /
 ``--attempt-timeout`` as for any API model; a session call that failed part-way resumes
@@ -27,6 +31,7 @@ encoding and fails offline).
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import uuid
 from collections import OrderedDict
@@ -37,6 +42,7 @@ import httpx
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage
 
 from trustmh.core.errors import REDACTED, redact
+from trustmh.models.http_body import ACCEPT_ENCODING, BodyError, read_bounded
 from trustmh.models.http_config import HttpConfig, JsonPathError, json_path, render
 
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -52,6 +58,21 @@ class HttpChatbotError(Exception):
         self.retry = retry
         self.status = status
         self.retry_after = retry_after
+
+
+@dataclass
+class Reply:
+    """A finished exchange: the response (status, headers) and its body, read in full."""
+
+    response: httpx.Response
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        try:
+            return self.body.decode(self.response.charset_encoding or "utf-8", errors="replace")
+        except LookupError:  # a charset Python does not know
+            return self.body.decode("utf-8", errors="replace")
 
 
 @dataclass
@@ -111,37 +132,62 @@ class HttpChatbot:
             "(trustmh/http docs: docs/http.md)",
         )
 
+    def endpoints(self) -> list[str]:
+        """The URLs this chatbot is sent to (templates whose host is not a ``{{variable}}``), for a
+        reachability check before the run: a dead URL is then one line within seconds, not a
+        whole retry budget of connection errors."""
+        templates = [self.config.url] + ([self.config.session.url] if self.config.session else [])
+        return [url for url in dict.fromkeys(templates) if "{{" not in url.split("/")[2]]
+
     # --- transport -------------------------------------------------------------------------
     def _redact(self, text: str) -> str:
-        return redact(text, extra=self.config.secrets)
+        return redact(text, extra=self.config.secret_values)
 
     def _scrub_reply(self, text: str) -> str:
         """A reply that echoes a secret loses it (and only it: the rest is the model's text)."""
-        for secret in self.config.secrets:
+        for secret in self.config.secret_values:
             text = text.replace(secret, REDACTED)
         return text
 
     def _http(self) -> httpx.AsyncClient:
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
-            self._client = httpx.AsyncClient(timeout=self.config.timeout, follow_redirects=False)
+            timeout = httpx.Timeout(self.config.timeout, connect=min(self.config.connect_timeout, self.config.timeout))
+            self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False)
             self._client_loop = loop
         return self._client
+
+    async def _exchange(self, method: str, url: str, headers: dict[str, str], body: Any) -> Reply:
+        """One request and its whole reply, read with the size bound (:mod:`trustmh.models.http_body`)."""
+        headers = {"Accept-Encoding": ACCEPT_ENCODING, **headers}
+        json_body = body if method != "GET" else None
+        async with self._http().stream(method, url, headers=headers, json=json_body) as response:
+            return Reply(response, await read_bounded(response, self.config.max_response_bytes))
 
     async def _request(self, method: str, url_template: str, body_template: Any, variables: dict[str, Any]) -> Any:
         url = render(url_template, variables)
         headers = render(self.config.headers, variables)
         body = render(body_template, variables)
         shown = self._redact(url.split("?")[0])
+        timeout = self.config.timeout
         try:
-            response = await self._http().request(method, url, headers=headers, json=body if method != "GET" else None)
-        except httpx.TimeoutException:
-            raise HttpChatbotError(f"{shown}: no reply within {self.config.timeout:g} s", retry=True) from None
+            # httpx's read timeout is per chunk: a server trickling a byte a second never trips it.
+            # The whole exchange, from connecting to the last byte, gets the configured time.
+            reply = await asyncio.wait_for(self._exchange(method, url, headers, body), timeout)
+        except httpx.ConnectTimeout:
+            raise HttpChatbotError(
+                f"{shown}: no connection within {self.config.connect_timeout:g} s", retry=True
+            ) from None
+        except (TimeoutError, httpx.TimeoutException):
+            raise HttpChatbotError(f"{shown}: no complete reply within {timeout:g} s", retry=True) from None
         except httpx.TransportError as error:
             raise HttpChatbotError(f"{shown}: {type(error).__name__}: {self._redact(str(error))}", retry=True) from None
+        except BodyError as error:
+            raise HttpChatbotError(f"{shown}: {error}", retry=False) from None
+        response, text = reply.response, reply.text
         if response.status_code >= 400:
             raise HttpChatbotError(
-                f"{shown}: HTTP {response.status_code}: {self._snippet(response.text)}",
+                f"{shown}: HTTP {response.status_code}: {self._snippet(text)}",
                 retry=response.status_code in RETRY_STATUSES,
                 status=response.status_code,
                 retry_after=_retry_after(response),
@@ -155,11 +201,11 @@ class HttpChatbot:
                 status=response.status_code,
             )
         try:
-            return response.json()
+            return json.loads(reply.body)
         except ValueError:
             kind = response.headers.get("content-type", "no content type").split(";")[0]
             raise HttpChatbotError(
-                f"{shown}: the reply is not JSON ({kind}: {self._snippet(response.text, 80)})", retry=False
+                f"{shown}: the reply is not JSON ({kind}: {self._snippet(text, 80)})", retry=False
             ) from None
 
     def _snippet(self, body: str, length: int = 200) -> str:

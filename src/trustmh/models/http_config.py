@@ -3,6 +3,7 @@
 A small YAML (or JSON) file, e.g. for a session-based product::
 
     url: https://bot.example.org/api/sessions/{{session_id}}/messages
+    secrets: [BOT_API_KEY]          # the environment variables this endpoint may read
     headers:
       Authorization: "Bearer ${BOT_API_KEY}"
     body:
@@ -14,8 +15,12 @@ A small YAML (or JSON) file, e.g. for a session-based product::
       id: data.id
 
 ``${NAME}`` is replaced by the environment variable ``NAME`` when the file is loaded (in any
-string: url, headers, body); such values are secrets, kept in memory only and redacted from
-every error. ``{{name}}`` is replaced per request by a request variable (:data:`VARIABLES`):
+string: url, headers, body), and only for a ``NAME`` the file declares under ``secrets:``: a
+config cannot send another variable of the environment (an OpenAI key, a cloud token) to its
+host. Any other ``${...}`` is an error. Secrets go to one host: a ``session.url`` on another
+host than ``url`` is refused while secrets are declared. Their values are kept in memory only
+and redacted from every error. YAML aliases (``*name``) are refused: an alias expanding an
+anchor many times over (the "billion laughs") would cost memory and time at every request. ``{{name}}`` is replaced per request by a request variable (:data:`VARIABLES`):
 a string that is exactly ``"{{name}}"`` becomes the variable's JSON value (a list of
 messages, a number), one that merely contains it gets the value as text.
 ``reply`` (and the optional ``usage`` paths and ``session.id``) are dotted JSON paths:
@@ -29,11 +34,12 @@ import os
 import re
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from trustmh.core.errors import DataFormatError
-from trustmh.data.readers import read_text
+from trustmh.data.readers import read_yaml_mapping
 
 # Request variables a template may use.
 VARIABLES = {
@@ -47,7 +53,25 @@ VARIABLES = {
     "temperature": "the run's temperature (null if unset)",
 }
 _PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
-_ENV = re.compile(r"\$\{(\w+)\}")
+_ENV = re.compile(r"\$\{([^}]*)\}")
+_ENV_NAME = re.compile(r"\w+")
+DEFAULT_MAX_RESPONSE_BYTES = 4_000_000  # far above any chat reply; bounds memory against a huge or gzip-bomb body
+DEFAULT_CONNECT_TIMEOUT = 10.0
+
+
+def _check_http_url(url: str, info: ValidationInfo) -> str:
+    """An http(s) URL with a host; before ``${NAME}`` expansion only what is already written is
+    checked (and named in the error: it holds no secret yet)."""
+    expanded = (info.context or {}).get("expanded", True)
+    if not expanded and "${" in url:
+        return url  # checked again once the variables are in
+    found = "" if expanded else f", found {url.split('?')[0][:100]!r}"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"expected an http:// or https:// URL{found}")
+    if not parts.netloc:
+        raise ValueError(f"expected a host after http:// or https://{found}")
+    return url
 
 
 class UsagePaths(BaseModel):
@@ -65,6 +89,11 @@ class SessionConfig(BaseModel):
     body: Any = None
     id: str = Field(description="JSON path of the new session's id in the reply")
 
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str, info: ValidationInfo) -> str:
+        return _check_http_url(url, info)
+
 
 class HttpConfig(BaseModel):
     """One chatbot endpoint (see the module docstring)."""
@@ -72,22 +101,37 @@ class HttpConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     url: str
     method: Literal["POST", "PUT"] = "POST"
+    secrets: list[str] = Field(default_factory=list, description="environment variables ${NAME} may read")
     headers: dict[str, str] = Field(default_factory=dict)
     body: Any
     reply: str
     usage: UsagePaths | None = None
     session: SessionConfig | None = None
-    timeout: float = Field(default=120.0, gt=0, description="seconds one HTTP request may take")
+    timeout: float = Field(default=120.0, gt=0, description="seconds one HTTP request and its whole reply may take")
+    connect_timeout: float = Field(default=DEFAULT_CONNECT_TIMEOUT, gt=0, description="seconds to connect")
+    max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1, description="reply size, decompressed")
     max_connections: int = Field(default=8, ge=1, description="concurrent conversations")
-    # Resolved ${ENV} values: secrets, never written anywhere (filled by load_config).
-    secrets: tuple[str, ...] = Field(default=(), exclude=True)
+    # Resolved ${NAME} values: secrets, never written anywhere (filled by load_config; not a field,
+    # so a config file cannot set it).
+    _secret_values: tuple[str, ...] = PrivateAttr(default=())
 
     @field_validator("url")
     @classmethod
-    def _http_url(cls, url: str) -> str:
-        if not url.startswith(("http://", "https://")):
-            raise ValueError("expected an http:// or https:// URL")
-        return url
+    def _http_url(cls, url: str, info: ValidationInfo) -> str:
+        return _check_http_url(url, info)
+
+    @field_validator("secrets")
+    @classmethod
+    def _names(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not _ENV_NAME.fullmatch(name):
+                raise ValueError(f"{name!r} is not an environment variable name (letters, digits, _)")
+        return names
+
+    @property
+    def secret_values(self) -> tuple[str, ...]:
+        """The values the declared ``secrets`` resolved to, longest first (for redaction)."""
+        return self._secret_values
 
     @property
     def uses_sessions(self) -> bool:
@@ -146,12 +190,22 @@ def json_path(document: Any, path: str) -> Any:
     return current
 
 
-def _resolve_env(value: Any, field: str, path: Path, secrets: list[str]) -> Any:
-    """``${NAME}`` → the environment variable's value (recorded in ``secrets``)."""
+def _resolve_env(value: Any, field: str, path: Path, declared: set[str], secrets: list[str]) -> Any:
+    """``${NAME}`` → the environment variable's value, for a declared ``NAME`` only (recorded in ``secrets``)."""
     if isinstance(value, str):
 
         def substitute(match: re.Match[str]) -> str:
             name = match.group(1)
+            if not _ENV_NAME.fullmatch(name):
+                shown = match.group(0) if len(match.group(0)) <= 40 else match.group(0)[:40] + "…"
+                raise DataFormatError(path, f"field {field!r}", f"{shown} is not a ${{NAME}} reference")
+            if name not in declared:
+                raise DataFormatError(
+                    path,
+                    f"field {field!r}",
+                    f"${{{name}}} is not declared under `secrets:` (only declared environment variables are "
+                    f"read; add `secrets: [{name}]` if this endpoint may receive it)",
+                )
             if name not in os.environ:
                 raise DataFormatError(path, f"field {field!r}", f"environment variable {name} is not set")
             if os.environ[name]:
@@ -160,32 +214,31 @@ def _resolve_env(value: Any, field: str, path: Path, secrets: list[str]) -> Any:
 
         return _ENV.sub(substitute, value)
     if isinstance(value, dict):
-        return {key: _resolve_env(item, f"{field}.{key}".lstrip("."), path, secrets) for key, item in value.items()}
+        resolved = {}
+        for key, item in value.items():
+            where = f"{field}.{key}".lstrip(".")
+            if "${" in str(key):
+                raise DataFormatError(path, f"field {where!r}", "${NAME} is expanded in values only, not in keys")
+            resolved[key] = _resolve_env(item, where, path, declared, secrets)
+        return resolved
     if isinstance(value, list):
-        return [_resolve_env(item, f"{field}.{index}".lstrip("."), path, secrets) for index, item in enumerate(value)]
+        return [
+            _resolve_env(item, f"{field}.{index}".lstrip("."), path, declared, secrets)
+            for index, item in enumerate(value)
+        ]
     return value
 
 
-def load_config(path: str | Path) -> HttpConfig:
-    """Read and check a config file; a mistake is one line naming the file and field."""
-    import yaml
-
-    path = Path(path)
+def _validated(raw: dict[str, Any], path: Path, expanded: bool) -> HttpConfig:
     try:
-        raw = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else None
-        problem = getattr(error, "problem", None) or "syntax error"
-        raise DataFormatError(path, where, f"invalid YAML or JSON ({problem})") from None
-    if not isinstance(raw, dict):
-        raise DataFormatError(path, None, "expected a YAML or JSON mapping (url, headers, body, reply)")
-    try:
-        config = HttpConfig.model_validate(raw)
+        return HttpConfig.model_validate(raw, context={"expanded": expanded})
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "(top level)"
         raise DataFormatError(path, f"field {field!r}", first["msg"].removeprefix("Value error, ")) from None
+
+
+def _check_templates(config: HttpConfig, path: Path) -> None:
     templates = {"url": config.url, "headers": config.headers, "body": config.body}
     if config.session is not None:
         templates |= {"session.url": config.session.url, "session.body": config.session.body}
@@ -199,7 +252,42 @@ def load_config(path: str | Path) -> HttpConfig:
                 f"field {field!r}",
                 f"unknown variable {{{{{sorted(unknown)[0]}}}}} (known: {', '.join(VARIABLES)})",
             )
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return parts.scheme, parts.hostname or "", port or (443 if parts.scheme == "https" else 80)
+
+
+def _check_one_host(config: HttpConfig, written: HttpConfig, path: Path) -> None:
+    """Declared secrets travel in every request's headers: both requests must go to one host."""
+    if config.session is None or not config.secrets or written.session is None:
+        return
+    if _origin(config.session.url) != _origin(config.url):
+        raise DataFormatError(
+            path,
+            "field 'session.url'",
+            f"{written.session.url.split('?')[0]} is not on the host of url {written.url.split('?')[0]}; "
+            "the declared secrets would be sent to both (put both on one host)",
+        )
+
+
+def load_config(path: str | Path) -> HttpConfig:
+    """Read and check a config file; a mistake is one line naming the file and field."""
+    path = Path(path)
+    raw = read_yaml_mapping(path, "expected a YAML or JSON mapping (url, headers, body, reply)")
+    written = _validated(raw, path, expanded=False)
+    _check_templates(written, path)
     secrets: list[str] = []
-    resolved = _resolve_env(raw, "", path, secrets)
-    config = HttpConfig.model_validate(resolved)
-    return config.model_copy(update={"secrets": tuple(sorted(set(secrets), key=len, reverse=True))})
+    resolved = {
+        key: value if key == "secrets" else _resolve_env(value, key, path, set(written.secrets), secrets)
+        for key, value in raw.items()
+    }
+    config = _validated(resolved, path, expanded=True)
+    _check_one_host(config, written, path)
+    config._secret_values = tuple(sorted(set(secrets), key=len, reverse=True))
+    return config

@@ -20,6 +20,7 @@ from inspect_ai.log import EvalLog, EvalSample, list_eval_logs
 
 import trustmh.report.conversations as conversations
 from trustmh.core.errors import UserError
+from trustmh.data.registry import modified_files
 from trustmh.judgecheck.turns import is_bookkeeping, turn_rows
 from trustmh.pillars.headline import pillar_headlines
 from trustmh.pillars.safety.headline import SAMPLE_FIELDS
@@ -191,6 +192,7 @@ def _result(path: str, log: EvalLog) -> LogResult:
         metric_fields=fields_of,
         protocol=protocol_line(meta),
         protocol_details=protocol_details(meta),
+        modified_data=[str(item.get("path", "?")) for item in modified_files(meta)],
     )
 
 

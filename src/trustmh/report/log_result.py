@@ -67,6 +67,8 @@ class LogResult:
     # How the run relates to upstream's protocol (the task's declaration in the log), one line + details.
     protocol: str = ""
     protocol_details: str = ""
+    # Data files the run used although their sha256 is not the catalogue's (--allow-modified).
+    modified_data: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:

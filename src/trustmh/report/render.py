@@ -85,6 +85,7 @@ def _metric_table(results: list[LogResult]) -> dict[str, Any]:
                 (row.task, row.metric),
                 {"task": row.task, "metric": row.metric, "sources": set(), "cells": {}, "protocols": {}},
             )
+            entry["modified"] = entry.get("modified", False) or bool(res.modified_data)
             entry["sources"].add(row.source)
             if res.protocol:
                 entry["protocols"][res.protocol] = res.protocol_details
@@ -320,6 +321,11 @@ def _starter_tasks(results: list[LogResult]) -> list[str]:
     return [f"{task} ({', '.join(sorted(models))})" for task, models in sorted(by_task.items())]
 
 
+def _modified_tasks(results: list[LogResult]) -> list[str]:
+    """``"task (model): file, file"`` per log run on modified data (``--allow-modified``)."""
+    return [f"{r.task} ({r.model}): {', '.join(r.modified_data)}" for r in results if r.modified_data]
+
+
 def page_context(collection: Collection, alignment: Alignment | None, redact: bool) -> dict[str, Any]:
     results = collection.results
     rows = [r for res in results for r in res.rows]
@@ -352,6 +358,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "compare": [] if redact else _item_views(results),
         "skipped": collection.skipped,
         "starter_tasks": _starter_tasks(results),
+        "modified_tasks": _modified_tasks(results),
         "starter_warning": STARTER_WARNING,
         "alignment": _alignment_view(alignment, store),
         "audits": audit_views(results),

@@ -50,6 +50,7 @@ class RunConfig:
     limit: int | None = None
     log_dir: Path = Path("logs")
     data_dir: str | None = None
+    allow_modified: bool = False  # run on data-folder files whose sha256 is not the catalogue's (marked)
     source: str = "auto"
     task_args: Mapping[str, Any] = field(default_factory=dict)
     epochs: int | None = None

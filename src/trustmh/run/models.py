@@ -180,6 +180,11 @@ def check_endpoints(options: dict[str, Any]) -> None:
         *(("--model", m) for m in options["model"]),
         *((flags.get(role, role), m) for role, m in roles.items()),
     ]:
+        chatbot = getattr(model.api, "chatbot", None)  # trustmh/http: its config's URLs
+        if chatbot is not None:
+            for url in chatbot.endpoints():
+                check_reachable(url, f"{option} {model}", chatbot.config.connect_timeout, chatbot.config.secret_values)
+            continue
         url = model_endpoint(str(model), getattr(model.api, "base_url", None))
         if url:
             check_reachable(url, f"{option} {model}")

@@ -7,6 +7,7 @@ run prints (:mod:`trustmh.run.summary`), recorded outputs (:mod:`trustmh.run.rep
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
 from trustmh.run.batching import BatchPlan, plan_batch
 from trustmh.run.config import RunConfig, epochs_option
+from trustmh.run.interrupt import interrupt_stops_the_run, raise_if_interrupted
 from trustmh.run.logs import raise_on_failed, remove_superseded_logs
 from trustmh.run.models import (
     attempt_timeout_on_api_models,
@@ -33,14 +35,28 @@ from trustmh.scoring.judge import raise_if_a_judge_stopped
 
 
 def build_tasks(
-    names: Sequence[str], source: str, data_dir: str | None, task_args: Mapping[str, Any] | None = None
+    names: Sequence[str],
+    source: str,
+    data_dir: str | None,
+    task_args: Mapping[str, Any] | None = None,
+    allow_modified: bool | None = None,
 ) -> list[Any]:
     """Task objects (not registry names): construction validates data before any model call.
-    ``task_args`` (``-T``) go to the tasks that take them."""
+    ``task_args`` (``-T``) go to the tasks that take them. ``allow_modified`` (``trustmh run``):
+    files from a data folder are checked against the catalogue's sha256 — a mismatch is an error
+    (False) or marks the task modified (True, :mod:`trustmh.run.data_check`); ``None`` leaves
+    them to the loaders' format checks."""
+    from trustmh.run.data_check import built_with_checked_data
     from trustmh.run.task_catalog import task_args_for, task_function
 
     shares = task_args_for(list(names), task_args or {})
-    return [task_function(name)(source=source, data_dir=data_dir, **shares[name]) for name in names]
+
+    def build(name: str) -> Any:
+        return task_function(name)(source=source, data_dir=data_dir, **shares[name])
+
+    if allow_modified is None:
+        return [build(name) for name in names]
+    return [built_with_checked_data(functools.partial(build, name), allow_modified) for name in names]
 
 
 # Defaults for API models (see docs/performance.md and the hardening tests):
@@ -95,8 +111,12 @@ def run_tasks(config: RunConfig) -> list[Any]:
     log_dir = config.log_dir
     epochs_arg = epochs_option(config.epochs, config.epochs_reducer)
     batch_plan = plan_batch(config.batch, config.models, list(config.judges))
-    tasks = build_tasks(config.tasks, config.source, config.data_dir, config.task_args)
+    tasks = build_tasks(config.tasks, config.source, config.data_dir, config.task_args, config.allow_modified)
     check_replays(config.models, dict(config.model_args), tasks, config.limit)
+    from trustmh.run.data_check import modified_lines
+
+    for line in modified_lines(tasks):
+        console.print(line, highlight=False, markup=False, soft_wrap=True, style="bold")
     budget = run_budget_of(config)
     from trustmh.conversation.users import simulated_user_lines
 
@@ -132,6 +152,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
             with (
+                interrupt_stops_the_run() as interrupted,
                 panel_settings(config.judge_repeats, config.exclude_self),
                 retry_notes(),
                 stale_flush_interval(LOG_FLUSH_SECONDS),
@@ -149,6 +170,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
             text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
             raise UserError(first_line(text).removeprefix("ERROR: ")) from None
         remove_superseded_logs(log_dir, logs, started_at)
+        raise_if_interrupted(interrupted)
         if budget is not None and budget.budget.stopped:
             from trustmh.run.budget import cap_message
 
@@ -230,7 +252,7 @@ def dry_run_tasks(config: RunConfig) -> None:
         console.print(f"batch: {notice}", highlight=False)
     with panel_settings(config.judge_repeats):
         estimate = estimate_run(
-            build_tasks(config.tasks, config.source, config.data_dir, config.task_args),
+            build_tasks(config.tasks, config.source, config.data_dir, config.task_args, config.allow_modified),
             config.models,
             bound,
             config.limit,

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from tests.hardening.bad_input.common import HUGE
 from tests.hardening.hardening_cli import Case, Files, _lines
 
-TIER1 = [
-    "run",
-    "privacy_confaide_tier1",
-    "--data-dir",
-    "d",
-    "--source",
-    "benchmark",
-    "--log-dir",
-    "logs",
-    "--limit",
-    "2",
-]
+# The malformed files below are modified files too: --allow-modified lets them reach the format checks.
+CHECKED_TIER1 = ["run", "privacy_confaide_tier1", "--data-dir", "d", "--source", "benchmark", "--log-dir", "logs"]
+TIER1 = [*CHECKED_TIER1, "--limit", "2", "--allow-modified"]
 PSYLEAK = ["run", "privacy_psyleak", "--data-dir", "d", "--source", "benchmark", "--log-dir", "logs", "--limit", "2"]
+PSYLEAK += ["--allow-modified"]
 HEADER = "<BEGIN><mental health,counselor,friend,to help>"
 END = "<END><mental health,counselor,friend,to help><About: Ann,Questionee: Bob,Questioner: friend Carl,Topic: depression>"
 IMPORT = ["data", "import", "imp"]
@@ -47,6 +41,17 @@ def data_case(case_id: str, args: list[str], files: Files, expected: list[str]) 
 
 
 CONFAIDE_CASES = [
+    Case(
+        "data-dir-file-not-the-catalogues",  # issue 25, item 6: checked against the catalogue's sha256
+        CHECKED_TIER1,
+        confaide(),
+        [
+            f"d/confaide/tier_1.txt: sha256 {hashlib.sha256(_lines('p one', 'p two', 'p three').encode()).hexdigest()}",
+            "differs from the catalogue's 63261cf847efb3f35f359913bea828131298ee04980189ed7d75eae05f76ac58",
+            "pass --allow-modified",
+        ],
+        ["logs"],
+    ),
     tier1(
         "confaide-label-not-number",
         confaide(labels=_lines("1", "2", "x")),

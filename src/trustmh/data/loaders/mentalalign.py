@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 import string
 import zipfile
@@ -76,31 +77,73 @@ class RatingTable:
         return column(self.prefix, key)
 
 
-def parse_cell(text: object) -> tuple[float, ...]:
-    """The seven raw scores of one cell: numbers as given, -1 if not a number, -2 if empty.
-
-    Per attribute, so a cell missing one attribute still contributes the other six. The
-    range check is done on the whole array afterwards (:func:`cell_status`).
-    """
+def _cell_object(text: object) -> dict[str, object] | None | bool:
+    """A cell's JSON object (a Markdown fence, optionally with a language tag, removed); ``False``
+    for an empty cell, ``None`` for one that is not a JSON object."""
     if text is None or (isinstance(text, float) and np.isnan(text)):
-        return _EMPTY_CELL
+        return False
     raw = str(text).strip()
     if not raw:
-        return _EMPTY_CELL
+        return False
     if raw.startswith("```"):
-        # A Markdown fence, optionally with a language tag: ```json { ... } ```
         raw = raw[3:].lstrip(_LETTERS)
         if raw.endswith("```"):
             raw = raw[:-3]
     try:
         obj = json.loads(raw)
     except ValueError:
-        return _UNPARSED_CELL
-    if type(obj) is not dict:
+        return None
+    return obj if type(obj) is dict else None
+
+
+def parse_cell(text: object) -> tuple[float, ...]:
+    """The seven raw scores of one cell: numbers as given, -1 if not a number, -2 if empty.
+
+    Per attribute, so a cell missing one attribute still contributes the other six. The
+    range check is done on the whole array afterwards (:func:`cell_status`).
+    """
+    obj = _cell_object(text)
+    if obj is False:
+        return _EMPTY_CELL
+    if not isinstance(obj, dict):
         return _UNPARSED_CELL
     # type() rather than isinstance(): True/False are not scores. (A hot loop: 50k cells.)
     # type() rather than isinstance() narrows nothing for mypy: the comprehension holds floats only.
     return tuple([v if type(v) in _NUMBER_TYPES else -1.0 for v in map(obj.get, ATTRIBUTES)])  # type: ignore[misc]
+
+
+def is_released_human_file(path: Path) -> bool:
+    """``path`` is MentalAlign-70k's human file as released (its catalogue sha256): read as
+    published, its 8 ratings of 6 counted as unparsed like any off-scale score (they are upstream's
+    data, and MentalBench's figures were computed on them; docs/align.md)."""
+    from trustmh.data.registry import _digest_once, get_dataset
+
+    return (
+        path.suffix.lower() == ".xlsx" and _digest_once(path) == get_dataset("mentalalign70k").file(HUMAN_FILE).sha256
+    )
+
+
+def check_human_cell(cell: object, path: Path, where: str) -> None:
+    """Refuse a human rating that is not a score on the declared scale (issue 25): a label or a
+    quoted number, true/false, a list, NaN/Infinity, or a number outside 0-5 (1-5, and
+    MentalBench's 0 for an unusable response). In a judge's file such a value is the judge's
+    failure and counts as unparsed; in a human file it is a typo or a broken export, and silently
+    dropping it would change the reference every judge is measured against. (An empty cell, an
+    attribute left out or null, and a cell that is not a JSON object stay "not rated".)"""
+    obj = _cell_object(cell)
+    if not isinstance(obj, dict):
+        return
+    low, high = DEFAULT_SCORE_RANGE
+    for attribute in ATTRIBUTES:
+        value = obj.get(attribute)
+        if value is None:
+            continue
+        numeric = type(value) in _NUMBER_TYPES
+        if not numeric or not math.isfinite(value) or not low <= value <= high:  # type: ignore[arg-type,operator]
+            found = json.dumps(value)[:40]  # as the file wrote it: "4" (quoted), true, null, NaN, 7
+            raise DataFormatError(
+                path, f"{where}, attribute {attribute!r}", f"expected a number from {low:g} to {high:g}, found {found}"
+            )
 
 
 def cell_status(values: np.ndarray, score_range: tuple[float, float] = DEFAULT_SCORE_RANGE) -> np.ndarray:
@@ -206,12 +249,15 @@ def read_ratings(path: str | Path, prefix: str, score_range: tuple[float, float]
     # Human cells repeat a lot (a few hundred distinct strings per column): parse each once.
     cache: dict[object, tuple[float, ...]] = {}
     columns = []
+    human = prefix == HUMAN_PREFIX and not is_released_human_file(path)
     for key in keys:
         parsed = []
         index = names.index(f"{start}{key}")
-        for cell in (record[index] for record in records):
+        for row, cell in enumerate((record[index] for record in records), start=2):
             value = cache.get(cell)
             if value is None:
+                if human:
+                    check_human_cell(cell, path, f"row {row}, column {names[index]!r}")
                 value = cache[cell] = parse_cell(cell)
             parsed.append(value)
         columns.append(parsed)
