@@ -4,7 +4,7 @@ Each case is one malformed input (or odd path, dead endpoint, held lock) with th
 single stderr line must contain and the outputs that must not exist afterwards.
 """
 
-from tests.hardening.bad_input import align_report, bulk, datasets, judge_check_turns, run, score
+from tests.hardening.bad_input import align_report, bulk, datasets, judge_check_turns, prices, run, score
 from tests.hardening.hardening_cli import Case
 
 CASES: list[Case] = [
@@ -14,4 +14,5 @@ CASES: list[Case] = [
     *bulk.CASES,
     *align_report.CASES,
     *judge_check_turns.CASES,
+    *prices.CASES,
 ]
