@@ -23,6 +23,7 @@ from trustmh.run.config import RunConfig
 from trustmh.run.runner import dry_run_tasks
 from trustmh.run.task_catalog import all_tasks
 from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS
+from trustmh.scoring.verdict import FIRST_VERDICTS
 
 MODEL, JUDGE, USER = "openai/suite-model", "openai/suite-judge", "openai/suite-user"
 
@@ -57,6 +58,7 @@ def sent_counts(log_dir: Path) -> Counter[tuple[str, str]]:
     return counts
 
 
+@pytest.mark.slow  # every task twice: ~13 minutes on a loaded 2-core machine
 def test_the_dry_run_counts_every_request_of_the_real_run_over_the_whole_suite(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -87,14 +89,17 @@ def test_the_dry_run_counts_every_request_of_the_real_run_over_the_whole_suite(
 
 
 def test_the_stub_judge_never_trips_the_early_stop_and_every_judgement_is_counted() -> None:
-    """15 judged samples: before, the stub's placeholder verdicts stopped the judge after its
-    first 10 (the judge watch), the dry run was cancelled there and later judgements went uncounted."""
-    config = RunConfig(tasks=("safety_overrefusal",), models=(MODEL,), judges=(JUDGE,), limit=15, source="starter")
+    """Every starter sample of a task judged once per sample (13, more than the judge watch's
+    first 10): before, the stub's placeholder verdicts stopped the judge after its first 10, the
+    dry run was cancelled there and later judgements went uncounted."""
+    config = RunConfig(tasks=("safety_overrefusal",), models=(MODEL,), judges=(JUDGE,), source="starter")
     estimate = dry_run_tasks(config)
     model_row, judge_row = estimate.rows[(MODEL, "model")], estimate.rows[(JUDGE, "judge")]
-    assert model_row.requests == judge_row.requests == 15
-    assert judge_row.max_requests == 15 * DEFAULT_MAX_ATTEMPTS + DEFAULT_MAX_ATTEMPTS  # re-asks, one calibration
-    assert any("at most 48 if verdicts are unusable" in note for note in judge_row.notes), judge_row.notes
+    samples = model_row.requests
+    assert judge_row.requests == samples > FIRST_VERDICTS
+    bound = samples * DEFAULT_MAX_ATTEMPTS + DEFAULT_MAX_ATTEMPTS  # re-asks, and one calibration item
+    assert judge_row.max_requests == bound
+    assert any(f"at most {bound} if verdicts are unusable" in note for note in judge_row.notes), judge_row.notes
 
 
 def test_the_dry_run_counts_a_panel_and_the_model_under_test_playing_the_user(

@@ -219,11 +219,11 @@ def task_table(estimate: Estimate) -> Table | None:
 
 
 def print_estimate(console: Any, estimate: Estimate, title: str, per_task: bool = False) -> None:
-    """The estimate's table and footnotes; ``per_task``: the requests per task too (``run --dry-run``)."""
+    """The estimate's table, then (``per_task``, ``run --dry-run``) the requests per task, then the footnotes."""
+    console.print(estimate.table(title))
     by_task = task_table(estimate) if per_task else None
     if by_task is not None:
         console.print(by_task)
-    console.print(estimate.table(title))
     for line in estimate.footnotes():
         console.print(line, highlight=False)
 

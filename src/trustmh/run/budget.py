@@ -176,9 +176,11 @@ class RunBudgetHooks(Hooks):
         # notice): it may have been billed, so it counts at its worst case.
         run.settle_unknown(task)
         try:
-            await run.reserve(data, task)
+            reserved = await run.reserve(data, task)
         except BudgetStop:  # never send it: abort the run and wait for the abort to cancel us
             stop_run("run cap")
+            await hold_until_cancelled()
+        if reserved is None:  # the run was stopped while this call waited for room: never send it
             await hold_until_cancelled()
 
     async def on_model_retry(self, data: ModelRetry) -> None:
