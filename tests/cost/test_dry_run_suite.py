@@ -44,18 +44,20 @@ def dry_counts(estimate: Any) -> tuple[Counter[tuple[str, str]], Counter[tuple[s
     return counts, bounds
 
 
-def sent_counts(log_dir: Path) -> Counter[tuple[str, str]]:
-    """Requests per (task, model) the real run made, from its logs' model events."""
-    counts: Counter[tuple[str, str]] = Counter()
+def model_events(log_dir: Path) -> list[tuple[str, Any]]:
+    """(task, model event) of every request the real run made, from its logs."""
+    events = []
     for info in list_eval_logs(str(log_dir)):
         log = read_eval_log(info)
         assert log.status == "success", (log.eval.task, log.error)
         task = log.eval.task.removeprefix("trustmh/")
-        for sample in log.samples or []:
-            for event in sample.events:
-                if event.event == "model":
-                    counts[(task, event.model)] += 1
-    return counts
+        events += [(task, e) for sample in log.samples or [] for e in sample.events if e.event == "model"]
+    return events
+
+
+def sent_counts(log_dir: Path) -> Counter[tuple[str, str]]:
+    """Requests per (task, model) the real run made."""
+    return Counter((task, event.model) for task, event in model_events(log_dir))
 
 
 @pytest.mark.slow  # every task twice: ~13 minutes on a loaded 2-core machine
@@ -126,6 +128,11 @@ def test_the_dry_run_counts_a_panel_and_the_model_under_test_playing_the_user(
     for judge in (JUDGE, second):
         assert by_model[judge.removeprefix("openai/")] == sum(n for (_, m), n in sent.items() if m == judge) > 0
     assert by_model[MODEL.removeprefix("openai/")] == sum(n for (_, m), n in sent.items() if m == MODEL)
+    # the model under test did play the user: it was asked more often than it answered as the assistant
+    logs = [read_eval_log(info) for info in list_eval_logs(str(tmp_path / "logs"))]
+    (risk_log,) = [log for log in logs if log.eval.task.endswith("crisis_simulated_risk")]
+    answers = sum(m.role == "assistant" for sample in risk_log.samples or [] for m in sample.messages)
+    assert sent[("crisis_simulated_risk", MODEL)] > answers > 0
 
 
 def test_the_dry_run_assumes_the_judges_own_attempt_count() -> None:
