@@ -23,7 +23,6 @@ from trustmh.run.config import RunConfig
 from trustmh.run.runner import dry_run_tasks
 from trustmh.run.task_catalog import all_tasks
 from trustmh.scoring.judge import DEFAULT_MAX_ATTEMPTS
-from trustmh.scoring.verdict import FIRST_VERDICTS
 
 MODEL, JUDGE, USER = "openai/suite-model", "openai/suite-judge", "openai/suite-user"
 
@@ -90,18 +89,21 @@ def test_the_dry_run_counts_every_request_of_the_real_run_over_the_whole_suite(
     assert judged and all(bounds[key] > counts[key] for key in judged)  # re-asks: a bound, said so
 
 
-def test_the_stub_judge_never_trips_the_early_stop_and_every_judgement_is_counted() -> None:
-    """Every starter sample of a task judged once per sample (13, more than the judge watch's
-    first 10): before, the stub's placeholder verdicts stopped the judge after its first 10, the
-    dry run was cancelled there and later judgements went uncounted."""
-    config = RunConfig(tasks=("safety_overrefusal",), models=(MODEL,), judges=(JUDGE,), source="starter")
-    estimate = dry_run_tasks(config)
-    model_row, judge_row = estimate.rows[(MODEL, "model")], estimate.rows[(JUDGE, "judge")]
-    samples = model_row.requests
-    assert judge_row.requests == samples > FIRST_VERDICTS
-    bound = samples * DEFAULT_MAX_ATTEMPTS + DEFAULT_MAX_ATTEMPTS  # re-asks, and one calibration item
-    assert judge_row.max_requests == bound
-    assert any(f"at most {bound} if verdicts are unusable" in note for note in judge_row.notes), judge_row.notes
+def test_the_stub_judge_never_trips_the_early_stop_and_every_judgement_is_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A judge watch that stops after the first unusable verdict changes nothing in the count.
+    Before, the stub's placeholder verdicts tripped the watch (after 10 verdicts; here after 1),
+    the dry run was cancelled there and the requests after it went uncounted (the whole suite
+    counted 15 model and 12 judge requests of 26 and 18 for these four tasks)."""
+    tasks = ("crisis_psychosis_bench", "safety_crescendo", "dialogue_mindeval", "crisis_simulated_risk")
+    config = RunConfig(tasks=tasks, models=(MODEL,), judges=(JUDGE,), limit=1, source="starter")
+    counts, bounds = dry_counts(dry_run_tasks(config))
+    monkeypatch.setattr("trustmh.scoring.verdict.FIRST_VERDICTS", 1)
+    assert dry_counts(dry_run_tasks(config)) == (counts, bounds)
+    assert all(counts[(task, JUDGE)] > 0 for task in tasks)
+    for task in tasks:  # the bound: every judgement asked up to 3 times, and a calibration item
+        assert bounds[(task, JUDGE)] == (counts[(task, JUDGE)] + 1) * DEFAULT_MAX_ATTEMPTS
 
 
 def test_the_dry_run_counts_a_panel_and_the_model_under_test_playing_the_user(
