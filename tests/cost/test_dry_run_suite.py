@@ -59,7 +59,7 @@ def sent_counts(log_dir: Path) -> Counter[tuple[str, str]]:
     return Counter((task, event.model) for task, event in model_events(log_dir))
 
 
-@pytest.mark.slow  # every task twice: ~13 minutes on a loaded 2-core machine
+@pytest.mark.slow  # every task twice: 5-13 minutes on a loaded 2-core machine
 def test_the_dry_run_counts_every_request_of_the_real_run_over_the_whole_suite(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
