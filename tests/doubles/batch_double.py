@@ -46,7 +46,7 @@ from tests.doubles.batch_state import (
     reply_for,
     request_fate,
 )
-from tests.doubles.openai_double import unsupported_parameter
+from tests.doubles.openai_rules import unsupported_parameter
 from tests.doubles.threaded_app import ThreadedApp
 from trustmh.bulk.batch_backend import jsonl_records
 

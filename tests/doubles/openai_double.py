@@ -40,6 +40,7 @@ from typing import Any, cast
 
 from aiohttp import web
 
+from tests.doubles.openai_rules import unsupported_parameter
 from trustmh.mentalalign.schema import ATTRIBUTES, EXPLANATION, OVERALL
 
 Responder = Callable[[list[dict[str, Any]]], str]
@@ -126,6 +127,9 @@ class DoubleState:
     headers_seen: list[dict[str, str]] = field(default_factory=list)
     # generation settings of the first requests (the body without its messages)
     settings_seen: list[dict[str, Any]] = field(default_factory=list)
+    models: Counter[str] = field(default_factory=Counter)  # requests per "model" of the body
+    in_flight: int = 0  # requests being answered now, and the most at once
+    max_in_flight: int = 0
     # Tests read the counters from their own thread while the server loop writes them.
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -142,26 +146,20 @@ class DoubleState:
             return dict(self.counts), dict(self.outcomes)
 
 
-# Names the double treats as OpenAI reasoning models, listed here rather than taken from
-# trustmh.bulk.sampling, so a wrong detection there fails the tests instead of agreeing with them.
-REASONING_MODEL_PREFIXES = ("o1", "o3", "o4", "gpt-5", "gpt-6")
-
-
-def unsupported_parameter(body: dict[str, Any]) -> dict[str, Any] | None:
-    """The error (HTTP 400) OpenAI answers to a reasoning model's request with ``max_tokens``
-    (it takes ``max_completion_tokens``), ``temperature`` or ``top_p``; None when accepted."""
-    if not str(body.get("model", "")).startswith(REASONING_MODEL_PREFIXES):
-        return None
-    name = next((name for name in ("max_tokens", "temperature", "top_p") if name in body), None)
-    if name is None:
-        return None
-    message = f"Unsupported parameter: '{name}' is not supported with this model."
-    return {"message": message, "type": "invalid_request_error", "param": name, "code": "unsupported_parameter"}
-
-
 def build_app(latency: float, faults: Faults, seed: int, responder: Responder, state: DoubleState) -> web.Application:
     async def chat_completions(request: web.Request) -> web.StreamResponse:
         body = await request.json()
+        with state.lock:
+            state.models[str(body.get("model", ""))] += 1
+            state.in_flight += 1
+            state.max_in_flight = max(state.max_in_flight, state.in_flight)
+        try:
+            return await answer(request, body)
+        finally:
+            with state.lock:
+                state.in_flight -= 1
+
+    async def answer(request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         if (unsupported := unsupported_parameter(body)) is not None:
             return web.json_response({"error": unsupported}, status=400)
         messages = body.get("messages") or []
@@ -371,6 +369,11 @@ class OpenAIDouble:
         if self.in_process:
             return self.state.snapshot()[0]
         return self._remote_counts()["counts"]
+
+    def traffic(self) -> tuple[dict[str, int], int]:
+        """(requests per model name of the body, most requests answered at once); in-process only."""
+        with self.state.lock:
+            return dict(self.state.models), self.state.max_in_flight
 
     @property
     def outcomes(self) -> dict[str, int]:

@@ -125,7 +125,8 @@ async def sdk_post(client: Any, path: str, body: dict[str, Any], secret: str) ->
         status = error.status_code
         reason = redact(f"HTTP {status}: {error.message}", secret)
         if status == 429 or status >= 500 or status == 408:
-            raise RetryableError(reason, parse_retry_after(error.response.headers.get("retry-after"))) from None
+            retry_after = parse_retry_after(error.response.headers.get("retry-after"))
+            raise RetryableError(reason, retry_after, answered=True) from None
         raise PermanentError(reason) from None
     except sdk.APITimeoutError:
         raise RetryableError("timeout") from None

@@ -69,8 +69,8 @@ class AnthropicBatchApi:
             code = str(detail.get("type") or "unknown") if isinstance(detail, dict) else "unknown"
             message = str(detail.get("message", "")) if isinstance(detail, dict) else ""
             reason = redact(f"batch item failed: {code}: {message}", self.secret)
-            return PermanentError(reason) if code in _PERMANENT_ERRORS else RetryableError(reason)
-        return RetryableError(f"batch item {kind}")  # canceled or expired: not processed, send again
+            return PermanentError(reason) if code in _PERMANENT_ERRORS else RetryableError(reason, answered=True)
+        return RetryableError(f"batch item {kind}", answered=True)  # canceled or expired: not processed, send again
 
     async def find(self, intent: str, count: int, since: float, known: Callable[[str], bool]) -> str | None:
         candidates: list[tuple[float, str]] = []

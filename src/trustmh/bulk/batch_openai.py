@@ -85,7 +85,7 @@ class OpenAIBatchApi:
         code = failure.get("code") or failure.get("type") or status or "unknown"
         reason = redact(f"batch item failed: {code}: {failure.get('message', '')}", self.secret)
         permanent = isinstance(status, int) and 400 <= status < 500 and status not in (408, 409, 429)
-        return PermanentError(reason) if permanent else RetryableError(reason)
+        return PermanentError(reason) if permanent else RetryableError(reason, answered=isinstance(status, int))
 
     async def find(self, intent: str, count: int, since: float, known: Callable[[str], bool]) -> str | None:
         # Newest first; the intent's id in the metadata identifies the batch exactly.

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from trustmh.bulk.backends import Backend
-from trustmh.bulk.budget import Budget, BudgetStop
+from trustmh.bulk.budget import Budget, BudgetStop, Reservation
 from trustmh.bulk.cache import CompletionCache
 from trustmh.bulk.progress import ProgressReporter
 from trustmh.bulk.request import ChatOutcome, ChatRequest, Completion, at_endpoint
@@ -54,6 +54,7 @@ class BulkEngine:
         self._rng = random.Random(seed)
         self._in_flight: dict[str, asyncio.Future[ChatOutcome]] = {}
         self.budget: Budget | None = None  # caps (--max-cost, --max-tokens-total); None: no cap
+        self._room: asyncio.Event | None = None  # set when a reservation settles (room for a waiting call)
         # The base URL of the OpenAI-compatible endpoint (--base-url, else $OPENAI_BASE_URL): part of
         # every openai/ request's cache key, so another server's chatbot is called, not replayed.
         self.openai_endpoint = ""
@@ -75,12 +76,10 @@ class BulkEngine:
             # The same call is already on its way (duplicate rows): wait for it, never pay twice.
             self.stats.deduplicated += 1
             return await asyncio.shield(shared)
-        reservation = self.budget.reserve(request) if self.budget is not None else None  # may raise BudgetStop
         future: asyncio.Future[ChatOutcome] = asyncio.get_running_loop().create_future()
         self._in_flight[key] = future
-        outcome = None
         try:
-            outcome = await self._call_with_retries(request)
+            outcome = await self._call_with_retries(request)  # may raise BudgetStop
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -90,8 +89,6 @@ class BulkEngine:
             raise
         finally:
             del self._in_flight[key]
-            if reservation is not None and self.budget is not None:
-                self.budget.settle(reservation, outcome.completion if outcome else None)
         future.set_result(outcome)
         if outcome.completion is not None:
             self._account_fresh(outcome.completion)
@@ -109,11 +106,14 @@ class BulkEngine:
         for attempt in range(1, policy.max_attempts + 1):
             if self.stats.first_request_at is None:
                 self.stats.first_request_at = time.perf_counter()
+            reservation = await self._reserve(request)
             try:
                 completion = await backend.complete(request)
             except PermanentError as failure:
+                self._settle(reservation, None)
                 return ChatOutcome(None, failure.reason, attempt)
             except RetryableError as failure:
+                self._settle(reservation, None, billed_maybe=not failure.answered)
                 error = failure.reason
                 if attempt == policy.max_attempts:
                     break
@@ -121,10 +121,42 @@ class BulkEngine:
                 self.stats.retry_reasons[_reason_kind(error)] += 1
                 await asyncio.sleep(policy.delay(attempt, failure.retry_after, self._rng))
                 continue
+            except BaseException:  # cancelled in flight: the server may still finish and bill it
+                self._settle(reservation, None, billed_maybe=True)
+                raise
+            self._settle(reservation, completion)
             self.stats.last_response_at = time.perf_counter()
             return ChatOutcome(completion, attempts=attempt)
         # The last error first, so the reason's kind is what went wrong, not that we gave up.
         return ChatOutcome(None, f"{error}{GAVE_UP_MARK}{policy.max_attempts} attempts)", policy.max_attempts)
+
+    async def _reserve(self, request: ChatRequest) -> Reservation | None:
+        """The attempt's worst case, reserved against the caps (None: no cap). A call that fits
+        only once calls in flight settle waits for them (a cap below the concurrent worst case
+        lowers concurrency, down to one call); one that can never fit raises :class:`BudgetStop`."""
+        if self.budget is None:
+            return None
+        while True:
+            reservation = self.budget.try_reserve(request)
+            if reservation is not None:
+                return reservation
+            self._room = self._room or asyncio.Event()
+            self._room.clear()
+            await self._room.wait()
+
+    def _settle(
+        self, reservation: Reservation | None, completion: Completion | None, billed_maybe: bool = False
+    ) -> None:
+        """Count the attempt against the caps: its usage, its worst case when it may have been
+        billed without an answer (timeout, dropped, cancelled), else nothing."""
+        if reservation is None or self.budget is None:
+            return
+        if completion is None and billed_maybe:
+            self.budget.settle_unknown(reservation)
+        else:
+            self.budget.settle(reservation, completion)
+        if self._room is not None:
+            self._room.set()
 
     def _account_fresh(self, completion: Completion) -> None:
         self.stats.fresh_successes += 1
@@ -134,6 +166,7 @@ class BulkEngine:
     async def run_jobs(self, items: Sequence[Item], job: Callable[[Item], Awaitable[Result]]) -> list[Result]:
         """Run ``job`` on every item with at most ``max_connections`` jobs at once, in order."""
         results: list[Any] = [None] * len(items)
+        self._room = None  # made on this run's event loop when a call first waits
         pending: Iterable[tuple[int, Item]] = iter(enumerate(items))
 
         async def worker() -> None:

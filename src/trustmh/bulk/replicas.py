@@ -74,7 +74,9 @@ class ReplicaBackend:
                 replica.cooldown = min(MAX_COOLDOWN, replica.cooldown * 2)
                 tried.add(index)
                 if len(tried) == len(self.replicas):
-                    raise RetryableError(f"{error.reason} (every replica failed)", error.retry_after) from None
+                    raise RetryableError(
+                        f"{error.reason} (every replica failed)", error.retry_after, error.answered
+                    ) from None
                 continue
             finally:
                 replica.in_flight -= 1

@@ -7,12 +7,18 @@ from dataclasses import dataclass
 
 
 class RetryableError(Exception):
-    """A failure worth retrying (429, 5xx, timeout, connection drop, malformed body)."""
+    """A failure worth retrying (429, 5xx, timeout, connection drop, malformed body).
 
-    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+    ``answered``: the server answered with an error status, so it did no billable work; any
+    other failure (a timeout, a dropped connection, a body we could not read) may have been
+    billed, and a cap counts it at its worst case (:meth:`trustmh.bulk.budget.Budget.settle_unknown`).
+    """
+
+    def __init__(self, reason: str, retry_after: float | None = None, answered: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+        self.answered = answered
 
 
 class PermanentError(Exception):

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trustmh.cli.common import console, user_errors
+from trustmh.cli.common import console, usd_amount, user_errors
 from trustmh.cli.evaluate import DEFAULT_LOG_DIR
 from trustmh.core.errors import UserError
 from trustmh.core.paths import check_input_file
@@ -62,7 +62,10 @@ def audit_command(
         Path | None, typer.Option(help="Prices for --dry-run and --max-cost (YAML/JSON, see docs/cost.md).")
     ] = None,
     max_cost: Annotated[
-        float | None, typer.Option(min=0, help="Stop before the judge's cost (USD) could cross this; rerun resumes.")
+        float | None,
+        typer.Option(
+            min=0, callback=usd_amount, help="Stop before the judge's cost (USD) could cross this; rerun resumes."
+        ),
     ] = None,
     max_tokens_total: Annotated[
         int | None, typer.Option(min=1, help="Stop before the judge's tokens could cross this; rerun resumes.")

@@ -20,6 +20,7 @@ from trustmh.bulk.backends import DEFAULT_API_KEY_ENV, EndpointSettings
 from trustmh.bulk.budget import Budget
 from trustmh.bulk.retry import RetryPolicy
 from trustmh.bulk.session import RunSettings, default_cache_path
+from trustmh.cli.common import usd_amount
 from trustmh.core.errors import UserError
 
 Output = Annotated[Path, typer.Option("--output", "-o", help="Output table (.csv or .xlsx), written atomically.")]
@@ -59,8 +60,14 @@ CachePath = Annotated[
     typer.Option("--cache", help="SQLite cache file (default: ~/.cache/trustmh/bulk.sqlite or $TRUSTMH_CACHE_DIR)."),
 ]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")]
-PriceIn = Annotated[float | None, typer.Option(min=0, help="Price per 1M input tokens, for the cost summary.")]
-PriceOut = Annotated[float | None, typer.Option(min=0, help="Price per 1M output tokens, for the cost summary.")]
+PriceIn = Annotated[
+    float | None,
+    typer.Option(min=0, callback=usd_amount, help="Price per 1M input tokens, for the cost summary."),
+]
+PriceOut = Annotated[
+    float | None,
+    typer.Option(min=0, callback=usd_amount, help="Price per 1M output tokens, for the cost summary."),
+]
 Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")]
 DryRun = Annotated[
     bool, typer.Option("--dry-run", help="Print requests, tokens and estimated cost per model; send nothing.")
@@ -74,7 +81,8 @@ Prices = Annotated[
     ),
 ]
 MaxCost = Annotated[
-    float | None, typer.Option(min=0, help="Stop before the run's cost (USD) could cross this; rerun resumes.")
+    float | None,
+    typer.Option(min=0, callback=usd_amount, help="Stop before the run's cost (USD) could cross this; rerun resumes."),
 ]
 MaxTokensTotal = Annotated[
     int | None, typer.Option(min=1, help="Stop before prompt + completion tokens could cross this; rerun resumes.")

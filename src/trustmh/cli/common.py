@@ -50,6 +50,19 @@ def user_errors(function: F) -> F:
     return cast(F, wrapper)  # functools.wraps keeps the signature typer reads
 
 
+def usd_amount(value: float | None) -> float | None:
+    """Option callback of every price and ``--max-cost`` option: a finite number of at least 0.
+
+    click's ``min=0`` lets ``nan`` and ``inf`` through (``nan < 0`` is false): a NaN cap never
+    stops a run, and a NaN or infinite price makes every cost meaningless
+    (:func:`trustmh.cost.prices.is_amount`)."""
+    from trustmh.cost.prices import AMOUNT_EXPECTED, is_amount
+
+    if value is not None and not is_amount(value):
+        raise typer.BadParameter(f"{AMOUNT_EXPECTED}; found {value!r}")
+    return value
+
+
 def fmt3(value: float) -> str:
     """A statistic to three decimals; ``-`` for NaN (not estimable)."""
     return "-" if value != value else f"{value:.3f}"

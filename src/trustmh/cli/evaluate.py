@@ -14,7 +14,7 @@ import typer
 from rich.table import Table
 
 from trustmh import TASK_GROUPS
-from trustmh.cli.common import console, err_console, user_errors
+from trustmh.cli.common import console, err_console, usd_amount, user_errors
 from trustmh.core.errors import UserError, is_secret_name, redact, register_secret
 from trustmh.core.files import write_json
 from trustmh.core.paths import check_input_file, check_output_file
@@ -212,6 +212,7 @@ def run_command(
         float | None,
         typer.Option(
             min=0,
+            callback=usd_amount,
             help="Stop before the run's cost (USD, all models and roles; --batch calls at the batch price) could "
             "cross this; rerun resumes.",
         ),

@@ -24,9 +24,26 @@ class EstimateRow:
     price: Price | None = None  # the batch price when batched
     notes: list[str] = field(default_factory=list)
     batched: bool = False  # sent through the provider's batch API
+    by_task: dict[str, int] = field(default_factory=dict)  # requests per task (the run's dry run)
+    max_by_task: dict[str, int] = field(default_factory=dict)  # at most, per task (judge re-asks)
+    extra_at_most: int = 0  # requests that may come on top of ``requests`` outside any task
 
-    def add(self, counter: TokenCounter, messages: Messages, max_tokens: int | None, cached: bool = False) -> None:
+    def add(
+        self,
+        counter: TokenCounter,
+        messages: Messages,
+        max_tokens: int | None,
+        cached: bool = False,
+        task: str | None = None,
+        at_most: int = 1,
+    ) -> None:
+        """One request; ``at_most``: requests it may become (a judgement re-asked after an unusable verdict)."""
         self.requests += 1
+        if task is not None:
+            self.by_task[task] = self.by_task.get(task, 0) + 1
+            self.max_by_task[task] = self.max_by_task.get(task, 0) + at_most
+        else:
+            self.extra_at_most += at_most - 1
         if cached:
             self.cached += 1
             return
@@ -36,9 +53,23 @@ class EstimateRow:
         else:
             self.max_completion_tokens += max_tokens
 
+    @property
+    def max_requests(self) -> int:
+        """At most this many requests (``requests`` when none can be re-asked)."""
+        counted = sum(self.by_task.values())
+        return max(self.requests, sum(self.max_by_task.values()) + (self.requests - counted) + self.extra_at_most)
+
+    def allow_calibration(self, asks: int) -> None:
+        """A judge may be asked one calibration item per task (``asks`` requests at most)."""
+        for task in self.max_by_task:
+            self.max_by_task[task] += asks
+
     def repeat(self, times: int) -> None:
         """The same requests sent ``times`` times (epochs)."""
         self.requests *= times
+        self.by_task = {task: count * times for task, count in self.by_task.items()}
+        self.max_by_task = {task: count * times for task, count in self.max_by_task.items()}
+        self.extra_at_most *= times
         self.cached *= times
         self.prompt_tokens *= times
         if self.max_completion_tokens is not None:
@@ -56,6 +87,9 @@ class EstimateRow:
             "model": self.model,
             "role": self.role,
             "requests": self.requests,
+            "max_requests": self.max_requests,
+            "requests_by_task": dict(self.by_task),
+            "max_requests_by_task": dict(self.max_by_task),
             "cached": self.cached,
             "prompt_tokens": self.prompt_tokens,
             "prompt_tokens_method": self.method,
@@ -99,10 +133,19 @@ class Estimate:
             self._counters[model] = TokenCounter(model)
         return self._counters[model]
 
-    def add(self, model: str, role: str, messages: Messages, max_tokens: int | None, cached: bool = False) -> None:
+    def add(
+        self,
+        model: str,
+        role: str,
+        messages: Messages,
+        max_tokens: int | None,
+        cached: bool = False,
+        task: str | None = None,
+        at_most: int = 1,
+    ) -> None:
         row = self.row(model, role)
         counter = self.counter(model)
-        row.add(counter, messages, max_tokens, cached)
+        row.add(counter, messages, max_tokens, cached, task, at_most)
         row.method = counter.method  # it says so once it starts extrapolating
 
     @property
@@ -160,8 +203,27 @@ class Estimate:
         return lines
 
 
-def print_estimate(console: Any, estimate: Estimate, title: str) -> None:
+def task_table(estimate: Estimate) -> Table | None:
+    """Requests per task, model and role (``None`` when no request was counted per task)."""
+    rows = [(task, row, count) for row in estimate.rows.values() for task, count in row.by_task.items()]
+    if not rows:
+        return None
+    table = Table(title="requests per task")
+    for column in ("task", "model", "role"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("requests", justify="right")
+    table.add_column("at most", justify="right")
+    for task, row, count in sorted(rows, key=lambda r: (r[0], r[1].model, r[1].role)):
+        table.add_row(task, row.model, row.role, f"{count:,}", f"{row.max_by_task.get(task, count):,}")
+    return table
+
+
+def print_estimate(console: Any, estimate: Estimate, title: str, per_task: bool = False) -> None:
+    """The estimate's table, then (``per_task``, ``run --dry-run``) the requests per task, then the footnotes."""
     console.print(estimate.table(title))
+    by_task = task_table(estimate) if per_task else None
+    if by_task is not None:
+        console.print(by_task)
     for line in estimate.footnotes():
         console.print(line, highlight=False)
 

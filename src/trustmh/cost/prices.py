@@ -9,6 +9,11 @@ A ``--prices`` file is YAML or JSON: ``{"openai/gpt-4o": {"input": 2.5, "output"
 (per million tokens); its entries replace or add to the built-in ones. An entry may add
 ``batch``: the share of those prices a provider's batch API charges (``0.5`` = half).
 
+A price is a finite number of at least 0, wherever it comes from (a ``--prices`` file, a
+command-line price option, an entry of the table): a NaN compares false with every cap, so
+``--max-cost`` would never stop, and an infinite or negative price makes every sum meaningless.
+Each is refused with one line naming the file or option and the field (:func:`check_amount`).
+
 Batched requests (``--batch``) are priced at the batch price: the list price times the
 model's batch share. OpenAI Batch and Anthropic Message Batches charge 50% of the standard
 price, so every ``openai/`` and ``anthropic/`` model has a share of 0.5 unless its entry
@@ -18,6 +23,7 @@ price, and the estimate says so).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +40,13 @@ class Price:
     source: str  # "built-in list price", "local", or the --prices file
     batch_share: float | None = None  # of these prices, charged by the provider's batch API; None: unknown
 
+    def __post_init__(self) -> None:
+        for side in ("input", "output"):
+            check_amount(getattr(self, side), f"price of {side} tokens ({self.source})")
+        share = self.batch_share
+        if share is not None and not (math.isfinite(share) and 0 < share <= 1):
+            raise ValueError(f"batch share ({self.source}): expected a number in (0, 1], not {share!r}")
+
     def cost(self, input_tokens: float, output_tokens: float) -> float:
         return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
 
@@ -43,6 +56,21 @@ class Price:
             return self
         share = self.batch_share
         return Price(self.input * share, self.output * share, f"{self.source} x {share:g} (batch)", share)
+
+
+AMOUNT_EXPECTED = "expected a non-negative number (finite)"
+
+
+def is_amount(value: object) -> bool:
+    """A price or a cap in USD: a real number (not a bool), finite and not negative."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value) and value >= 0
+
+
+def check_amount(value: float, what: str) -> float:
+    """``value`` if :func:`is_amount`, else ``ValueError`` naming ``what`` (see the module docstring)."""
+    if not is_amount(value):
+        raise ValueError(f"{what}: {AMOUNT_EXPECTED}; found {value!r}")
+    return value
 
 
 def call_price(price: Price | None, batched: bool) -> Price | None:
@@ -87,6 +115,9 @@ BUILT_IN: dict[str, tuple[float, float]] = {
 
 class PriceTable:
     def __init__(self, entries: dict[str, Price]) -> None:
+        for name, price in entries.items():  # a Price checks its numbers; this catches other objects
+            if not isinstance(price, Price):
+                raise TypeError(f"price table entry {name!r}: expected a Price, not {type(price).__name__}")
         self.entries = entries
 
     @classmethod
@@ -132,11 +163,18 @@ def read_prices(path: Path) -> dict[str, Price]:
         values = []
         for side in ("input", "output"):
             value = entry[side]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise DataFormatError(path, f"{where}, field {side!r}", "expected a non-negative number")
+            if not is_amount(value):  # YAML reads .nan, .inf and 1.0e+400 as floats
+                raise DataFormatError(
+                    path, f"{where}, field {side!r}", f"{AMOUNT_EXPECTED}, USD per million tokens; found {value!r}"
+                )
             values.append(float(value))
         share = entry.get("batch", default_batch_share(str(model)))
-        if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1):
+        if share is not None and (
+            isinstance(share, bool)
+            or not isinstance(share, (int, float))
+            or not math.isfinite(share)
+            or not 0 < share <= 1
+        ):
             raise DataFormatError(
                 path, f"{where}, field 'batch'", "expected the batch price's share of the price, in (0, 1], e.g. 0.5"
             )

@@ -235,10 +235,11 @@ def finished_samples(logs: Sequence[Any]) -> int:
     return count
 
 
-def dry_run_tasks(config: RunConfig) -> None:
+def dry_run_tasks(config: RunConfig) -> Any:
     """``trustmh run --dry-run``: the estimate of :mod:`trustmh.cost.run_estimate`, printed
     (every judge of a panel is a role of its own; ``judge_repeats`` repeats are counted;
-    what ``--batch`` sends through a batch API is priced at the batch price)."""
+    what ``--batch`` sends through a batch API is priced at the batch price) and returned
+    (a :class:`~trustmh.cost.estimate.Estimate`: requests per model, role and task)."""
     from trustmh.cost.estimate import print_estimate
     from trustmh.cost.prices import PriceTable
     from trustmh.cost.run_estimate import estimate_run
@@ -260,7 +261,8 @@ def dry_run_tasks(config: RunConfig) -> None:
             config.epochs,
             batch_plan.batches,
         )
-    print_estimate(console, estimate, f"trustmh run --dry-run ({len(config.tasks)} tasks)")
+    print_estimate(console, estimate, f"trustmh run --dry-run ({len(config.tasks)} tasks)", per_task=True)
+    return estimate
 
 
 def eval_set_options(

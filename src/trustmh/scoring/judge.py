@@ -22,6 +22,7 @@ Safety of the judgement:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,12 @@ def judge_watch(model: Model) -> JudgeWatch:
         watch = JudgeWatch(str(model), fix="--judge")
         setattr(model.api, _WATCH, watch)
     return watch
+
+
+def exempt_from_watch(api: object) -> None:
+    """A stand-in judge (the dry run's stub, :mod:`trustmh.cost.run_estimate`) is never stopped:
+    its placeholder replies say nothing about a real judge, and stopping would end the count."""
+    setattr(api, _WATCH, JudgeWatch(str(getattr(api, "model_name", api)), fix="--judge", limit=sys.maxsize))
 
 
 def raise_if_stopped(watches: Sequence[JudgeWatch]) -> None:

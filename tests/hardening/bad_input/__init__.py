@@ -10,6 +10,7 @@ from tests.hardening.bad_input import (
     datasets,
     http_chatbot,
     judge_check_turns,
+    prices,
     rating_scales,
     run,
     score,
@@ -25,4 +26,5 @@ CASES: list[Case] = [
     *judge_check_turns.CASES,
     *http_chatbot.CASES,
     *rating_scales.CASES,
+    *prices.CASES,
 ]
