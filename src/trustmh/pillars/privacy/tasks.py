@@ -108,12 +108,13 @@ def privacy_psyleak(
     """
     check_parser(parser)
     chosen = choose_judge_prompts(judge_prompts, source, "the PsyLeak scenarios")
+    dataset = psyleak_dataset(source, data_dir)  # first: a broken data file is named before a missing protocol file
     proxy = upstream_proxy(data_dir, parser) if chosen == "upstream" else None
     metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
     if proxy is not None:
         metadata["judge_prompt_text"] = proxy.log_metadata()
     return Task(
-        dataset=psyleak_dataset(source, data_dir),
+        dataset=dataset,
         scorer=psyleak_scorer(parser, proxy, benchmark=source == "benchmark"),
         metadata=metadata,
     )
