@@ -116,6 +116,29 @@ def test_a_changed_upstream_file_is_exit_2_naming_both_hashes(tmp_path: Path, sh
     assert result.exit_code == 2 and "differs from the pinned 9db6f88f5b56" in " ".join(result.output.split())
 
 
+def test_an_edited_data_file_is_exit_2_naming_it(tmp_path: Path, shared_data: Path) -> None:
+    """Issue 25: a released dataset file whose sha256 is not the catalogue's is refused (a
+    reproduction on edited data says nothing about upstream's figures); no --allow-modified."""
+    from typer.testing import CliRunner
+
+    from trustmh.cli.main import app
+
+    edited_folder = tmp_path / "mentalalign70k"  # the released folder, the human ratings file edited
+    for entry in shared_data.iterdir():
+        if entry.name != edited_folder.name:
+            (tmp_path / entry.name).symlink_to(entry)
+    edited_folder.mkdir()
+    for entry in (shared_data / edited_folder.name).iterdir():
+        (edited_folder / entry.name).symlink_to(entry)
+    (edited_folder / "human_judge.xlsx").unlink()
+    (edited_folder / "human_judge.xlsx").write_bytes(
+        (shared_data / "mentalalign70k/human_judge.xlsx").read_bytes() + b"x"
+    )
+    result = CliRunner().invoke(app, ["reproduce", "--data-dir", str(tmp_path)])
+    shown = " ".join(result.output.split())
+    assert result.exit_code == 2 and "human_judge.xlsx: sha256" in shown and "differs from the catalogue's" in shown
+
+
 def test_markdown_has_one_table_per_benchmark(rows: list[ReproRow]) -> None:
     text = markdown(rows)
     assert text.count("#### ") == 6 and "| published |" in text

@@ -44,7 +44,11 @@ def reproduce_command(
     from trustmh.reproduce.table import markdown as rows_markdown
     from trustmh.run.catalog_view import offline
 
-    with offline():
+    from trustmh.data.registry import checked_user_data
+
+    # A reproduction on edited data says nothing about upstream's figures: a data-folder file whose
+    # sha256 is not the catalogue's is refused (no --allow-modified here, unlike `run`; issue 25).
+    with offline(), checked_user_data(allow_modified=False):
         rows = reproduce_rows(data_dir)
     if as_json:
         write_json(rows_json(rows), "-")
