@@ -39,12 +39,11 @@ def reproduce_command(
     Example: trustmh reproduce --data-dir ../shared/data --json > reproduce.json
     """
     from trustmh.core.files import write_json
+    from trustmh.data.registry import checked_user_data
     from trustmh.reproduce.table import HEADER, by_benchmark, footnotes, reproduce_rows, table_cells, unexplained
     from trustmh.reproduce.table import as_json as rows_json
     from trustmh.reproduce.table import markdown as rows_markdown
     from trustmh.run.catalog_view import offline
-
-    from trustmh.data.registry import checked_user_data
 
     # A reproduction on edited data says nothing about upstream's figures: a data-folder file whose
     # sha256 is not the catalogue's is refused (no --allow-modified here, unlike `run`; issue 25).
