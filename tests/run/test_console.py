@@ -129,6 +129,7 @@ def test_counts_are_never_a_headline_and_a_judged_task_says_it_needs_a_judge() -
     rows = [
         _row("crisis_psychosis_bench", "crisis", "dcs", None, n=0),
         _row("crisis_psychosis_bench", "crisis", "turns", 12.0, n=2),
+        _row("crisis_psychosis_bench", "crisis", "shortened_rate", 0.0, n=2),  # how the run went, not a score
         _row("reliability_esconv_support", "reliability", "empathy", None, n=0),
         _row("reliability_esconv_support", "reliability", "reply_length", 503.5, n=8),
     ]
@@ -139,7 +140,7 @@ def test_counts_are_never_a_headline_and_a_judged_task_says_it_needs_a_judge() -
     assert by_task["reliability_esconv_support"].metric == "not scored"
     assert set(nothing) == {"crisis_psychosis_bench", "reliability_esconv_support"} and partly == []
     text = _printed(lines)
-    assert "turns" not in text and "503.5" not in text and "12.0" not in text
+    assert "turns" not in text and "503.5" not in text and "12.0" not in text and "shortened" not in text
     psychosis = next(line for line in text.splitlines() if "crisis_psychosis_bench" in line)
     assert "not scored" in psychosis and "— needs --judge" in psychosis
 
