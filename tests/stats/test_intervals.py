@@ -44,3 +44,23 @@ def test_pearson_matches_numpy_and_handles_constant():
     assert np.isnan(pearson_rows(np.ones(5), np.arange(5.0)))
     estimate = pearson_estimate(x, x * 2 + 1)
     assert estimate.value == pytest.approx(1.0) and estimate.n == 50
+
+
+def test_bootstrap_in_chunks_gives_the_numbers_of_one_draw_and_bounds_what_is_held(monkeypatch):
+    """The replicates are drawn in chunks of at most BOOTSTRAP_CHUNK_ELEMENTS resampled rows (the
+    temporaries of inspect's repeated metric computations stay small) with the numbers of one draw."""
+    import trustmh.stats.intervals as intervals
+
+    rows = np.random.default_rng(3).integers(0, 4, size=(1_999, 2)).astype(float)  # odd n on purpose
+    held: list[int] = []
+
+    def pooled(resampled: np.ndarray) -> np.ndarray:
+        held.append(resampled.shape[0] * resampled.shape[1])
+        return resampled[..., 0].sum(axis=-1) / np.maximum(resampled[..., 1].sum(axis=-1), 1)
+
+    chunked = intervals.bootstrap_statistic_ci(rows, pooled)
+    assert len(held) > 1 and max(held) <= intervals.BOOTSTRAP_CHUNK_ELEMENTS
+    monkeypatch.setattr(intervals, "BOOTSTRAP_CHUNK_ELEMENTS", 10**9)  # one draw of all replicates
+    held.clear()
+    assert intervals.bootstrap_statistic_ci(rows, pooled) == chunked
+    assert held == [intervals.DEFAULT_BOOTSTRAP * 1_999]
