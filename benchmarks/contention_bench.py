@@ -26,11 +26,17 @@ Environment variables that select the embedded model's threading (``TRUSTMH_LLAM
 ``OMP_*``, ``GOMP_*``) are removed from every phase's environment, so each runs its code's
 defaults; ``--env KEY=VALUE`` sets one for the ``new`` phases (e.g. to try a setting).
 
-Targets (issue 26): busy wall <= 2.5 x idle, busy CPU <= 1.25 x idle, new idle wall <= 0.75 x
-old idle with identical outputs. On 2 idle cores the default benchmark takes about 5-8 minutes.
+``--default-run`` runs the whole default run instead of the subset: every task both trees run
+by default (``trustmh run`` with no task named), named explicitly so both phases run the same
+tasks (the old ref's default run lacks the tasks added since). ``--no-busy`` leaves the busy
+phase out (an idle comparison only).
 
-    PYTHONPATH=src python benchmarks/contention_bench.py [--smoke] [--competitors N] [--old-busy]
-        [--old-ref REF] [--keep-logs DIR] [--env KEY=VALUE ...]
+Targets (issue 26): busy wall <= 2.5 x idle, busy CPU <= 1.25 x idle, new idle wall <= 0.75 x
+old idle with identical outputs. On 2 idle cores the default benchmark takes about 5-8 minutes,
+``--default-run`` about 20.
+
+    PYTHONPATH=src python benchmarks/contention_bench.py [--smoke | --default-run] [--no-busy]
+        [--competitors N] [--old-busy] [--old-ref REF] [--keep-logs DIR] [--env KEY=VALUE ...]
 """
 
 from __future__ import annotations
@@ -223,6 +229,37 @@ def print_report(phases: dict[str, Phase], competitors: int, smoke: bool) -> boo
     return all(passed for _, passed in checks)
 
 
+# Prints the names of the tasks a plain `trustmh run` runs, from whichever layout the tree has.
+DEFAULT_TASKS_SNIPPET = """
+import trustmh._registry
+try:
+    from trustmh.run.task_catalog import all_tasks
+except ImportError:  # before the package layout of issue 23
+    from trustmh.task_catalog import all_tasks
+print(" ".join(info.name for info in all_tasks() if info.in_default_run))
+"""
+
+
+def default_run_tasks(source: Path) -> list[str]:
+    """The tasks the tree at ``source`` runs by default, in its own order."""
+    env = dict(os.environ, PYTHONPATH=str(source))
+    listed = subprocess.run([sys.executable, "-c", DEFAULT_TASKS_SNIPPET], env=env, capture_output=True, text=True)
+    if listed.returncode != 0:
+        raise SystemExit(f"cannot list the default tasks of {source}: {listed.stderr.strip()[-500:]}")
+    return listed.stdout.split()
+
+
+def common_default_tasks(new_source: Path, old_source: Path) -> list[str]:
+    """The default-run tasks of both trees, in the new tree's order (printed with what is left out)."""
+    new, old = default_run_tasks(new_source), set(default_run_tasks(old_source))
+    common = [task for task in new if task in old]
+    left_out = sorted(set(new) ^ old)
+    print(
+        f"default run: {len(common)} tasks in both trees" + (f"; left out: {', '.join(left_out)}" if left_out else "")
+    )
+    return common
+
+
 def parse_env(pairs: list[str]) -> dict[str, str]:
     env = {}
     for pair in pairs:
@@ -243,17 +280,22 @@ def main() -> None:
     parser.add_argument("--old-busy-timeout", type=float, default=900, help="stop 'old busy' after this many s")
     parser.add_argument("--keep-logs", type=Path, default=None, help="keep the logs here (one folder per phase)")
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for the new phases (repeatable)")
+    parser.add_argument("--default-run", action="store_true", help="the whole default run (tasks of both trees)")
+    parser.add_argument("--no-busy", action="store_true", help="leave the 'new busy' phase out")
     args, extra = parser.parse_known_args()
 
-    tasks = list(SMOKE_TASKS if args.smoke else SUBSET)
     extra_args = [*extra, *(["--limit", str(SMOKE_LIMIT)] if args.smoke else [])]
     log_root = args.keep_logs or Path(tempfile.mkdtemp(prefix="trustmh-contention-"))
     scratch = Path(tempfile.mkdtemp(prefix="trustmh-contention-scratch-"))
     new_env = parse_env(args.env)
     new_source, old_source = source_tree(None, scratch), source_tree(args.old_ref, scratch)
+    if args.default_run:
+        tasks = common_default_tasks(new_source, old_source)
+    else:
+        tasks = list(SMOKE_TASKS if args.smoke else SUBSET)
     plan: list[tuple[str, Path, dict[str, str], int, float | None]] = [
         ("new idle", new_source, new_env, 0, None),
-        ("new busy", new_source, new_env, args.competitors, None),
+        *([] if args.no_busy else [("new busy", new_source, new_env, args.competitors, None)]),
         ("old idle", old_source, {}, 0, None),
     ]
     if args.old_busy:
