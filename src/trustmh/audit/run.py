@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.audit.redaction import Redactor, load_redactor
-from trustmh.audit.task import SpoolSummary, audit_task, read_spooled, spool_conversations
+from trustmh.audit.task import SpoolSummary, audit_task, feed_window, read_spooled, spool_conversations
 from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
 from trustmh.run.logs import raise_on_failed, remove_superseded_logs
@@ -49,13 +49,17 @@ class AuditOptions:
         return "transcripts/" + ("".join(c if c.isalnum() or c in "-_." else "-" for c in name) or "chatbot")
 
 
-def _prepared(options: AuditOptions, folder: Path, redactor: Redactor | None) -> tuple[Any, SpoolSummary]:
+def _prepared(
+    options: AuditOptions, folder: Path, redactor: Redactor | None, *, streamed: bool = True
+) -> tuple[Any, SpoolSummary]:
     summary = SpoolSummary()
     samples = spool_conversations(options.transcripts, folder / "spool.jsonl", redactor, summary)
     if not samples:
         raise UserError(f"{options.transcripts}: no conversation has an assistant reply; nothing to audit")
     digest = hashlib.sha256(str(options.transcripts.resolve()).encode()).hexdigest()[:8]
-    task = audit_task(samples, f"{options.transcripts.name}-{digest}", options.redact, bool(options.judge))
+    name = f"{options.transcripts.name}-{digest}"
+    window = feed_window(options.max_connections)
+    task = audit_task(samples, name, options.redact, bool(options.judge), streamed=streamed, window=window)
     return task, summary
 
 
@@ -163,7 +167,7 @@ def dry_run_audit(options: AuditOptions) -> None:
     prices = PriceTable.load(options.prices)
     redactor = Redactor(b"dry-run preview key") if options.redact else None  # no map is written
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as folder:
-        task, summary = _prepared(options, Path(folder), redactor)
+        task, summary = _prepared(options, Path(folder), redactor, streamed=False)  # the estimate reads every sample
         _print_summary(options, summary)
         if not options.judge:
             console.print("detectors only: nothing leaves this machine, nothing is paid.", highlight=False)

@@ -3,7 +3,10 @@
 * **Dataset**: :func:`spool_conversations` streams the export once, validating every line (a bad
   file fails before anything runs), redacts it if asked, and writes each conversation as one
   line of a private spool file. A sample holds only the conversation's id, its metadata and
-  where its line is in the spool, so 10,000 conversations never sit in memory as text.
+  where its line is in the spool, so 10,000 conversations never sit in memory as text. The task
+  is fed from a :class:`ConversationFeed` (an inspect ``SampleSource``), a window of samples at a
+  time, because inspect sets up each sample of a fixed dataset before the first one runs
+  (~20 kB of scheduler state per sample: 200 MB for 10,000 conversations).
 * **Solver** (:func:`replay_recorded`): reads the sample's line and puts the recorded messages
   in the transcript and the conversation record; the recorded model is never called.
 * **Scorer** (:func:`audit_scorer`): the detectors on every assistant turn
@@ -15,12 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Task
+from inspect_ai import SampleSource, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import (
     ChatMessage,
@@ -54,6 +58,10 @@ from trustmh.scoring.unparsed import trustmh_scorer
 TASK_NAME = "audit"
 PILLAR = "audit"
 POINTER = "trustmh_audit_spool"  # sample metadata: where the conversation's line is in the spool
+# Conversations in the task at once. Each one in flight costs inspect ~20 kB; a judged audit
+# needs enough of them to keep the judge's connections busy (each makes 3 calls per turn).
+FEED_WINDOW = 500
+CONVERSATIONS_PER_CONNECTION = 4
 ROLE_MESSAGES: dict[str, Callable[[str], ChatMessage]] = {
     "system": lambda text: ChatMessageSystem(content=text),
     "developer": lambda text: ChatMessageSystem(content=text),
@@ -160,11 +168,64 @@ def audit_scorer() -> Scorer:
     return score
 
 
-def audit_task(samples: list[Sample], source_name: str, redacted: bool, judged: bool) -> Task:
-    """The audit task over prepared ``samples`` (see :func:`spool_conversations`)."""
+class ConversationFeed(SampleSource):
+    """The prepared samples, ``window`` in the task at a time: one more starts as one finishes.
+
+    inspect frees a finished sample of a ``SampleSource``-driven task, so the memory the run
+    holds is bounded by the window, not by the export. The order is the export's; a resumed
+    audit is fed the same samples again and inspect reuses the ones its log already holds (it
+    tells the feed of each, so the window refills the same way). As inspect records a source's
+    seed, the log header's dataset lists the first window only; its results count every sample.
+    """
+
+    def __init__(self, samples: list[Sample], window: int = FEED_WINDOW) -> None:
+        self._window = window
+        self._seed = samples[:window]
+        self._waiting = deque(samples[window:])
+
+    def initial_samples(self) -> list[Sample]:
+        seed, self._seed = self._seed, []
+        return seed
+
+    async def next_samples(self) -> list[Sample] | None:
+        # nothing in flight: normally the end; after samples that never finished (an operator
+        # cancel), the rest of the export
+        return self._take(self._window) or None
+
+    async def sample_complete(self, sample: Any) -> list[Sample] | None:
+        return self._take(1)
+
+    async def sample_abandoned(self, sample: Sample, epoch: int) -> list[Sample] | None:
+        return self._take(1)
+
+    def _take(self, count: int) -> list[Sample]:
+        return [self._waiting.popleft() for _ in range(min(count, len(self._waiting)))]
+
+
+def feed_window(max_connections: int | None) -> int:
+    """How many conversations to keep in the task: :data:`FEED_WINDOW`, fewer when the judge may
+    use only a few connections (``--max-connections``): more would only wait in memory."""
+    if max_connections is None:
+        return FEED_WINDOW
+    return min(FEED_WINDOW, max(8, CONVERSATIONS_PER_CONNECTION * max_connections))
+
+
+def audit_task(
+    samples: list[Sample],
+    source_name: str,
+    redacted: bool,
+    judged: bool,
+    *,
+    streamed: bool = True,
+    window: int = FEED_WINDOW,
+) -> Task:
+    """The audit task over prepared ``samples`` (see :func:`spool_conversations`).
+
+    ``streamed=False`` gives the task every sample up front (a plain dataset): for the dry run's
+    estimate, which reads the dataset and runs nothing."""
     task = Task(
         name=TASK_NAME,
-        dataset=MemoryDataset(samples, name=source_name),
+        dataset=ConversationFeed(samples, window) if streamed else MemoryDataset(samples, name=source_name),
         solver=replay_recorded(),
         scorer=audit_scorer(),
         metadata={
@@ -177,5 +238,7 @@ def audit_task(samples: list[Sample], source_name: str, redacted: bool, judged: 
             DERIVED_FIELDS_KEY: DERIVED_FIELDS,
         },
     )
+    if streamed:  # inspect made the feed's seed a nameless dataset; the log names the export
+        task.dataset = MemoryDataset(list(task.dataset), name=source_name)
     task.epochs_reducer = [trustmh_mean()]  # unparsed stays unparsed (as trustmh_task sets it)
     return task
