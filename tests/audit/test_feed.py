@@ -89,3 +89,16 @@ def test_a_small_window_scores_every_conversation_with_the_same_numbers(
     )
     assert len(log.samples) == 12 and log.eval.dataset.name and log.eval.dataset.name.startswith("support_bot.jsonl-")
     assert metrics(log) == metrics(audit_log(tmp_path / "whole"))
+
+
+@pytest.mark.parametrize(("limit", "expected"), [(3, 3), (10, 10)])
+def test_limit_audits_the_first_conversations_through_a_refilling_window(
+    tmp_path: Path, limit: int, expected: int
+) -> None:
+    # --max-connections 1 gives a window of 8: a limit of 10 needs the window refilled, 3 cuts the seed
+    args = ["audit", str(EXAMPLE_JSONL), "--log-dir", str(tmp_path), "--no-report", "--max-connections", "1"]
+    result = CliRunner().invoke(app, [*args, "--limit", str(limit)])
+    assert result.exit_code == 0, result.output
+    log = audit_log(tmp_path)
+    assert sorted(str(s.id) for s in log.samples or []) == [f"c-{n:03d}" for n in range(1, expected + 1)]
+    assert log.results is not None and log.results.total_samples == expected
