@@ -102,3 +102,20 @@ def test_limit_audits_the_first_conversations_through_a_refilling_window(
     log = audit_log(tmp_path)
     assert sorted(str(s.id) for s in log.samples or []) == [f"c-{n:03d}" for n in range(1, expected + 1)]
     assert log.results is not None and log.results.total_samples == expected
+
+
+def test_a_failed_audit_is_not_retried_in_the_same_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # inspect's in-process retry would reuse the task and its spent feed; a rerun resumes instead
+    import inspect_ai
+
+    real_eval_set = inspect_ai.eval_set
+    seen: dict[str, Any] = {}
+
+    def recording_eval_set(**kwargs: Any) -> Any:
+        seen.update(kwargs)
+        return real_eval_set(**kwargs)
+
+    monkeypatch.setattr(inspect_ai, "eval_set", recording_eval_set)
+    result = CliRunner().invoke(app, ["audit", str(EXAMPLE_JSONL), "--log-dir", str(tmp_path), "--no-report"])
+    assert result.exit_code == 0, result.output
+    assert seen["retry_attempts"] == 0

@@ -110,6 +110,9 @@ def run_audit(options: AuditOptions) -> list[Any]:
             # DETECTOR_LOG_BUFFER conversations (or after inspect's 60 s).
             if not options.judge:
                 settings["log_buffer"] = DETECTOR_LOG_BUFFER
+            # No second attempt in this process: inspect would run it on the same task, whose
+            # feed has already handed out its conversations. Rerunning the command resumes.
+            settings["retry_attempts"] = 0
             flush_seconds = LOG_FLUSH_SECONDS if options.judge else None
             settings = with_redacting_models(settings)
             check_endpoints(settings)
