@@ -78,6 +78,7 @@ def test_a_small_window_scores_every_conversation_with_the_same_numbers(
     whole = runner.invoke(app, ["audit", str(EXAMPLE_JSONL), "--log-dir", str(tmp_path / "whole"), "--no-report"])
     assert whole.exit_code == 0, whole.output
     monkeypatch.setattr(audit_task_module, "ConversationFeed", _CountingFeed)
+    monkeypatch.setattr(_CountingFeed, "most_in_flight", 0)
     # --max-connections 1: a window of 8 for the example's 12 conversations
     args = ["audit", str(EXAMPLE_JSONL), "--log-dir", str(tmp_path / "fed"), "--no-report", "--max-connections", "1"]
     fed = runner.invoke(app, args)
