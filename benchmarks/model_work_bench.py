@@ -5,7 +5,7 @@ If the replay takes about as long as the run, the run is bound by the model's wo
 how samples and calls are scheduled can shorten it much; only cheaper model work can.
 
 * ``--run``: first the real ``trustmh run`` (the default run, ``--no-report``) into a scratch
-  folder, timed, so the replay is compared with a run on the same machine in the same hour (the
+  folder, timed as the contention benchmark times a phase (``contention_bench.run_phase``), so the replay is compared with a run on the same machine in the same hour (the
   machine's speed moves by 30% from hour to hour); otherwise ``LOG_DIR`` is replayed.
 * **together** (the default mode): every call submitted at once, so the model batches as much as
   it can. A conversation's turns, which the run could only send one after another, are all
@@ -26,13 +26,14 @@ import argparse
 import asyncio
 import os
 import resource
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from contention_bench import run_phase
+from default_run_bench import REPO
 
 
 @dataclass(frozen=True)
@@ -77,21 +78,6 @@ async def replay(calls: list[Call], mode: str) -> tuple[list[str], float, float]
     return answers, time.monotonic() - started, cpu
 
 
-def timed_run(scratch: Path) -> tuple[Path, float, float]:
-    """The real default run into ``scratch``: its log folder, wall and CPU seconds."""
-    logs = scratch / "run-logs"
-    env = {**os.environ, "INSPECT_CACHE_DIR": str(scratch / "run-ic"), "TRUSTMH_CACHE_DIR": str(scratch / "run-tc")}
-    command = [sys.executable, "-m", "trustmh", "run", "--log-dir", str(logs), "--no-report"]
-    started = time.monotonic()
-    with (scratch / "run.out").open("w") as out:
-        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(process.pid, 0)
-    wall = time.monotonic() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        print(f"trustmh run exited with {os.waitstatus_to_exitcode(status)} (output: {scratch / 'run.out'})")
-    return logs, wall, usage.ru_utime + usage.ru_stime
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("log_dir", nargs="?", type=Path, help="logs of a run to replay (or --run)")
@@ -102,9 +88,11 @@ def main() -> None:
         parser.error("give LOG_DIR or --run")
     scratch = Path(tempfile.mkdtemp(prefix="trustmh-model-work-"))
     print(f"load average at the start: {os.getloadavg()}")
-    if args.run:
-        args.log_dir, wall, cpu = timed_run(scratch)
-        print(f"trustmh run (default run): {wall:.1f} s wall, {cpu:.1f} s CPU")
+    if args.run:  # the contention benchmark's idle phase: fresh caches, the run's own CPU seconds
+        run = run_phase("run", REPO / "src", [], [], scratch, scratch, {}, competitors=0, competitor_limit=0)
+        assert run is not None  # no timeout given
+        args.log_dir, wall = scratch / "run", run.wall
+        print(f"trustmh run (default run): {run.wall:.1f} s wall, {run.cpu:.1f} s CPU")
     # fresh caches for the replay, set before inspect and trustmh read them
     os.environ["INSPECT_CACHE_DIR"] = str(scratch / "replay-ic")
     os.environ["TRUSTMH_CACHE_DIR"] = str(scratch / "replay-tc")
