@@ -14,8 +14,8 @@ work every task shares, so the task function only builds its dataset and scorer:
   - ``"auto"`` (default): benchmark when a data folder is given (argument or
     ``$TRUSTMH_DATA_DIR``), otherwise starter, so the default run works offline;
 
-* it stamps the log metadata (group, source, datasets) from the decorator's own dataset
-  list; what the task puts in ``Task.metadata`` is added to it;
+* it stamps the log metadata (``trustmh_pillar``, ``trustmh_source``, ``trustmh_datasets``)
+  from the decorator's own dataset list; what the task puts in ``Task.metadata`` is added to it;
 * it sets the generation config from the declared :class:`Generation` for that source
   (the starter suite's budgets are sized for the 135M embedded model, the benchmark's
   follow upstream: see ``docs/generation_settings.md``); a ``max_tokens`` or ``greedy``
@@ -66,6 +66,8 @@ class Generation:
     ``benchmark``: the upstream benchmark's own settings (``upstream`` says whose and where),
     or ours where upstream states none; ``why`` explains any difference from upstream.
     ``epochs``: samples per item in benchmark mode where upstream averages several.
+    ``no_max_tokens_with``: a boolean task argument that follows an upstream sending no token
+    limit at all (ConfAIde's own eval.py): when it is true, none is sent.
     """
 
     starter: GenerateConfig
@@ -73,6 +75,7 @@ class Generation:
     upstream: str = ""
     why: str = ""
     epochs: int = 1
+    no_max_tokens_with: str | None = None
 
     def config(self, source: str) -> GenerateConfig:
         return self.starter if source == "starter" else self.benchmark
@@ -180,6 +183,8 @@ def trustmh_task(
                 built.metadata["protocol"] = {**protocol.as_metadata(), "mode": chosen}
             if settings is not None:
                 built.config = _generate_config(settings.config(chosen), built.config, arguments)
+                if chosen == "benchmark" and settings.no_max_tokens_with and arguments.get(settings.no_max_tokens_with):
+                    built.config = built.config.model_copy(update={"max_tokens": None})
                 if chosen == "benchmark" and settings.epochs > 1 and built.epochs is None:
                     built.epochs = settings.epochs
             if built.epochs_reducer is None:

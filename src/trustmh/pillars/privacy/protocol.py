@@ -6,6 +6,7 @@ Read by ``trustmh tasks --protocol TASK``, written into each log's task metadata
 
 from __future__ import annotations
 
+from trustmh.pillars.privacy.solvers import MAX_ANSWERS
 from trustmh.tasking.protocol import Deviation, TaskProtocol, declare_protocol
 
 PRIVACY_ZIP = "trustmh/release/privacy.zip"
@@ -19,6 +20,15 @@ _RATING_PARSER = Deviation(
     effect="pearson_r differs where a model wraps its rating in markdown or mentions another level; "
     "an answer stating no single rating is unparsed (unparsed_rate) instead of re-asked until one parses",
     metrics=("pearson_r",),
+)
+_REASK_CAP = Deviation(
+    what=f"-T parser=upstream asks again while upstream's parser reads no rating, as model_inference does, but "
+    f"at most {MAX_ANSWERS} answers per item (upstream: without limit); greedy decoding (-T greedy=true, the "
+    "starter suite) is asked once, as a repeat would give the same answer",
+    why="an endpoint that never gives a readable rating must not hold a run forever",
+    effect="an item still unreadable after the last answer is unparsed (unparsed_rate), never scored; "
+    "upstream would have asked until it read one",
+    metrics=("pearson_r", "unparsed_rate"),
 )
 _SAMPLES = Deviation(
     what="1 sample per item at temperature 1 by default (TrustMH-Bench's n_samples); -T confaide_samples=true "
@@ -38,11 +48,11 @@ for _tier, _file in (("1", "privacy1.py"), ("2a", "privacy2.py"), ("2b", "privac
             task=f"privacy_confaide_tier{_tier}",
             upstream=(PRIVACY_ZIP, CONFAIDE_EVAL),
             verbatim=_TIER_VERBATIM,
-            deviations=(_RATING_PARSER, _SAMPLES),
+            deviations=(_RATING_PARSER, _REASK_CAP, _SAMPLES),
             parsers={
                 "corrected": "the rating the answer states; none or several stated -> unparsed (default)",
                 "upstream": f"TrustMH-Bench {_file} parse_response: leading number before ')', else label scan; "
-                "unreadable -> 0",
+                f"unreadable -> asked again (at most {MAX_ANSWERS} answers), then unparsed",
             },
         )
     )

@@ -11,7 +11,7 @@ from inspect_ai.solver import TaskState
 from trustmh.pillars.privacy.prompts import PROXY_INSTRUCTIONS, proxy_question
 from trustmh.pillars.privacy.proxy_upstream import UpstreamProxy
 from trustmh.pillars.privacy.ratings import EXPECTATION_SCALE, SENSITIVITY_SCALE, parse_rating
-from trustmh.pillars.privacy.upstream_parsing import upstream_control_error, upstream_free_text, upstream_rating_value
+from trustmh.pillars.privacy.upstream_parsing import upstream_control_error, upstream_free_text, upstream_rating
 from trustmh.scoring import metrics as m
 from trustmh.scoring.output import output_text, replayed
 from trustmh.scoring.panel import judge_fields
@@ -31,14 +31,15 @@ _MARKUP = re.compile(r"[*_`#>]+")
 def rating_scorer(scale_name: str, parser: str = "corrected") -> Scorer:
     """Reads the stated rating; the label (human mean) is the target.
 
-    ``parser="upstream"``: TrustMH-Bench's reading, bugs included (an answer it cannot read
-    counts 0, as upstream's); no recorded answer stays unparsed either way.
+    ``parser="upstream"``: TrustMH-Bench's reading, bugs included. Upstream asks again until it
+    reads a rating (:func:`trustmh.pillars.privacy.solvers.ask_until_rated`); an answer still
+    unreadable after the last try is unparsed, never a rating of 0.
     """
     scale = SENSITIVITY_SCALE if scale_name == "sensitivity" else EXPECTATION_SCALE
 
     def read(answer: str | None) -> int | None:
         if parser == "upstream":
-            return None if answer is None else upstream_rating_value(answer, scale_name)
+            return upstream_rating(answer, scale_name)
         return parse_rating(answer, scale)
 
     async def score(state: TaskState, target: Target) -> Score:

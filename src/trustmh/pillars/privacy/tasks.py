@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import generate
 
 import trustmh.pillars.privacy.protocol  # noqa: F401  (declares these tasks' upstream protocols)
 from trustmh.pillars.privacy.dataset import psyleak_dataset, rating_dataset
 from trustmh.pillars.privacy.proxy_upstream import upstream_proxy
 from trustmh.pillars.privacy.scorers import psyleak_scorer, rating_scorer
+from trustmh.pillars.privacy.solvers import MAX_ANSWERS, ask_until_rated
 from trustmh.scoring.verbatim import check_parser, choose_judge_prompts
 from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
@@ -22,16 +24,22 @@ CONFAIDE_GENERATION = Generation(
     starter=greedy(48),
     benchmark=GenerateConfig(max_tokens=365, temperature=1.0, top_p=1.0, frequency_penalty=0.0, presence_penalty=0.0),
     upstream="TrustMH-Bench privacy1.py/privacy2.py: temperature 1, top_p 1, max_tokens 365, 1 sample per item "
-    f"(ConfAIde eval.py: {CONFAIDE_SAMPLES} samples, -T confaide_samples=true)",
+    f"(ConfAIde eval.py: {CONFAIDE_SAMPLES} samples and no max_tokens for chat models, -T confaide_samples=true)",
     why="same as upstream",
+    no_max_tokens_with="confaide_samples",
 )
 
 
 def _rating_task(
     tier: str, scale: str, source: str, data_dir: str | None, greedy: bool, parser: str, confaide_samples: bool
 ) -> Task:
+    # Upstream asks again until its parser reads a rating; a greedy call would only repeat its answer.
+    sampled = source == "benchmark" and not greedy
     return Task(
         dataset=rating_dataset(tier, source, data_dir),
+        solver=ask_until_rated(scale, MAX_ANSWERS if sampled else 1)
+        if check_parser(parser) == "upstream"
+        else generate(),
         scorer=rating_scorer(scale, check_parser(parser)),
         epochs=1 if greedy else (CONFAIDE_SAMPLES if confaide_samples else None),
         metadata={"tier": tier, "greedy": greedy, "parser": parser, "confaide_samples": confaide_samples},
