@@ -153,3 +153,18 @@ def test_alignment_reads_the_published_tables_and_never_claims_unverified_cells(
         assert (row.status == MATCH) == (abs(row.corrected - row.published) <= 0.0005 + 1e-9)
     icc = [r for r in aligned if "ICC" in r.benchmark]
     assert all(r.n == 9 for r in icc)  # nine models once each judge's own family is excluded
+
+
+def test_benchmarks_with_nothing_released_are_named_with_the_reason(shared_data: Path) -> None:
+    from typer.testing import CliRunner
+
+    from trustmh.cli.main import app
+
+    for args in ([], ["--markdown"]):
+        result = CliRunner().invoke(app, ["reproduce", "--data-dir", str(shared_data), *args])
+        shown = " ".join(result.output.split())
+        assert "Not reproduced:" in shown and "Psychosis-bench (crisis_psychosis_bench)" in shown
+        assert "no model outputs" in shown
+    result = CliRunner().invoke(app, ["reproduce", "--data-dir", str(shared_data), "--json"])
+    names = [entry["benchmark"] for entry in json.loads(result.output)["not_reproduced"]]
+    assert any(name.startswith("Psychosis-bench") for name in names)

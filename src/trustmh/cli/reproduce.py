@@ -40,7 +40,15 @@ def reproduce_command(
     """
     from trustmh.core.files import write_json
     from trustmh.data.registry import checked_user_data
-    from trustmh.reproduce.table import HEADER, by_benchmark, footnotes, reproduce_rows, table_cells, unexplained
+    from trustmh.reproduce.table import (
+        HEADER,
+        by_benchmark,
+        footnotes,
+        not_reproduced_text,
+        reproduce_rows,
+        table_cells,
+        unexplained,
+    )
     from trustmh.reproduce.table import as_json as rows_json
     from trustmh.reproduce.table import markdown as rows_markdown
     from trustmh.run.catalog_view import offline
@@ -52,7 +60,7 @@ def reproduce_command(
     if as_json:
         write_json(rows_json(rows), "-")
     elif markdown:
-        console.print(rows_markdown(rows), markup=False, highlight=False, soft_wrap=True)
+        console.print(rows_markdown(rows) + "\n" + not_reproduced_text(), markup=False, highlight=False, soft_wrap=True)
     else:
         for benchmark, group in by_benchmark(rows).items():
             table = Table(title=benchmark, title_justify="left")
@@ -64,6 +72,7 @@ def reproduce_command(
             console.print(table)
             for reason, number in notes.items():
                 console.print(escape(f"  [{number}] {reason}"), highlight=False, soft_wrap=True)
+        console.print(escape(not_reproduced_text()), highlight=False, soft_wrap=True)
     missing = unexplained(rows)
     if missing:
         first = missing[0]

@@ -19,6 +19,16 @@ def sources() -> list[Source]:
     return [tier1_rows, tier2_rows, psyleak_rows, ethicmh_rows, alignment_rows]
 
 
+# Benchmarks whose protocol trustmh follows but that released nothing to re-score, and why: said by
+# `trustmh reproduce` so a missing benchmark is never mistaken for one that was left out silently.
+NOT_REPRODUCED = {
+    "Psychosis-bench (crisis_psychosis_bench)": "upstream (w-is-h/psychosis-bench @ 5cc4b15) released its test "
+    "cases and judge prompts (scoring.py) but no model outputs or per-model figures to re-score",
+    "VERA-MH (crisis_simulated_risk)": "upstream (SpringCare/VERA-MH @ f813d29) released example conversations "
+    "but no judged results or published figures",
+}
+
+
 def reproduce_rows(data_dir: str | Path | None) -> list[ReproRow]:
     rows: list[ReproRow] = []
     for source in sources():
@@ -101,10 +111,15 @@ def markdown(rows: list[ReproRow]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def not_reproduced_text() -> str:
+    return "Not reproduced:\n" + "\n".join(f"* {name}: {why}" for name, why in NOT_REPRODUCED.items())
+
+
 def as_json(rows: list[ReproRow]) -> dict[str, Any]:
     return {
         "rows": [row.as_dict() for row in rows],
         "unexplained": len(unexplained(rows)),
+        "not_reproduced": [{"benchmark": name, "why": why} for name, why in NOT_REPRODUCED.items()],
         "columns": {
             "published": "read from upstream's released result files",
             "upstream": "released outputs re-scored with upstream's parsing (bugs included)",
