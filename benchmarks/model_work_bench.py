@@ -42,6 +42,8 @@ class Call:
     messages: list[Any]
     config: Any
     answer: str
+    task: str = ""
+    sample_id: str = ""
 
 
 def logged_calls(log_dir: Path) -> list[Call]:
@@ -54,7 +56,8 @@ def logged_calls(log_dir: Path) -> list[Call]:
         for sample in log.samples or []:
             for event in sample.events:
                 if event.event == "model" and event.model.startswith("trustmh/"):
-                    calls.append(Call(event.timestamp.timestamp(), event.input, event.config, event.output.completion))
+                    at, answer = event.timestamp.timestamp(), event.output.completion
+                    calls.append(Call(at, event.input, event.config, answer, log.eval.task, str(sample.id)))
     return sorted(calls, key=lambda call: call.at)
 
 

@@ -23,7 +23,8 @@ token (tests/models/test_batching.py):
 
 The prefix reuse of :mod:`trustmh.models.reuse` is kept: a sequence starts from the stored KV
 state (or the KV a sequence slot still holds) sharing its longest prefix, and its state is
-stored after its prompt (for the calls beside it sharing the prefix) and after its answer.
+stored after its prompt (for the calls beside it sharing the prefix). Only prompt cells are ever
+reused: an answer's cells, decoded one token at a time, are dropped when it finishes.
 States are kept in llama.cpp's per-sequence format, converted between the one-stream model
 context and the batch context by :func:`restream`.
 
@@ -294,8 +295,7 @@ class BatchDecoder:
         return slot, reused
 
     def _store(self, slot: int, prompt: list[int], kv: list[int]) -> None:
-        """Keep ``slot``'s KV state in the model's state store under ``prompt`` (as llama-cpp-python
-        keys its states: the tokens of the call, prompt then answer)."""
+        """Keep ``slot``'s KV state (``prompt``'s cells) in the model's state store under ``prompt``."""
         cache = self._llama.cache
         if cache is None:
             return
@@ -317,8 +317,12 @@ class BatchDecoder:
     def _release(self, sequence: _Sequence, store: bool) -> None:
         del self._active[sequence.slot]
         if store:
-            self._store(sequence.slot, [*sequence.completion.plan.prompt, *sequence.completion.tokens], sequence.kv)
-            self._kept[sequence.slot] = sequence.kv
+            # The prompt's cells only: the answer's were computed one token at a time and are not what
+            # a later prompt containing them would compute (trustmh.models.reuse, forget_answer).
+            prompt = list(sequence.completion.plan.prompt)
+            self._lib.llama_memory_seq_rm(self._memory, sequence.slot, len(prompt), -1)
+            self._store(sequence.slot, prompt, sequence.kv[: len(prompt)])
+            self._kept[sequence.slot] = sequence.kv[: len(prompt)]
         else:
             self._lib.llama_memory_seq_rm(self._memory, sequence.slot, -1, -1)
             self._kept[sequence.slot] = []

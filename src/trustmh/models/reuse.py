@@ -75,6 +75,9 @@ def counting_llama_class() -> type:
     class CountingLlama(Llama):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             self.eval_sizes: list[int] = []
+            # Leading tokens of the live context whose KV cells a prompt's prefill computed.
+            self.prompt_end = 0
+            self._prefilling = False
             super().__init__(*args, **kwargs)
             if self._logits_all:
                 raise ValueError("lean states need logits_all=False")
@@ -82,11 +85,34 @@ def counting_llama_class() -> type:
         def eval(self, tokens: Any) -> None:
             self.eval_sizes.append(len(tokens))
             super().eval(tokens)
+            if self._prefilling:  # the first eval of a completion is its prompt (or what is left of it)
+                self._prefilling = False
+                self.prompt_end = self.n_tokens
+
+        def generate(self, tokens: Any, *args: Any, **kwargs: Any) -> Any:
+            self.forget_answer()
+            self._prefilling = True
+            return (yield from super().generate(tokens, *args, **kwargs))
+
+        def forget_answer(self) -> None:
+            """Keep only the KV cells the last prompt's prefill computed.
+
+            An answer's cells were computed one token at a time while decoding; the same tokens in
+            a later prompt (a conversation's next turn) are prefilled together when that prompt is
+            answered fresh, and llama.cpp's arithmetic differs slightly between the two, enough to
+            turn a greedy answer at a near-tie. Reusing only prefilled cells keeps every answer the
+            one it would be in a fresh process (benchmarks/reuse_identity_bench.py)."""
+            if self.n_tokens > self.prompt_end:
+                self._ctx.kv_cache_seq_rm(-1, self.prompt_end, -1)
+                self.n_tokens = self.prompt_end
+                self._requires_eval = True  # the live logits are the answer's, not the prompt's
 
         def save_state(self) -> LlamaState:
             # The KV cells of sequence 0 (the only one here) in llama.cpp's per-sequence format,
             # which the batch decoder can also restore into one of its sequences
-            # (trustmh.models.batching); without logits, as explained above.
+            # (trustmh.models.batching); without logits, as explained above; the prompt's cells
+            # only (forget_answer).
+            self.forget_answer()
             size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, 0)
             buffer = (ctypes.c_uint8 * int(size))()
             written = int(llama_cpp.llama_state_seq_get_data(self._ctx.ctx, buffer, size, 0))
@@ -103,7 +129,7 @@ def counting_llama_class() -> type:
 
         def load_state(self, state: LlamaState) -> None:
             self.input_ids[: state.n_tokens] = state.input_ids[: state.n_tokens]
-            self.n_tokens = state.n_tokens
+            self.n_tokens = self.prompt_end = state.n_tokens  # a stored state holds prompt cells only
             self._requires_eval = True
             self._seed = state.seed
             buffer = (ctypes.c_uint8 * state.llama_state_size).from_buffer_copy(state.llama_state)
@@ -190,7 +216,9 @@ def state_cache(megabytes: int) -> Any:
             return value
 
         def __setitem__(self, key: Sequence[int], value: Any) -> None:
-            new = tuple(key)
+            # llama-cpp-python keys a state by the call's prompt and answer; it holds the prompt's
+            # cells only (CountingLlama.forget_answer), so it is kept under those tokens.
+            new = tuple(key[: value.n_tokens]) if hasattr(value, "n_tokens") else tuple(key)
             self.cache_state.pop(new, None)
             for stored in list(self.cache_state):
                 if stored == new[: len(stored)]:
