@@ -117,10 +117,14 @@ class CriticalRule(_Strict):
 
 
 class RegressionMetric(_Strict):
-    """A task's metric compared item by item; ``better`` says which way is better."""
+    """A task's metric that is the mean of one per-item score field, compared item by item;
+    ``better`` says which way is better."""
 
     metric: str
     better: Literal["higher", "lower"]
+    # The per-item score field the metric is the mean of, where the log does not record it
+    # (metrics computed together, e.g. a classification's accuracy: field correct).
+    field: str | None = None
 
     @field_validator("metric")
     @classmethod

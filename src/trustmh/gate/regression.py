@@ -98,13 +98,19 @@ def pillar_regression(pillar: str, candidate: Run, baseline: Run, margin: float,
     return cases
 
 
-def _field_values(run: Run, task: str, metric: str, what: str) -> dict[str, float]:
-    """The per-item values of the one score field ``metric`` is the mean of (exit 2 when it is not)."""
+def _field_values(run: Run, task: str, metric: str, named: str | None, what: str) -> dict[str, float]:
+    """The per-item values of the one score field ``metric`` is the mean of: ``named`` in the
+    policy, else as the log records it; checked against the metric's value (exit 2 when it is not)."""
     result = run.result(task, what)
-    fields = result.metric_fields.get(metric, [])
+    fields = [named] if named else result.metric_fields.get(metric, [])
     rows = [row for row in result.rows if row.metric == metric]
-    if len(fields) != 1 or not rows:
-        raise UserError(f"{what}: {metric} of {task} is not the mean of one per-item score field; it cannot be paired")
+    if not rows:
+        raise UserError(f"{what}: task {task} reports no metric {metric}")
+    if len(fields) != 1:
+        raise UserError(
+            f"{what}: the log does not record which per-item score field {metric} of {task} is the mean of; "
+            "name it with field: (e.g. field: correct)"
+        )
     try:
         values = sample_items(run.samples(task, what), (fields[0],)).get(fields[0], {})
     except (TypeError, ValueError):
@@ -119,8 +125,8 @@ def _field_values(run: Run, task: str, metric: str, what: str) -> dict[str, floa
 def metric_regression(spec: RegressionMetric, candidate: Run, baseline: Run, margin: float, min_n: int) -> Case:
     task, _, metric = spec.metric.partition("/")
     what = f"regression: {spec.metric}"
-    mine = _field_values(candidate, task, metric, what)
-    theirs = _field_values(baseline, task, metric, what)
+    mine = _field_values(candidate, task, metric, spec.field, what)
+    theirs = _field_values(baseline, task, metric, spec.field, what)
     shared = sorted(i for i in set(mine) & set(theirs) if math.isfinite(mine[i]) and math.isfinite(theirs[i]))
     pair = (np.array([mine[i] for i in shared]), np.array([theirs[i] for i in shared]))
     difference = paired_bootstrap_difference([pair]) if shared else None
