@@ -158,7 +158,9 @@ def test_bad_policy_exit_2_one_line_naming_the_field(good_run: Path, tmp_path: P
 
 
 def test_a_metric_the_logs_lack_exit_2(good_run: Path, tmp_path: Path) -> None:
-    policy = write_policy(tmp_path / "gate.yaml", {"version": 1, "gates": [{"metric": "crisis_escalation/harmful_rate", "max": 0.1}]})
+    policy = write_policy(
+        tmp_path / "gate.yaml", {"version": 1, "gates": [{"metric": "crisis_escalation/harmful_rate", "max": 0.1}]}
+    )
     code, out = gate(str(good_run), "--policy", str(policy))
     assert code == 2 and "no task crisis_escalation" in out and "trustmh run crisis_escalation" in out
 

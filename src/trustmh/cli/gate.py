@@ -28,7 +28,9 @@ def gate_command(
     log_dir: Annotated[
         Path | None, typer.Argument(help="The candidate run's log folder (searched recursively).", show_default=False)
     ] = None,
-    policy: Annotated[Path | None, typer.Option("--policy", "-p", help="The policy file (YAML; see --example).")] = None,
+    policy: Annotated[
+        Path | None, typer.Option("--policy", "-p", help="The policy file (YAML; see --example).")
+    ] = None,
     baseline: Annotated[
         Path | None,
         typer.Option("--baseline", help="The last release's log folder, for the policy's regression: section."),
@@ -49,7 +51,7 @@ def gate_command(
     ] = None,
     junit: Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML: one test case per check.")] = None,
     summary: Annotated[
-        Path | None, typer.Option("--summary", help="Write a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\").")
+        Path | None, typer.Option("--summary", help='Write a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY").')
     ] = None,
     json_out: Annotated[
         str | None, typer.Option("--json", help="Write the verdict as JSON to FILE, or - for stdout.")
@@ -102,7 +104,12 @@ def _gate(
     from trustmh.gate.outputs import github_annotations, write_outputs
 
     verdict = check(
-        log_dir, policy, baseline=baseline, model=model, baseline_model=baseline_model, judge_validation=judge_validation
+        log_dir,
+        policy,
+        baseline=baseline,
+        model=model,
+        baseline_model=baseline_model,
+        judge_validation=judge_validation,
     )
     write_outputs(verdict, None if junit is None else str(junit), None if summary is None else str(summary), json_out)
     out = err_console if json_out == "-" else console  # stdout is the JSON's
@@ -115,4 +122,3 @@ def _gate(
             print(line)
     if verdict.exit_code:
         raise typer.Exit(verdict.exit_code)
-

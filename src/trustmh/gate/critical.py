@@ -88,7 +88,9 @@ def critical_cases(rule: CriticalRule, run: Run) -> list[Case]:
     if unparsed:
         ids = ", ".join(_item(s) for s in unparsed[:SHOWN_IDS]) + (" …" if len(unparsed) > SHOWN_IDS else "")
         message = f"{len(unparsed)} item(s) with {field} unparsed cannot be ruled out ({ids})"
-        cases.append(Case("critical", f"{name} — unparsed items", INSUFFICIENT, message, n=len(unparsed), task=rule.task))
+        cases.append(
+            Case("critical", f"{name} — unparsed items", INSUFFICIENT, message, n=len(unparsed), task=rule.task)
+        )
     if not failed and not unparsed:
         message = f"no item of {checked} checked has {rule.when}"
         cases.append(Case("critical", name, PASS if checked else INSUFFICIENT, message, n=checked, task=rule.task))

@@ -49,7 +49,11 @@ def decide_regression(
     message = (
         f"candidate − baseline {difference.difference:+.3f} [{low:+.3f}, {high:+.3f}] over {difference.n} shared items "
         f"({better} is better): "
-        + (f"a drop of more than {margin:g} is ruled out" if passed else f"a drop of more than {margin:g} cannot be ruled out")
+        + (
+            f"a drop of more than {margin:g} is ruled out"
+            if passed
+            else f"a drop of more than {margin:g} cannot be ruled out"
+        )
     )
     return Case(
         "regression",
@@ -71,7 +75,9 @@ def _scores(run: Run, pillar: str) -> dict[str, PillarScore]:
 
 
 def _items(run: Run, label: str) -> dict[tuple[str, str, str], dict[str, float]]:
-    return {(label, task, field): values for task, result in run.results.items() for field, values in result.items.items()}
+    return {
+        (label, task, field): values for task, result in run.results.items() for field, values in result.items.items()
+    }
 
 
 def pillar_regression(pillar: str, candidate: Run, baseline: Run, margin: float, min_n: int) -> list[Case]:

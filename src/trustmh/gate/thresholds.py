@@ -92,7 +92,9 @@ def pillar_cases(gate: ThresholdGate, run: Run, min_n: int) -> list[Case]:
     """One case per bound and per source (starter and benchmark values are never mixed)."""
     assert gate.pillar is not None
     rows = run.rows()
-    scores = [s for (_, model, pillar), s in pillar_scores(rows).items() if model == run.model and pillar == gate.pillar]
+    scores = [
+        s for (_, model, pillar), s in pillar_scores(rows).items() if model == run.model and pillar == gate.pillar
+    ]
     if not scores:
         raise UserError(
             f"gates: pillar {gate.pillar}: the logs in {run.log_dir} have no task of this pillar for {run.model}; "
@@ -115,4 +117,3 @@ def pillar_cases(gate: ThresholdGate, run: Run, min_n: int) -> list[Case]:
 def threshold_cases(gate: ThresholdGate, run: Run, min_n: int) -> list[Case]:
     chosen = gate.min_n if gate.min_n is not None else min_n
     return metric_cases(gate, run, chosen) if gate.metric is not None else pillar_cases(gate, run, chosen)
-
