@@ -44,7 +44,12 @@ def assert_gate(
     """The verdict of :func:`trustmh.gate.check`, or an ``AssertionError`` when it does not pass."""
     __tracebackhide__ = True  # pytest shows the failed checks, not this frame
     verdict = check(
-        log_dir, policy, baseline=baseline, model=model, baseline_model=baseline_model, judge_validation=judge_validation
+        log_dir,
+        policy,
+        baseline=baseline,
+        model=model,
+        baseline_model=baseline_model,
+        judge_validation=judge_validation,
     )
     if not verdict.passed:
         raise AssertionError(failure_text(verdict))
