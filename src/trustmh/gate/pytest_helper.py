@@ -16,7 +16,6 @@ import: any test runner reports an ``AssertionError``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -32,25 +31,11 @@ def failure_text(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-def assert_gate(
-    log_dir: str | Path,
-    policy: Policy | str | Path | dict[str, Any],
-    *,
-    baseline: str | Path | None = None,
-    model: str | None = None,
-    baseline_model: str | None = None,
-    judge_validation: Iterable[str | Path] = (),
-) -> Verdict:
-    """The verdict of :func:`trustmh.gate.check`, or an ``AssertionError`` when it does not pass."""
+def assert_gate(log_dir: str | Path, policy: Policy | str | Path | dict[str, Any], **options: Any) -> Verdict:
+    """The verdict of :func:`trustmh.gate.check` (``options``: its keyword arguments, e.g.
+    ``baseline=``), or an ``AssertionError`` listing the checks that did not pass."""
     __tracebackhide__ = True  # pytest shows the failed checks, not this frame
-    verdict = check(
-        log_dir,
-        policy,
-        baseline=baseline,
-        model=model,
-        baseline_model=baseline_model,
-        judge_validation=judge_validation,
-    )
+    verdict = check(log_dir, policy, **options)
     if not verdict.passed:
         raise AssertionError(failure_text(verdict))
     return verdict
