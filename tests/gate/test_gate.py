@@ -205,3 +205,35 @@ def test_example_policy_loads() -> None:
     assert code == 0 and "version: 1" in out
     code, out = gate("--schema")
     assert code == 0 and '"title": "trustmh gate policy, version 1"' in out
+
+
+def _as_model(directory: Path, model: str) -> None:
+    """Copies of the logs in ``directory`` under another model's name."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    for path in list(directory.glob("*.eval")):
+        log = read_eval_log(str(path))
+        log.eval.model = model
+        write_eval_log(log, str(path.with_name(f"other-{path.name}")))
+
+
+def test_several_models_need_model_and_another_models_partial_log_does_not_block(
+    good_run: Path, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    shutil.copytree(good_run, logs)
+    _as_model(logs, "trustmh/replay/other")
+    policy = write_policy(tmp_path / "gate.yaml", POLICY)
+    code, out = gate(str(logs), "--policy", str(policy))
+    assert code == 2 and "--model:" in out and "trustmh/replay/other" in out
+    for path in logs.glob("other-*.eval"):
+        path.unlink()
+    other = tmp_path / "other"
+    shutil.copytree(good_run, other)
+    with_unfinished_log(other)
+    _as_model(other, "trustmh/replay/other")
+    for path in other.glob("other-*.eval"):
+        shutil.copy(path, logs / path.name)
+    assert gate(str(logs), "--policy", str(policy), "--model", "trustmh/replay/bot")[0] == 0
+    code, out = gate(str(logs), "--policy", str(policy), "--model", "trustmh/replay/other")
+    assert code == 2 and "did not finish" in out

@@ -71,17 +71,27 @@ def is_corrected(row: MetricRow, result: LogResult) -> bool:
     return row.metric in result.judge_corrections
 
 
-def check_finished(log_dir: Path) -> None:
-    """Exit 2 (a :class:`UserError` naming the log and the fix) unless the newest log of every
-    task and model finished with every sample scored."""
-    newest: dict[tuple[str, str], tuple[str, EvalLog]] = {}
+Newest = dict[tuple[str, str], tuple[str, EvalLog]]
+
+
+def newest_logs(log_dir: Path) -> Newest:
+    """``(task, model) -> (path, header)`` of the newest log of each, whatever its status."""
+    newest: Newest = {}
     for path in log_paths(log_dir):
         header = read_log(path, header_only=True)
         key = (header.eval.task, header.eval.model)
         if key not in newest or _created(header) >= _created(newest[key][1]):
             newest[key] = (path, header)
-    for path, header in newest.values():
-        task, model = header.eval.task.removeprefix("trustmh/"), header.eval.model
+    if not newest:
+        raise UserError(f"no inspect logs found in {log_dir}")
+    return newest
+
+
+def check_finished(newest: Newest, model: str) -> None:
+    """Exit 2 (a :class:`UserError` naming the log and the fix) unless the newest log of every
+    task of ``model`` finished with every sample scored."""
+    for path, header in [found for (_, name), found in newest.items() if name == model]:
+        task = header.eval.task.removeprefix("trustmh/")
         if header.status != "success":
             raise UserError(
                 f"{path}: {task} on {model} did not finish (status {header.status}); rerun the same "
@@ -121,9 +131,10 @@ def load_run(
     there (the baseline of the same model), else the only one (several: a one-line error naming ``option``)."""
     log_dir = Path(log_dir)
     validations = load_validations(judge_validation)
-    check_finished(log_dir)
+    newest = newest_logs(log_dir)
+    chosen = _chosen_model((name for _, name in newest), model, log_dir, option, prefer)
+    check_finished(newest, chosen)
     collection = collect_logs([log_dir], redact=True)
-    chosen = _chosen_model((r.model for r in collection.results), model, log_dir, option, prefer)
     mine = [r for r in collection.results if r.model == chosen]
     annotate(mine, validations)
     return Run(str(log_dir), chosen, {r.task: r for r in mine})
