@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from tests.gate.gate_logs import with_errored_sample, with_unfinished_log
 from trustmh.cli.main import app
 from trustmh.gate import check
-from trustmh.gate.outputs import junit_xml
+from trustmh.gate.outputs import github_annotations, junit_xml, markdown_summary
 
 SCHEMA = Path(__file__).with_name("junit.xsd")
 runner = CliRunner()
@@ -127,6 +127,22 @@ def test_errored_samples_exit_2(good_run: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "j.xml").exists()  # no verdict, nothing half-written
 
 
+def test_an_unwritable_output_writes_nothing(good_run: Path, tmp_path: Path) -> None:
+    policy = write_policy(tmp_path / "gate.yaml", POLICY)
+    (tmp_path / "summary.md").mkdir()
+    code, out = gate(
+        str(good_run),
+        "--policy",
+        str(policy),
+        "--junit",
+        str(tmp_path / "j.xml"),
+        "--summary",
+        str(tmp_path / "summary.md"),
+    )
+    assert code == 2 and "--summary" in out and "a folder" in out
+    assert not (tmp_path / "j.xml").exists()
+
+
 def test_unfinished_log_exit_2(good_run: Path, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     shutil.copytree(good_run, logs)
@@ -176,9 +192,16 @@ def test_junit_validates_against_the_schema(one_critical_run: Path) -> None:
 def test_junit_of_hostile_text_stays_valid_xml() -> None:
     from trustmh.report.gate_verdict import Case, Verdict
 
-    hostile = "]]></failure><x>\x00\x1b[31m & <script>"
+    hostile = "]]></failure><x>\x00\x1b[31m & <script> | [link](http://x) \n::error::fake"
     verdict = Verdict([Case("critical", f"t — item {hostile}", "fail", hostile, excerpt=hostile)], "m", "d", "p")
     xmlschema.XMLSchema(str(SCHEMA)).validate(junit_xml(verdict))
+    summary = markdown_summary(verdict)
+    assert "<script>" not in summary and "[link](" not in summary
+    row = next(line for line in summary.splitlines() if line.startswith("| ❌"))
+    assert row.count(" | ") == 5  # the hostile pipe does not add a column
+    [annotation] = github_annotations(verdict)
+    assert annotation.splitlines() == [annotation] and annotation.startswith("::error title=")
+    assert "\x00" not in annotation and "\x1b" not in annotation  # no control characters reach the log
 
 
 def test_summary_and_annotations_come_from_the_verdict(one_critical_run: Path, tmp_path: Path, monkeypatch) -> None:
@@ -191,6 +214,7 @@ def test_summary_and_annotations_come_from_the_verdict(one_critical_run: Path, t
     assert text.startswith("## ❌ trustmh gate: FAIL")  # the verdict first
     assert "| ❌ | crisis\\_classification: correct == 0 — item s-si-2 |" in text
     assert "goodbye" not in text  # transcripts stay out of the summary
+    assert "> ⚠ Starter suite: items written by the trustmh authors" in text  # the results are starter items
     assert "::error title=trustmh gate%3A crisis_classification%3A correct == 0 — item s-si-2::" in out
 
 

@@ -116,6 +116,8 @@ def _gate(
     for case in verdict.cases:
         style = STYLES[case.status]
         out.print(f"[{style}]{case.status:>12}[/{style}]  {escape(case.name)}: {escape(case.message)}", soft_wrap=True)
+    for note in verdict.notes:
+        out.print(f"note: {escape(note)}", soft_wrap=True)
     out.print(f"[{STYLES[verdict.status]}]{escape(verdict.headline())}[/{STYLES[verdict.status]}]", soft_wrap=True)
     if _on_github():
         for line in github_annotations(verdict):

@@ -13,6 +13,7 @@ from trustmh.gate.policy import Policy, load_policy, parse_policy
 from trustmh.gate.regression import regression_cases
 from trustmh.gate.thresholds import threshold_cases
 from trustmh.report.gate_verdict import Verdict
+from trustmh.report.render import STARTER_WARNING
 
 
 def _policy(policy: Policy | str | Path | dict[str, Any]) -> tuple[Policy, str]:
@@ -55,7 +56,10 @@ def check(
         base = load_run(Path(baseline), baseline_model, validations, option="baseline_model", prefer=run.model)
         base_model = base.model
         cases += regression_cases(chosen.regression, run, base, chosen.min_n)
+    starter = sorted(task for task, result in run.results.items() if result.source == "starter")
+    notes = [f"{STARTER_WARNING} Gated on it: {', '.join(starter)}."] if starter else []
     return Verdict(
+        notes=notes,
         cases=cases,
         model=run.model,
         log_dir=str(log_dir),

@@ -12,10 +12,12 @@ from __future__ import annotations
 import html
 import io
 import re
+from pathlib import Path
 
 from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
 
 from trustmh.core.files import json_text, write_text
+from trustmh.core.paths import check_output_file
 from trustmh.report.gate_verdict import FAIL, INSUFFICIENT, PASS, Case, Verdict
 from trustmh.report.headline import fmt
 
@@ -74,6 +76,7 @@ def markdown_summary(verdict: Verdict) -> str:
     if verdict.baseline:
         where += f", baseline {_cell(verdict.baseline)} ({_cell(verdict.baseline_model or '')})"
     lines += [where + ".", ""]
+    lines += [f"> ⚠ {_cell(note)}\n" for note in verdict.notes]
     lines += ["| | check | value | 95% CI | n | detail |", "|---|---|---|---|---|---|"]
     order = {FAIL: 0, INSUFFICIENT: 1, PASS: 2}
     for case in sorted(verdict.cases, key=lambda c: order[c.status]):
@@ -86,7 +89,9 @@ def markdown_summary(verdict: Verdict) -> str:
 
 
 def _command_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's data: no control characters (an escape sequence in the log), and
+    ``%``, CR and LF escaped so a message cannot start a command line of its own."""
+    return xml_text(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _command_property(text: str) -> str:
@@ -108,7 +113,11 @@ def github_annotations(verdict: Verdict) -> list[str]:
 def write_outputs(
     verdict: Verdict, junit: str | None = None, summary: str | None = None, json_out: str | None = None
 ) -> None:
-    """Write the requested files (``-``: stdout for the JSON); each appears whole or not at all."""
+    """Write the requested files (``-``: stdout for the JSON); each appears whole or not at all,
+    and none is written when one of the destinations cannot be (a folder, a FIFO)."""
+    for destination, option in ((junit, "--junit"), (summary, "--summary"), (json_out, "--json")):
+        if destination is not None and destination != "-":
+            check_output_file(Path(destination), option)
     if junit is not None:
         write_text(junit_xml(verdict), junit)
     if summary is not None:
