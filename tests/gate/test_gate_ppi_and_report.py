@@ -35,6 +35,14 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return log.parent, validation
 
 
+def test_pillar_gate_on_a_corrected_headline_says_so(judged: tuple[Path, Path]) -> None:
+    logs, validation = judged
+    policy = {"version": 1, "gates": [{"pillar": "safety", "min": 0.1}]}
+    [plain] = check(logs, policy).cases
+    [corrected] = check(logs, policy, judge_validation=[validation]).cases
+    assert not plain.corrected and corrected.corrected and corrected.ci != plain.ci
+
+
 def test_judged_metric_uses_the_corrected_ci(judged: tuple[Path, Path]) -> None:
     logs, validation = judged
     [plain] = check(logs, POLICY).cases
@@ -76,6 +84,9 @@ def test_hostile_verdict_text_is_escaped_and_a_foreign_file_is_one_line(
     write_json(verdict.as_dict(), path)
     html = build_report([logs], tmp_path / "r.html", gate=path).read_text(encoding="utf-8")
     assert hostile not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "transcript excerpt" in html
+    redacted = build_report([logs], tmp_path / "r2.html", redact=True, gate=path).read_text(encoding="utf-8")
+    assert "transcript excerpt" not in redacted  # a redacted report keeps the verdict, not the transcripts
     other = tmp_path / "other.json"
     other.write_text('{"format": "something else"}')
     result = CliRunner().invoke(app, ["report", str(logs), "-o", str(tmp_path / "x.html"), "--gate", str(other)])

@@ -100,7 +100,7 @@ def pillar_cases(gate: ThresholdGate, run: Run, min_n: int) -> list[Case]:
             f"gates: pillar {gate.pillar}: the logs in {run.log_dir} have no task of this pillar for {run.model}; "
             "run its tasks (`trustmh tasks` lists them), then gate again"
         )
-    corrected = {r.task for r in run.results.values() for row in r.rows if is_corrected(row, r)}
+    corrected = {(r.task, row.metric) for r in run.results.values() for row in r.rows if is_corrected(row, r)}
     cases = []
     for score in scores:
         source = score.source if len(scores) > 1 else ""
@@ -109,7 +109,7 @@ def pillar_cases(gate: ThresholdGate, run: Run, min_n: int) -> list[Case]:
             if score.value is None:
                 cases.append(Case("threshold", name, INSUFFICIENT, f"not decidable: {score.excluded}", threshold=bound))
                 continue
-            parts_corrected = any(p.task in corrected for p in score.included)
+            parts_corrected = any((p.task, row.metric) in corrected for p in score.included for row in p.rows)
             cases.append(decide(name, score.value, score.ci, score.n, direction, bound, min_n, parts_corrected))
     return cases
 
