@@ -227,6 +227,8 @@ def test_example_policy_loads() -> None:
     assert parsed.gates and parsed.critical and parsed.regression is not None
     code, out = gate("--example")
     assert code == 0 and "version: 1" in out
+    code, out = gate("--help")
+    assert code == 0 and "Example: trustmh gate logs/ --policy gate.yaml" in out
     code, out = gate("--schema")
     assert code == 0 and '"title": "trustmh gate policy, version 1"' in out
 
