@@ -2,9 +2,9 @@
 
 The report's reader (:func:`trustmh.report.collect.collect`) gives the metric rows with n and
 CIs, the headline item values and the judge-check corrections (``--judge-validation``). Before
-that, every log in the folder is checked: the gate never decides on a partial run. The newest
-log of each task and model must have finished (status ``success``) with every sample scored;
-otherwise it is no verdict (exit 2) with the fix.
+that, the gated model's logs are checked: the gate never decides on a partial run. The newest
+log of each of its tasks must have finished (status ``success``) with every sample scored;
+otherwise it is no verdict (exit 2) with the fix. Other models' logs in the folder are left alone.
 """
 
 from __future__ import annotations
