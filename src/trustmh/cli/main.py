@@ -12,6 +12,7 @@ from trustmh.cli import audit as audit_commands
 from trustmh.cli import bulk as bulk_commands
 from trustmh.cli import data as data_commands
 from trustmh.cli import evaluate as evaluate_commands
+from trustmh.cli import gate as gate_commands
 from trustmh.cli import judgecheck as judgecheck_commands
 from trustmh.cli import report as report_commands
 from trustmh.cli import reproduce as reproduce_commands
@@ -31,6 +32,7 @@ report_commands.register(app)
 reproduce_commands.register(app)
 bulk_commands.register(app)
 audit_commands.register(app)
+gate_commands.register(app)
 app.add_typer(data_commands.app, name="data")
 
 

@@ -42,6 +42,10 @@ def report_command(
             "other judged metrics read 'unvalidated'.",
         ),
     ] = None,
+    gate: Annotated[
+        Path | None,
+        typer.Option("--gate", help="Show a `trustmh gate --json` verdict first, in a Gate section."),
+    ] = None,
     exclude_self: Annotated[
         bool,
         typer.Option(
@@ -59,6 +63,8 @@ def report_command(
     Example: trustmh report logs/ -o report.html --exclude-self
 
     Example: trustmh report logs/ -o report.html --judge-validation validation.json
+
+    Example: trustmh report logs/ -o report.html --gate verdict.json
     """
     from trustmh.report import build_report
 
@@ -71,5 +77,6 @@ def report_command(
         json_path=json_out,
         judge_validation=judge_validation,
         exclude_self=exclude_self,
+        gate=gate,
     )
     console.print(f"report written to {path}")

@@ -15,6 +15,7 @@ from trustmh.core.spreadsheet import neutralise_csv_cell
 from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
 from trustmh.report.escalation_tradeoff import escalation_points
+from trustmh.report.gate_verdict import load_verdict
 from trustmh.report.headline import pillar_scores
 from trustmh.report.judge_validation import annotate, load_validations
 from trustmh.report.ranking import leaderboards
@@ -54,6 +55,7 @@ def build_report(
     json_path: Path | None = None,
     judge_validation: list[Path] | None = None,
     exclude_self: bool = False,
+    gate: Path | None = None,
 ) -> Path:
     """Write the HTML report for the logs under ``log_dirs`` to ``output`` and return its path.
 
@@ -61,13 +63,15 @@ def build_report(
     ``trustmh judge-check --json`` files shown beside the judged metrics. All input is read and
     checked before anything is written: bad input raises :class:`trustmh.core.errors.UserError`
     and leaves no file behind (each file is written atomically). ``exclude_self`` leaves out
-    the logs judged by a judge of their model's own family (``docs/judges.md``).
+    the logs judged by a judge of their model's own family (``docs/judges.md``). ``gate``: a
+    ``trustmh gate --json`` verdict, shown first in its own section (docs/gate.md).
     """
     alignment = load_alignment(align_json) if align_json is not None else None
     validations = load_validations(judge_validation or [])
+    verdict = load_verdict(gate) if gate is not None else None
     collection = collect([Path(d) for d in log_dirs], redact=redact, exclude_self=exclude_self)
     annotate(collection.results, validations)
-    html = render_html(collection, alignment, redact)
+    html = render_html(collection, alignment, redact, verdict)
     try:
         write_text(html, output)
         write_exports(collection, csv_path, json_path)

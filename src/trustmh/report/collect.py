@@ -10,6 +10,7 @@ so also in a redacted report): the ranking compares two models on the items both
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,7 +49,7 @@ class Collection:
         return {(res.model, res.task, name): values for res in self.results for name, values in res.items.items()}
 
 
-def _log_paths(target: Path) -> list[str]:
+def log_paths(target: Path) -> list[str]:
     if target.is_file():
         if target.suffix not in LOG_SUFFIXES:
             raise UserError(f"{target}: not an inspect log (.eval or .json) nor a log directory")
@@ -91,7 +92,8 @@ def _score_text(sample: EvalSample) -> str:
     return "; ".join(parts)
 
 
-def _score_values(sample: EvalSample) -> dict[str, Any]:
+def score_values(sample: EvalSample) -> dict[str, Any]:
+    """Every score field of a sample, its scorers' value dicts merged."""
     merged: dict[str, Any] = {}
     for score in (sample.scores or {}).values():
         if isinstance(score.value, dict):
@@ -103,7 +105,7 @@ def _rta_cell(sample: EvalSample) -> tuple[tuple[str, str], float] | None:
     meta = sample.metadata or {}
     if "method" not in meta or "objective" not in meta:
         return None
-    values = _score_values(sample)
+    values = score_values(sample)
     for name in RTA_FIELDS:
         if name in values and not is_unparsed(values[name]):  # unparsed: stored as NaN
             return (str(meta["method"]), str(meta["objective"])), float(values[name])
@@ -116,7 +118,7 @@ def item_fields(pillar: str) -> tuple[str, ...]:
 
 
 def _add_items(sample: EvalSample, fields: tuple[str, ...], epochs: dict[str, dict[str, list[float]]]) -> None:
-    values = _score_values(sample)
+    values = score_values(sample)
     for name in fields:
         if name in values:
             value = values[name]
@@ -132,6 +134,14 @@ def _mean_over_epochs(epochs: dict[str, dict[str, list[float]]]) -> dict[str, di
             parsed = [v for v in values if math.isfinite(v)]
             out[name][sample_id] = sum(parsed) / len(parsed) if parsed else math.nan
     return out
+
+
+def sample_items(samples: Iterable[EvalSample], fields: tuple[str, ...]) -> dict[str, dict[str, float]]:
+    """``field -> {sample id: value}`` over ``samples`` (mean over epochs; NaN: unparsed in every epoch)."""
+    epochs: dict[str, dict[str, list[float]]] = {}
+    for sample in samples:
+        _add_items(sample, fields, epochs)
+    return _mean_over_epochs(epochs)
 
 
 def _verdict_fields(sample: EvalSample) -> set[str]:
@@ -161,13 +171,14 @@ def _add_samples(result: LogResult, log: EvalLog, redact: bool) -> None:
             stat.total += cell[1]
             stat.n += 1
         if not redact and len(result.samples) < MAX_SAMPLES_SHOWN:
-            output = sample.output.completion if sample.output else ""
-            result.samples.append(
-                SampleExcerpt(
-                    str(sample.id), _excerpt(_text(sample.input)), _excerpt(output), _excerpt(_score_text(sample))
-                )
-            )
+            result.samples.append(sample_excerpt(sample))
     result.items = _mean_over_epochs(epochs)
+
+
+def sample_excerpt(sample: EvalSample) -> SampleExcerpt:
+    """The start and end of a sample's input, answer and scores (the report's sample table)."""
+    output = sample.output.completion if sample.output else ""
+    return SampleExcerpt(str(sample.id), _excerpt(_text(sample.input)), _excerpt(output), _excerpt(_score_text(sample)))
 
 
 def _result(path: str, log: EvalLog) -> LogResult:
@@ -234,7 +245,7 @@ def _created(log: EvalLog) -> datetime:
 def collect(targets: list[Path], redact: bool = False, exclude_self: bool = False) -> Collection:
     """The latest successful log per (task, model) under ``targets``; with ``exclude_self`` a log
     judged by a judge of its model's own family is not used (listed with the reason)."""
-    paths = sorted({p for target in targets for p in _log_paths(Path(target))})
+    paths = sorted({p for target in targets for p in log_paths(Path(target))})
     if not paths:
         raise UserError(f"no inspect logs found in {', '.join(str(t) for t in targets)}")
     latest: dict[tuple[str, str], tuple[str, EvalLog]] = {}

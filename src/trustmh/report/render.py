@@ -21,6 +21,7 @@ from trustmh.report.audit import audit_views
 from trustmh.report.collect import Collection
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.escalation_tradeoff import escalation_points, escalation_sentences, escalation_tradeoff_figure
+from trustmh.report.gate_verdict import Verdict
 from trustmh.report.headline import PillarScore, beside_texts, ci_text, fmt, pillar_scores
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.log_result import LogResult
@@ -326,7 +327,9 @@ def _modified_tasks(results: list[LogResult]) -> list[str]:
     return [f"{r.task} ({r.model}): {', '.join(r.modified_data)}" for r in results if r.modified_data]
 
 
-def page_context(collection: Collection, alignment: Alignment | None, redact: bool) -> dict[str, Any]:
+def page_context(
+    collection: Collection, alignment: Alignment | None, redact: bool, gate: Verdict | None = None
+) -> dict[str, Any]:
     results = collection.results
     rows = [r for res in results for r in res.rows]
     models = list(dict.fromkeys(res.model for res in sorted(results, key=lambda r: r.model)))
@@ -362,6 +365,7 @@ def page_context(collection: Collection, alignment: Alignment | None, redact: bo
         "starter_warning": STARTER_WARNING,
         "alignment": _alignment_view(alignment, store),
         "audits": audit_views(results),
+        "gate": gate,
         "figures_json": store.script_json(),
         "plotly_js": Markup(get_plotlyjs()),
     }
@@ -380,5 +384,6 @@ def _environment() -> jinja2.Environment:
     return environment
 
 
-def render_html(collection: Collection, alignment: Alignment | None, redact: bool) -> str:
-    return _environment().get_template("report.html.j2").render(**page_context(collection, alignment, redact))
+def render_html(collection: Collection, alignment: Alignment | None, redact: bool, gate: Verdict | None = None) -> str:
+    """The page; ``gate``: a ``trustmh gate`` verdict shown in its own section, first."""
+    return _environment().get_template("report.html.j2").render(**page_context(collection, alignment, redact, gate))
