@@ -380,5 +380,8 @@ def _environment() -> jinja2.Environment:
     return environment
 
 
-def render_html(collection: Collection, alignment: Alignment | None, redact: bool) -> str:
-    return _environment().get_template("report.html.j2").render(**page_context(collection, alignment, redact))
+def render_html(
+    collection: Collection, alignment: Alignment | None, redact: bool, evidence: dict[str, Any] | None = None
+) -> str:
+    context = {**page_context(collection, alignment, redact), "evidence": evidence}
+    return _environment().get_template("report.html.j2").render(**context)
