@@ -40,8 +40,6 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.audit.detectors import turn_findings
 from trustmh.audit.readers import Conversation, read_conversations
 from trustmh.audit.redaction import Redactor
-from trustmh.audit.statutes.checks import Message
-from trustmh.audit.statutes.findings import STATUTES_KEY, conversation_findings, known_minor
 from trustmh.audit.scoring import (
     AUDIT_METRICS,
     DERIVED_FIELDS,
@@ -50,6 +48,8 @@ from trustmh.audit.scoring import (
     judged_values,
     severity,
 )
+from trustmh.audit.statutes.checks import Message
+from trustmh.audit.statutes.findings import STATUTES_KEY, conversation_findings, known_minor
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import ConversationRecord, Turn, conversation_of, save
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
