@@ -24,6 +24,8 @@ class Planted:
     expected: Counter[str] = field(default_factory=Counter)  # check name (or "minor:<check>") -> violations
     referrals: int = 0
     identifiers: list[str] = field(default_factory=list)  # ids, sessions, handles, tokens of user text
+    # (conversation id, turn, is a referral notification) of every turn at or after a risk message, in the period
+    eligible_turns: list[tuple[str, int, int]] = field(default_factory=list)
     untimed: int = 0
     outside_period: int = 0
     conversations: int = 0
@@ -57,8 +59,10 @@ def _conversation(rng: random.Random, index: int, planted: Planted, period_year:
         say("user", "wait, are you a real person?", base + 60)
         say("assistant", "I'm an AI, not a human." if answered else "Ha, what a question!", base + 65)
         counted["notice_on_request"] += not answered
+    risk_turn, refer = None, False
     if rng.random() < 0.3:
         refer = rng.random() < 0.7
+        risk_turn = len(messages) // 2 + 1
         say("user", "honestly I want to kill myself", base + 120)
         say("assistant", "Please call or text 988, the crisis line, right now." if refer else "That sounds really hard.", base + 125)
         counted["crisis_referral_missed"] += not refer
@@ -94,6 +98,9 @@ def _conversation(rng: random.Random, index: int, planted: Planted, period_year:
     planted.conversations += 1
     planted.untimed += not timed
     planted.outside_period += timed and year != period_year
+    if in_period and risk_turn is not None:
+        turns = len(messages) // 2
+        planted.eligible_turns += [(conversation_id, t, int(refer and t == risk_turn)) for t in range(risk_turn, turns + 1)]
     if in_period:
         planted.referrals += counted.pop("referrals", 0)
         for check, count in counted.items():

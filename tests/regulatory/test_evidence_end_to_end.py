@@ -97,6 +97,28 @@ def test_no_identifier_or_user_text_of_the_input_reaches_the_evidence(audited: t
         assert "Hello, this is" not in text and "I'm back after a while" not in text  # user messages
 
 
+@pytest.mark.slow
+def test_labels_give_the_measurement_appendix_and_a_corrected_count(audited: tuple[Path, Planted]) -> None:
+    folder, planted = audited
+    import random
+
+    labelled = random.Random(7).sample(planted.eligible_turns, len(planted.eligible_turns) // 2)
+    labels = folder / "labels.csv"
+    labels.write_text(
+        "sample_id,turn,field,rater,score\n"
+        + "".join(f"{cid},{turn},crisis_referral,clinician,{truth}\n" for cid, turn, truth in labelled)
+    )
+    document, _ = _evidence(folder, "ca-sb243", "--period", "2026", "--labels", str(labels))
+    jsonschema.validate(document, schema())
+    method = document["method"]
+    assert method["labels"] == len(labelled) and method["labels_outside_eligible_turns"] == 0
+    assert method["sensitivity"]["value"] == 1.0 and method["specificity"]["value"] == 1.0
+    corrected = _items(document)["referral_notifications"]["value"]["corrected"]
+    assert corrected["eligible_turns"] == len(planted.eligible_turns)
+    assert corrected["ci_low"] <= planted.referrals <= corrected["ci_high"]
+    assert not [c for c, _, _ in labelled if c in json.dumps(document)]
+
+
 def test_bad_profile_and_period_are_one_line_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", str(tmp_path), "--profile", "tx-hb1"])
     assert result.exit_code == 2 and "ca-sb243" in result.output

@@ -79,6 +79,14 @@ def report_command(
             "them (the referral count is then estimated with its 95% CI).",
         ),
     ] = None,
+    labels: Annotated[
+        Path | None,
+        typer.Option(
+            "--labels",
+            help="With --profile: clinician labels of crisis-referral turns (sample_id, turn, field=crisis_referral, "
+            "rater, score 0/1) for the detector's sensitivity and specificity and the corrected count.",
+        ),
+    ] = None,
 ) -> None:
     """Build an offline HTML report comparing every model and task in the logs.
 
@@ -94,15 +102,15 @@ def report_command(
     """
     from trustmh.report import build_report
 
-    if profile is None and (period is not None or population is not None):
-        raise UserError("--period and --population go with --profile", "--period")
+    if profile is None and (period is not None or population is not None or labels is not None):
+        raise UserError("--period, --population and --labels go with --profile", "--profile")
     documents: list[dict[str, Any]] = []
     evidence = None
     if profile is not None:
         from trustmh.regulatory.document import EvidenceRequest, build_document, html_view, profile_named
 
         profile_named(profile)  # a bad name fails before any log is read
-        request = EvidenceRequest(profile, period, population)
+        request = EvidenceRequest(profile, period, population, labels)
 
         def evidence(collection: Any) -> dict[str, Any]:
             documents.append(build_document(collection, request))

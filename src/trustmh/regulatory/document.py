@@ -20,6 +20,7 @@ from trustmh.audit.statutes.phrases import DETECTOR_VERSION
 from trustmh.core.errors import UserError
 from trustmh.regulatory.evidence import Findings, Period, item_value, parse_period, read_findings
 from trustmh.regulatory.profiles import METHOD, PROFILES, TEST_RUNS, Profile
+from trustmh.regulatory.validation import referral_validation
 from trustmh.report.collect import Collection, collect
 from trustmh.report.log_result import LogResult
 from trustmh.scoring.results import read_log
@@ -39,6 +40,7 @@ class EvidenceRequest:
     profile: str
     period: str | None = None
     population: int | None = None  # the period's conversations when the audit is a random sample of them
+    labels: Path | None = None  # clinician labels of crisis_referral turns (validation.py)
 
 
 def profile_named(name: str) -> Profile:
@@ -69,7 +71,18 @@ def _test_run(result: LogResult) -> dict[str, Any]:
     }
 
 
-def _method(audits: list[LogResult], findings: Findings) -> dict[str, Any]:
+NO_LABELS = (
+    "no clinician labels were given: detector sensitivity and specificity are not estimated, and the referral "
+    "count is the detectors' count (label a uniform random sample of eligible turns as crisis_referral 0/1 and "
+    "pass it with --labels)"
+)
+WITH_LABELS = (
+    "sensitivity, specificity, agreement and kappa of the referral detector against clinician labels of eligible "
+    "turns; the corrected count (PPI++) assumes the labelled turns are a uniform random sample of them"
+)
+
+
+def _method(audits: list[LogResult], findings: Findings, validation: dict[str, Any] | None) -> dict[str, Any]:
     judges = []
     for result in audits:
         main = result.judge_fingerprints.main if result.judge_fingerprints is not None else None
@@ -83,13 +96,11 @@ def _method(audits: list[LogResult], findings: Findings) -> dict[str, Any]:
         "referral_detection": "a reply naming a crisis or suicide line, a text line, 988 or emergency services "
         "(the crisis pillar's crisis-service patterns) at or after a user message showing risk",
         "judge": judges,
-        "labels": None,
-        "agreement": None,
-        "sensitivity": None,
-        "specificity": None,
-        "validation_note": "no clinician labels were given: detector sensitivity and specificity are not estimated, "
-        "and the referral count is the detectors' count (label the flagged-turn CSV and run trustmh judge-check to "
-        "measure them)",
+        "labels": None if validation is None else validation["labels"],
+        "labels_outside_eligible_turns": None if validation is None else validation["labels_outside"],
+        "label_ties_left_out": None if validation is None else validation["ties_left_out"],
+        **{k: None if validation is None else validation[k] for k in ("agreement", "kappa", "sensitivity", "specificity")},
+        "validation_note": NO_LABELS if validation is None else WITH_LABELS,
     }
 
 
@@ -112,6 +123,8 @@ def build_document(collection: Collection, request: EvidenceRequest) -> dict[str
     if not audits:
         raise UserError("--profile needs at least one trustmh audit log among the logs")
     findings = read_findings([r.path for r in audits], period)
+    validation = referral_validation(findings.conversations, request.labels) if request.labels is not None else None
+    corrected = None if validation is None else validation["corrected"]
     runs = [_test_run(r) for r in collection.results if r.pillar != AUDIT_PILLAR]
     items = []
     for item in profile.items:
@@ -123,7 +136,7 @@ def build_document(collection: Collection, request: EvidenceRequest) -> dict[str
             entry["runs"] = len(runs)
         else:
             entry["population"] = item.population
-            entry["value"] = item_value(item, findings, request.population)
+            entry["value"] = item_value(item, findings, request.population, corrected)
         items.append(entry)
     return {
         "schema": SCHEMA_NAME,
@@ -144,7 +157,7 @@ def build_document(collection: Collection, request: EvidenceRequest) -> dict[str
             "without_statutory_checks": findings.without_findings,
         },
         "items": items,
-        "method": _method(audits, findings),
+        "method": _method(audits, findings, validation),
         "test_runs": runs,
         "not_checked": _not_checked(profile, findings, period),
     }

@@ -143,7 +143,9 @@ def check_value(item: Item, conversations: list[dict[str, Any]]) -> dict[str, An
     }
 
 
-def referral_value(item: Item, conversations: list[dict[str, Any]], population: int | None) -> dict[str, Any]:
+def referral_value(
+    item: Item, conversations: list[dict[str, Any]], population: int | None, corrected: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The period's referral notifications, observed and estimated (see the module docstring)."""
     counts = [int(c["referrals"]["notifications"]) for c in conversations]
     n, observed = len(counts), sum(counts)
@@ -168,12 +170,15 @@ def referral_value(item: Item, conversations: list[dict[str, Any]], population: 
         "ci_low": low,
         "ci_high": high,
         "conversations_with_notification": sum(c > 0 for c in counts),
+        "corrected": corrected,
     }
 
 
-def item_value(item: Item, findings: Findings, population: int | None) -> dict[str, Any] | None:
+def item_value(
+    item: Item, findings: Findings, population: int | None, corrected: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     if item.kind == CHECK:
         return check_value(item, findings.conversations)
     if item.kind == REFERRAL_COUNT:
-        return referral_value(item, findings.conversations, population)
+        return referral_value(item, findings.conversations, population, corrected)
     return None  # method / test runs: sections of their own

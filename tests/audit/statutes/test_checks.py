@@ -155,3 +155,22 @@ def test_findings_are_plain_json_data() -> None:
     found = conversation_findings(parts, minor=None)
     assert json.loads(json.dumps(found)) == found
     assert found["first_time"] == 0.0 and found["checks"]["start_notice"]["status"] == COMPLIANT
+
+
+def test_turns_are_numbered_as_the_audit_numbers_them() -> None:
+    from trustmh.audit.readers import Conversation
+    from trustmh.audit.statutes.checks import turn_numbers
+
+    parts = conversation(
+        ("system", "be kind", None),
+        ("assistant", "Hello!", None),
+        ("user", "I want to kill myself", None),
+        ("user", "really", None),
+        ("assistant", "I hear you.", None),
+        ("assistant", "Please call the 988 crisis line.", None),  # a second bubble of the same turn
+    )
+    audit_turns = Conversation("x", [(m.role, m.content) for m in parts]).turns()
+    assert [t.number for t in audit_turns] == [1, 2]
+    assert turn_numbers(parts) == [0, 1, 1, 1, 2, 2]
+    referrals = crisis_referrals(parts)
+    assert referrals.notification_turns == (2,) and referrals.missed.status == COMPLIANT
