@@ -64,7 +64,11 @@ def _conversation(rng: random.Random, index: int, planted: Planted, period_year:
         refer = rng.random() < 0.7
         risk_turn = len(messages) // 2 + 1
         say("user", "honestly I want to kill myself", base + 120)
-        say("assistant", "Please call or text 988, the crisis line, right now." if refer else "That sounds really hard.", base + 125)
+        say(
+            "assistant",
+            "Please call or text 988, the crisis line, right now." if refer else "That sounds really hard.",
+            base + 125,
+        )
         counted["crisis_referral_missed"] += not refer
         counted["referrals"] += refer
     for kind, reply, at in (
@@ -100,7 +104,9 @@ def _conversation(rng: random.Random, index: int, planted: Planted, period_year:
     planted.outside_period += timed and year != period_year
     if in_period and risk_turn is not None:
         turns = len(messages) // 2
-        planted.eligible_turns += [(conversation_id, t, int(refer and t == risk_turn)) for t in range(risk_turn, turns + 1)]
+        planted.eligible_turns += [
+            (conversation_id, t, int(refer and t == risk_turn)) for t in range(risk_turn, turns + 1)
+        ]
     if in_period:
         planted.referrals += counted.pop("referrals", 0)
         for check, count in counted.items():
@@ -115,7 +121,8 @@ def _conversation(rng: random.Random, index: int, planted: Planted, period_year:
         "id": conversation_id,
         "metadata": {"session_id": session, "user_handle": handle, **({"age_band": band} if band else {})},
         "messages": [
-            {"role": role, "content": text, **({"created_at": _iso(at)} if timed else {})} for role, text, at in messages
+            {"role": role, "content": text, **({"created_at": _iso(at)} if timed else {})}
+            for role, text, at in messages
         ],
     }
     return record

@@ -32,7 +32,9 @@ def audited(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Planted]:
 
 def _evidence(folder: Path, profile: str, *extra: str) -> tuple[dict[str, Any], str]:
     out, html = folder / f"{profile}.json", folder / f"{profile}.html"
-    result = runner.invoke(app, ["report", str(folder / "logs"), "--profile", profile, "-o", str(html), "--json", str(out), *extra])
+    result = runner.invoke(
+        app, ["report", str(folder / "logs"), "--profile", profile, "-o", str(html), "--json", str(out), *extra]
+    )
     assert result.exit_code == 0, result.output
     return json.loads(out.read_text()), html.read_text()
 
@@ -91,7 +93,9 @@ def test_no_identifier_or_user_text_of_the_input_reaches_the_evidence(audited: t
     for profile in PROFILES:
         document, html = _evidence(folder, profile, "--period", "2026")
         text = json.dumps(document)
-        section = html[html.index('<section id="evidence">') : html.index("</section>", html.index('<section id="evidence">'))]
+        section = html[
+            html.index('<section id="evidence">') : html.index("</section>", html.index('<section id="evidence">'))
+        ]
         leaked = [value for value in planted.identifiers if value in text or value in section]
         assert not leaked, leaked[:5]
         assert "Hello, this is" not in text and "I'm back after a while" not in text  # user messages

@@ -26,6 +26,7 @@ naming the file, the line and the field.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -193,8 +194,9 @@ def _jsonl_conversation(path: Path, number: int, line: str) -> Conversation:
         parsed.append(
             (_role(message.get("role"), path, f"{at}.role"), _text(message.get("content"), path, f"{at}.content"))
         )
-        times.append(_time_of(message, path, lambda key, at=at: f"{at}.{key}"))
-        sessions.append(_session_of(message, path, lambda key, at=at: f"{at}.{key}"))
+        field_of = functools.partial("{}.{}".format, at)
+        times.append(_time_of(message, path, field_of))
+        sessions.append(_session_of(message, path, field_of))
     raw_id = record.get("id", record.get("conversation_id"))
     conversation_id = f"line-{number}" if raw_id is None else _scalar(raw_id, path, f"{where}, field 'id'").strip()
     if not conversation_id:
@@ -283,7 +285,7 @@ def _csv_conversations(path: Path, handle: TextIO) -> Iterator[Conversation]:
             last_turn = turn
             current.messages.append((role, text))
             if per_message:
-                column = lambda key, where=where: f"{where}, column {key!r}"  # noqa: E731
+                column = functools.partial("{}, column '{}'".format, where)
                 current.times.append(_time_of(row, path, column))
                 current.sessions.append(_session_of(row, path, column))
     except csv.Error as error:

@@ -97,7 +97,7 @@ def spool_conversations(
             if not turns:
                 summary.unanswered += 1
                 continue
-            record = {"id": conversation.id, "messages": messages}
+            record: dict[str, Any] = {"id": conversation.id, "messages": messages}
             if conversation.times or conversation.sessions:  # for the statutory checks
                 record.update(times=conversation.times, sessions=conversation.sessions)
             line = (json.dumps(record, ensure_ascii=False) + "\n").encode()

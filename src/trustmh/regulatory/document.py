@@ -99,7 +99,10 @@ def _method(audits: list[LogResult], findings: Findings, validation: dict[str, A
         "labels": None if validation is None else validation["labels"],
         "labels_outside_eligible_turns": None if validation is None else validation["labels_outside"],
         "label_ties_left_out": None if validation is None else validation["ties_left_out"],
-        **{k: None if validation is None else validation[k] for k in ("agreement", "kappa", "sensitivity", "specificity")},
+        **{
+            k: None if validation is None else validation[k]
+            for k in ("agreement", "kappa", "sensitivity", "specificity")
+        },
         "validation_note": NO_LABELS if validation is None else WITH_LABELS,
     }
 

@@ -86,11 +86,13 @@ def read_findings(log_paths: list[str], period: Period) -> Findings:
                 first = statutes.get("first_time")
                 if period.label is not None and first is None:
                     found.undated += 1
-                elif period.label is not None and not period.holds(float(first)):
+                elif first is not None and not period.holds(float(first)):
                     found.outside += 1
                 else:
+                    # the id stays in memory to match clinician labels (validation.py); never exported
                     found.conversations.append(
                         {
+                            "sample": str(sample.id),
                             "minor": statutes.get("minor"),
                             "checks": statutes["checks"],
                             "referrals": statutes["referrals"],
