@@ -181,7 +181,10 @@ def html_view(document: dict[str, Any]) -> dict[str, Any]:
     for item in document["items"]:
         value = item.get("value") or {}
         if item["kind"] == "check":
-            shown = f"{value['violations']} violations in {value['conversations_with_violation']} of {value['conversations_checked']} conversations"
+            shown = (
+                f"{value['violations']} violations; {value['conversations_with_violation']} of "
+                f"{value['conversations_checked']} checked conversations with one"
+            )
             ci = _ci(value.get("ci_low"), value.get("ci_high"))
             unchecked = value["not_checkable"]["conversations"]
         elif item["kind"] == "referral_count":
