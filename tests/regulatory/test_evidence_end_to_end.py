@@ -123,6 +123,36 @@ def test_labels_give_the_measurement_appendix_and_a_corrected_count(audited: tup
     assert not [c for c, _, _ in labelled if c in json.dumps(document)]
 
 
+@pytest.mark.slow
+def test_other_logs_are_the_test_runs_covering_the_protocol(audited: tuple[Path, Planted], tmp_path: Path) -> None:
+    import shutil
+
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    from tests.report.report_synth import estimate, synthetic_log
+
+    folder, _ = audited
+    (audit_log,) = [i.name.removeprefix("file://") for i in list_eval_logs(str(folder / "logs"))]
+    (tmp_path / "logs").mkdir()
+    shutil.copy(audit_log, tmp_path / "logs")
+    template = read_eval_log(audit_log, header_only=True)
+    synthetic_log(
+        template,
+        tmp_path / "logs",
+        task="crisis_psychosis_bench",
+        pillar="crisis",
+        model="openai/gpt-4o",
+        metrics=estimate("sis", 0.8, n=16),
+        created="2026-06-01T10:00:00+00:00",
+    )
+    document, _ = _evidence(tmp_path, "ut-hb452", "--period", "2026")
+    jsonschema.validate(document, schema())
+    (run,) = document["test_runs"]
+    assert run["pillar"] == "crisis" and run["model"] == "openai/gpt-4o" and run["run_id"]
+    assert {"metric": "sis", "value": 0.8, "ci_low": 0.7000000000000001, "ci_high": 0.9, "n": 16} in run["results"]
+    assert _items(document)["testing"]["runs"] == 1
+
+
 def test_bad_profile_and_period_are_one_line_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", str(tmp_path), "--profile", "tx-hb1"])
     assert result.exit_code == 2 and "ca-sb243" in result.output
