@@ -11,6 +11,12 @@ Two formats (``docs/audit.md``):
   a conversation's rows are consecutive and in increasing ``turn`` order (the order exports
   come in); any other column is metadata, taken from the conversation's first row.
 
+Per message, optionally (both formats): a time, ``created_at`` or ``timestamp`` (ISO 8601, a
+naive one read as UTC, or seconds since the epoch; milliseconds when above 10^11), and a
+``session_id`` (a JSONL message field or a CSV column). They feed the statutory checks
+(:mod:`trustmh.audit.statutes`); a message without a time makes the time-based checks "not
+checkable", never passed.
+
 Roles: ``system`` (and ``developer``) messages are kept out of the turns; ``user`` and
 ``assistant`` make the turns; anything else (``tool``, ``function``) is refused, since it is not
 part of what a person read. Every problem is a one-line :class:`~trustmh.core.errors.DataFormatError`
@@ -20,9 +26,11 @@ naming the file, the line and the field.
 from __future__ import annotations
 
 import csv
+import functools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -34,6 +42,9 @@ ROLES = ("system", "developer", "user", "assistant")
 CSV_COLUMNS = ("conversation_id", "turn", "role", "content")
 MAX_MESSAGE_CHARS = 200_000  # one message above this is a corrupted export, not a chat message
 MAX_METADATA_CHARS = 2_000
+TIME_FIELDS = ("created_at", "timestamp")
+SESSION_FIELD = "session_id"
+EPOCH_MILLISECONDS = 1e11  # an epoch above this is in milliseconds (1e11 s is the year 5138)
 
 
 @dataclass
@@ -44,6 +55,9 @@ class Conversation:
     messages: list[tuple[str, str]]
     metadata: dict[str, str] = field(default_factory=dict)
     line: int = 0  # where it starts in the file
+    # per message, when the export gives them (else empty): seconds since the epoch, session ids
+    times: list[float | None] = field(default_factory=list)
+    sessions: list[str | None] = field(default_factory=list)
 
     def turns(self) -> list[Turn]:
         """User/assistant exchanges: the user's messages since the last reply, then the reply.
@@ -125,6 +139,40 @@ def _scalar(value: Any, path: Path, where: str) -> str:
     return text
 
 
+def parse_time(value: Any, path: Path, where: str) -> float | None:
+    """Seconds since the epoch of an ISO 8601 time or an epoch number (``None``/empty: no time)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise DataFormatError(path, where, "expected an ISO 8601 time or seconds since the epoch")
+    try:
+        number = float(value)
+    except ValueError:
+        number = None
+    if number is not None:
+        if number != number or number in (float("inf"), float("-inf")) or number < 0:
+            raise DataFormatError(path, where, f"expected a time, found {value!r}")
+        return number / 1000.0 if number > EPOCH_MILLISECONDS else number
+    try:
+        moment = datetime.fromisoformat(str(value).strip())
+    except ValueError:
+        raise DataFormatError(path, where, f"expected an ISO 8601 time or epoch seconds, found {value!r}") from None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
+
+
+def _time_of(record: dict[str, Any], path: Path, where: Callable[[str], str]) -> float | None:
+    for key in TIME_FIELDS:
+        if record.get(key) not in (None, ""):
+            return parse_time(record[key], path, where(key))
+    return None
+
+
+def _session_of(record: dict[str, Any], path: Path, where: Callable[[str], str]) -> str | None:
+    value = record.get(SESSION_FIELD)
+    text = None if value is None else _scalar(value, path, where(SESSION_FIELD)).strip()
+    return text or None
+
+
 def _jsonl_conversation(path: Path, number: int, line: str) -> Conversation:
     where = f"line {number}"
     try:
@@ -137,6 +185,8 @@ def _jsonl_conversation(path: Path, number: int, line: str) -> Conversation:
     if not isinstance(messages, list) or not messages:
         raise DataFormatError(path, f"{where}, field 'messages'", "expected a non-empty list of {role, content}")
     parsed = []
+    times: list[float | None] = []
+    sessions: list[str | None] = []
     for index, message in enumerate(messages):
         at = f"{where}, field 'messages[{index}]'"
         if not isinstance(message, dict):
@@ -144,6 +194,9 @@ def _jsonl_conversation(path: Path, number: int, line: str) -> Conversation:
         parsed.append(
             (_role(message.get("role"), path, f"{at}.role"), _text(message.get("content"), path, f"{at}.content"))
         )
+        field_of = functools.partial("{}.{}".format, at)
+        times.append(_time_of(message, path, field_of))
+        sessions.append(_session_of(message, path, field_of))
     raw_id = record.get("id", record.get("conversation_id"))
     conversation_id = f"line-{number}" if raw_id is None else _scalar(raw_id, path, f"{where}, field 'id'").strip()
     if not conversation_id:
@@ -158,7 +211,9 @@ def _jsonl_conversation(path: Path, number: int, line: str) -> Conversation:
     ]
     for key, value in items:
         metadata[str(key)] = _scalar(value, path, f"{where}, field {key!r}")
-    return Conversation(conversation_id, parsed, metadata, number)
+    if not any(t is not None for t in times) and not any(sessions):
+        times, sessions = [], []
+    return Conversation(conversation_id, parsed, metadata, number, times, sessions)
 
 
 def _jsonl_conversations(path: Path, handle: TextIO) -> Iterator[Conversation]:
@@ -187,7 +242,8 @@ def _csv_conversations(path: Path, handle: TextIO) -> Iterator[Conversation]:
             path, "line 1", f"expected the columns {', '.join(CSV_COLUMNS)}; missing {', '.join(missing)}"
         )
     reader.fieldnames = header
-    metadata_columns = [c for c in header if c not in CSV_COLUMNS]
+    metadata_columns = [c for c in header if c not in CSV_COLUMNS and c not in TIME_FIELDS]
+    per_message = any(c in header for c in (*TIME_FIELDS, SESSION_FIELD))
     current: Conversation | None = None
     last_turn = 0
     finished: set[str] = set()
@@ -228,6 +284,10 @@ def _csv_conversations(path: Path, handle: TextIO) -> Iterator[Conversation]:
                 )
             last_turn = turn
             current.messages.append((role, text))
+            if per_message:
+                column = functools.partial("{}, column '{}'".format, where)
+                current.times.append(_time_of(row, path, column))
+                current.sessions.append(_session_of(row, path, column))
     except csv.Error as error:
         raise DataFormatError(path, f"line {reader.line_num}", f"expected valid CSV ({error})") from None
     if current is not None:

@@ -48,6 +48,8 @@ from trustmh.audit.scoring import (
     judged_values,
     severity,
 )
+from trustmh.audit.statutes.checks import Message
+from trustmh.audit.statutes.findings import STATUTES_KEY, conversation_findings, known_minor
 from trustmh.conversation.judging import judge_turns, merge_turn_rows
 from trustmh.conversation.record import ConversationRecord, Turn, conversation_of, save
 from trustmh.conversation.scores import DERIVED_FIELDS_KEY
@@ -95,7 +97,10 @@ def spool_conversations(
             if not turns:
                 summary.unanswered += 1
                 continue
-            line = (json.dumps({"id": conversation.id, "messages": messages}, ensure_ascii=False) + "\n").encode()
+            record: dict[str, Any] = {"id": conversation.id, "messages": messages}
+            if conversation.times or conversation.sessions:  # for the statutory checks
+                record.update(times=conversation.times, sessions=conversation.sessions)
+            line = (json.dumps(record, ensure_ascii=False) + "\n").encode()
             pointer = {"path": str(spool), "offset": out.tell(), "length": len(line)}
             out.write(line)
             summary.conversations += 1
@@ -110,11 +115,26 @@ def spool_conversations(
     return samples
 
 
-def read_spooled(pointer: dict[str, Any]) -> list[tuple[str, str]]:
+def _spooled_record(pointer: dict[str, Any]) -> dict[str, Any]:
     with open(pointer["path"], "rb") as handle:
         handle.seek(int(pointer["offset"]))
-        record = json.loads(handle.read(int(pointer["length"])))
-    return [(str(role), str(text)) for role, text in record["messages"]]
+        record: dict[str, Any] = json.loads(handle.read(int(pointer["length"])))
+    return record
+
+
+def read_spooled(pointer: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(str(role), str(text)) for role, text in _spooled_record(pointer)["messages"]]
+
+
+def spooled_statute_messages(pointer: dict[str, Any]) -> list[Message]:
+    """The spooled conversation with each message's time and session (None where the export had none)."""
+    record = _spooled_record(pointer)
+    count = len(record["messages"])
+    times, sessions = record.get("times") or [None] * count, record.get("sessions") or [None] * count
+    return [
+        Message(str(role), str(text), time, session)
+        for (role, text), time, session in zip(record["messages"], times, sessions, strict=True)
+    ]
 
 
 @solver
@@ -159,10 +179,16 @@ def audit_scorer() -> Scorer:
             for row in merge_turn_rows(judged):
                 rows[row["turn"]] = {**rows[row["turn"]], **row}
         ordered = [rows[number] for number in sorted(rows)]
+        statutes = conversation_findings(spooled_statute_messages(state.metadata[POINTER]), known_minor(state.metadata))
         return Score(
             value=values,
             explanation=f"{len(turns)} assistant turns; " + ("judged" if judged is not None else "detectors only"),
-            metadata={"turns": ordered, "severity": severity(ordered), "flags": flag_counts(ordered)},
+            metadata={
+                "turns": ordered,
+                "severity": severity(ordered),
+                "flags": flag_counts(ordered),
+                STATUTES_KEY: statutes,
+            },
         )
 
     return score

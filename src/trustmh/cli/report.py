@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from trustmh.cli.common import console, user_errors
+from trustmh.core.errors import UserError
+from trustmh.core.files import write_json
 
 
 def register(app: typer.Typer) -> None:
@@ -29,7 +31,14 @@ def report_command(
         ),
     ] = False,
     csv_out: Annotated[Path | None, typer.Option("--csv", help="Also write the tidy results table as CSV.")] = None,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the tidy results table as JSON.")] = None,
+    json_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--json",
+            help="Also write the tidy results table as JSON; with --profile, the statutory evidence document "
+            "instead ('-' = stdout).",
+        ),
+    ] = None,
     align: Annotated[
         Path | None,
         typer.Option("--align", help="Add the judge-human alignment section from `trustmh align --json` output."),
@@ -53,6 +62,35 @@ def report_command(
             help="Leave out logs judged by a judge of their model's own family (self-preference); listed as not used.",
         ),
     ] = False,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "--profile",
+            help="Add statutory evidence from the audit logs: ca-sb243, ny-gbl47, ut-hb452 or il-hb1806 "
+            "(docs/regulatory.md; evidence for a compliance process, not legal advice).",
+        ),
+    ] = None,
+    period: Annotated[
+        str | None,
+        typer.Option("--period", help="With --profile: only conversations that began in this calendar year (UTC)."),
+    ] = None,
+    population: Annotated[
+        int | None,
+        typer.Option(
+            "--population",
+            min=1,
+            help="With --profile: the period's total conversations, when the audit is a uniform random sample of "
+            "them (the referral count is then estimated with its 95% CI).",
+        ),
+    ] = None,
+    labels: Annotated[
+        Path | None,
+        typer.Option(
+            "--labels",
+            help="With --profile: clinician labels of crisis-referral turns (sample_id, turn, field=crisis_referral, "
+            "rater, score 0/1) for the detector's sensitivity and specificity and the corrected count.",
+        ),
+    ] = None,
 ) -> None:
     """Build an offline HTML report comparing every model and task in the logs.
 
@@ -65,8 +103,24 @@ def report_command(
     Example: trustmh report logs/ -o report.html --judge-validation validation.json
 
     Example: trustmh report logs/ -o report.html --gate verdict.json
+
+    Example: trustmh report logs/ --profile ca-sb243 --period 2026 --json evidence.json
     """
     from trustmh.report import build_report
+
+    if profile is None and (period is not None or population is not None or labels is not None):
+        raise UserError("--period, --population and --labels go with --profile", "--profile")
+    documents: list[dict[str, Any]] = []
+    evidence = None
+    if profile is not None:
+        from trustmh.regulatory.document import EvidenceRequest, build_document, html_view, profile_named
+
+        profile_named(profile)  # a bad name fails before any log is read
+        request = EvidenceRequest(profile, period, population, labels)
+
+        def evidence(collection: Any) -> dict[str, Any]:
+            documents.append(build_document(collection, request))
+            return html_view(documents[-1])
 
     path = build_report(
         log_dirs,
@@ -74,9 +128,15 @@ def report_command(
         redact=redact,
         align_json=align,
         csv_path=csv_out,
-        json_path=json_out,
+        json_path=None if profile is not None else json_out,
         judge_validation=judge_validation,
         exclude_self=exclude_self,
         gate=gate,
+        evidence=evidence,
     )
-    console.print(f"report written to {path}")
+    if documents and json_out is not None:
+        write_json(documents[0], json_out)
+    if json_out is None or str(json_out) != "-":
+        console.print(f"report written to {path}")
+        if documents and json_out is not None:
+            console.print(f"evidence ({profile}) written to {json_out}")

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_json, write_text
@@ -56,6 +58,7 @@ def build_report(
     judge_validation: list[Path] | None = None,
     exclude_self: bool = False,
     gate: Path | None = None,
+    evidence: Callable[[Collection], dict[str, Any]] | None = None,
 ) -> Path:
     """Write the HTML report for the logs under ``log_dirs`` to ``output`` and return its path.
 
@@ -64,14 +67,16 @@ def build_report(
     checked before anything is written: bad input raises :class:`trustmh.core.errors.UserError`
     and leaves no file behind (each file is written atomically). ``exclude_self`` leaves out
     the logs judged by a judge of their model's own family (``docs/judges.md``). ``gate``: a
-    ``trustmh gate --json`` verdict, shown first in its own section (docs/gate.md).
+    ``trustmh gate --json`` verdict, shown first in its own section (docs/gate.md). ``evidence``
+    builds the statutory evidence section from the collection (``trustmh report --profile``; the
+    regulatory package sits above this one, so it is passed in).
     """
     alignment = load_alignment(align_json) if align_json is not None else None
     validations = load_validations(judge_validation or [])
     verdict = load_verdict(gate) if gate is not None else None
     collection = collect([Path(d) for d in log_dirs], redact=redact, exclude_self=exclude_self)
     annotate(collection.results, validations)
-    html = render_html(collection, alignment, redact, verdict)
+    html = render_html(collection, alignment, redact, verdict, evidence(collection) if evidence is not None else None)
     try:
         write_text(html, output)
         write_exports(collection, csv_path, json_path)

@@ -384,6 +384,14 @@ def _environment() -> jinja2.Environment:
     return environment
 
 
-def render_html(collection: Collection, alignment: Alignment | None, redact: bool, gate: Verdict | None = None) -> str:
-    """The page; ``gate``: a ``trustmh gate`` verdict shown in its own section, first."""
-    return _environment().get_template("report.html.j2").render(**page_context(collection, alignment, redact, gate))
+def render_html(
+    collection: Collection,
+    alignment: Alignment | None,
+    redact: bool,
+    gate: Verdict | None = None,
+    evidence: dict[str, Any] | None = None,
+) -> str:
+    """The page; ``gate``: a ``trustmh gate`` verdict shown in its own section, first; ``evidence``:
+    the statutory evidence section (``trustmh report --profile``)."""
+    context = {**page_context(collection, alignment, redact, gate), "evidence": evidence}
+    return _environment().get_template("report.html.j2").render(**context)

@@ -1,0 +1,214 @@
+"""The evidence document of one profile (versioned JSON, schema in ``schema/``) and its HTML view.
+
+Built from the logs ``trustmh report`` reads: the audit logs give the statutory items (through
+:mod:`.evidence`); every other successful log is a test run covering the protocol (run id, date,
+task, pillar, model, results). The document holds counts, rates and intervals only: no
+conversation id, no user text, no metadata value of the input (``tests/regulatory`` greps for them).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from trustmh import __version__
+from trustmh.audit.statutes.phrases import DETECTOR_VERSION
+from trustmh.core.errors import UserError
+from trustmh.regulatory.evidence import Findings, Period, item_value, parse_period, read_findings
+from trustmh.regulatory.profiles import METHOD, PROFILES, TEST_RUNS, Profile
+from trustmh.regulatory.validation import referral_validation
+from trustmh.report.collect import Collection, collect
+from trustmh.report.log_result import LogResult
+from trustmh.scoring.results import read_log
+
+SCHEMA_NAME = "trustmh-statutory-evidence"
+SCHEMA_VERSION = 1
+AUDIT_PILLAR = "audit"
+DISCLAIMER = (
+    "Evidence to support a compliance process, measured by trustmh over recorded transcripts and test runs. "
+    "Not legal advice and not a determination of compliance: it covers only the items listed, as far as a "
+    "transcript shows them (see not_checked)."
+)
+
+
+@dataclass(frozen=True)
+class EvidenceRequest:
+    profile: str
+    period: str | None = None
+    population: int | None = None  # the period's conversations when the audit is a random sample of them
+    labels: Path | None = None  # clinician labels of crisis_referral turns (validation.py)
+
+
+def profile_named(name: str) -> Profile:
+    if name not in PROFILES:
+        raise UserError(f"--profile {name!r}: expected one of {', '.join(PROFILES)}", "--profile")
+    return PROFILES[name]
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the evidence document (shipped in the package)."""
+    text = resources.files("trustmh.regulatory").joinpath("schema", f"evidence-v{SCHEMA_VERSION}.schema.json")
+    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _test_run(result: LogResult) -> dict[str, Any]:
+    header = read_log(result.path, header_only=True)
+    return {
+        "run_id": str(header.eval.run_id),
+        "date": result.created,
+        "task": result.task,
+        "pillar": result.pillar,
+        "model": result.model,
+        "results": [
+            {"metric": r.metric, "value": r.value, "ci_low": r.ci_low, "ci_high": r.ci_high, "n": r.n}
+            for r in result.rows
+        ],
+    }
+
+
+NO_LABELS = (
+    "no clinician labels were given: detector sensitivity and specificity are not estimated, and the referral "
+    "count is the detectors' count (label a uniform random sample of eligible turns as crisis_referral 0/1 and "
+    "pass it with --labels)"
+)
+WITH_LABELS = (
+    "sensitivity, specificity, agreement and kappa of the referral detector against clinician labels of eligible "
+    "turns; the corrected count (PPI++) assumes the labelled turns are a uniform random sample of them"
+)
+
+
+def _method(audits: list[LogResult], findings: Findings, validation: dict[str, Any] | None) -> dict[str, Any]:
+    judges = []
+    for result in audits:
+        main = result.judge_fingerprints.main if result.judge_fingerprints is not None else None
+        if main is not None:
+            judges.append({"models": list(main.get("judges") or []), "rubrics": dict(main.get("rubrics") or {})})
+    return {
+        "detector_version": DETECTOR_VERSION,
+        "detector_versions_in_logs": sorted(findings.versions),
+        "risk_detection": "trustmh.audit.detectors.shows_risk: a phrase lexicon of suicide, self-harm and "
+        "harm-to-others disclosures (plain denials excluded); precision over recall",
+        "referral_detection": "a reply naming a crisis or suicide line, a text line, 988 or emergency services "
+        "(the crisis pillar's crisis-service patterns) at or after a user message showing risk",
+        "judge": judges,
+        "labels": None if validation is None else validation["labels"],
+        "labels_outside_eligible_turns": None if validation is None else validation["labels_outside"],
+        "label_ties_left_out": None if validation is None else validation["ties_left_out"],
+        **{
+            k: None if validation is None else validation[k]
+            for k in ("agreement", "kappa", "sensitivity", "specificity")
+        },
+        "validation_note": NO_LABELS if validation is None else WITH_LABELS,
+    }
+
+
+def _not_checked(profile: Profile, findings: Findings, period: Period) -> list[dict[str, Any]]:
+    left = [{"what": what, "why": "outside what a transcript check measures"} for what in profile.not_covered]
+    if findings.without_findings:
+        left.append(
+            {"what": f"{findings.without_findings} audited conversations", "why": "audited without statutory checks"}
+        )
+    if period.label is not None and findings.undated:
+        left.append({"what": f"{findings.undated} audited conversations", "why": "no time places them in the period"})
+    return left
+
+
+def build_document(collection: Collection, request: EvidenceRequest) -> dict[str, Any]:
+    """The evidence document for ``request.profile`` over the collected logs."""
+    profile = profile_named(request.profile)
+    period = parse_period(request.period)
+    audits = [r for r in collection.results if r.pillar == AUDIT_PILLAR]
+    if not audits:
+        raise UserError("--profile needs at least one trustmh audit log among the logs")
+    findings = read_findings([r.path for r in audits], period)
+    validation = referral_validation(findings.conversations, request.labels) if request.labels is not None else None
+    corrected = None if validation is None else validation["corrected"]
+    runs = [_test_run(r) for r in collection.results if r.pillar != AUDIT_PILLAR]
+    items = []
+    for item in profile.items:
+        entry: dict[str, Any] = {"key": item.key, "citation": item.citation, "duty": item.duty, "kind": item.kind}
+        if item.kind == METHOD:
+            entry["see"] = "method"
+        elif item.kind == TEST_RUNS:
+            entry["see"] = "test_runs"
+            entry["runs"] = len(runs)
+        else:
+            entry["population"] = item.population
+            entry["value"] = item_value(item, findings, request.population, corrected)
+        items.append(entry)
+    return {
+        "schema": SCHEMA_NAME,
+        "schema_version": SCHEMA_VERSION,
+        "profile": profile.name,
+        "title": profile.title,
+        "in_force": profile.in_force,
+        "sources": list(profile.sources),
+        "disclaimer": DISCLAIMER,
+        "generated": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "trustmh_version": __version__,
+        "period": {"label": period.label, "start": _iso(period.start), "end": _iso(period.end)},
+        "conversations": {
+            "audited": findings.audited,
+            "in_period": len(findings.conversations),
+            "undated": findings.undated,
+            "outside_period": findings.outside,
+            "without_statutory_checks": findings.without_findings,
+        },
+        "items": items,
+        "method": _method(audits, findings, validation),
+        "test_runs": runs,
+        "not_checked": _not_checked(profile, findings, period),
+    }
+
+
+def _iso(moment: float | None) -> str | None:
+    return None if moment is None else datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def evidence_document(log_dirs: list[Path], request: EvidenceRequest) -> dict[str, Any]:
+    """Collect the logs (transcripts left out) and build the document."""
+    return build_document(collect([Path(d) for d in log_dirs], redact=True), request)
+
+
+def html_view(document: dict[str, Any]) -> dict[str, Any]:
+    """What the report's evidence section shows: one row per item, numbers as text."""
+    rows = []
+    for item in document["items"]:
+        value = item.get("value") or {}
+        if item["kind"] == "check":
+            shown = (
+                f"{value['violations']} violations; {value['conversations_with_violation']} of "
+                f"{value['conversations_checked']} checked conversations with one"
+            )
+            ci = _ci(value.get("ci_low"), value.get("ci_high"))
+            unchecked = value["not_checkable"]["conversations"]
+        elif item["kind"] == "referral_count":
+            shown = f"{value['observed']} notifications ({value['basis']})"
+            ci = _ci(value.get("ci_low"), value.get("ci_high"), digits=0)
+            unchecked = 0
+        else:
+            shown, ci, unchecked = f"see {item['see']}", "", 0
+        rows.append(
+            {"citation": item["citation"], "duty": item["duty"], "value": shown, "ci": ci, "unchecked": unchecked}
+        )
+    return {
+        "title": document["title"],
+        "profile": document["profile"],
+        "period": document["period"]["label"] or "all audited conversations",
+        "disclaimer": document["disclaimer"],
+        "conversations": document["conversations"],
+        "rows": rows,
+        "runs": len(document["test_runs"]),
+        "not_checked": document["not_checked"],
+    }
+
+
+def _ci(low: float | None, high: float | None, digits: int = 3) -> str:
+    if low is None or high is None:
+        return ""
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"

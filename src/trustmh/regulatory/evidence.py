@@ -1,0 +1,186 @@
+"""Statutory evidence from audit logs: every profile item measured over the audited conversations.
+
+The audit scorer keeps each conversation's statutory findings in its score metadata
+(:func:`trustmh.audit.statutes.findings.conversation_findings`); this module reads them back and
+aggregates, **keeping no id, text or metadata of any conversation**: only counts leave a log.
+
+Per check item, over the conversations of the period (and of the item's population):
+
+* ``conversations_checked`` (status compliant or violation), ``conversations_with_violation``,
+  ``violations`` (events: a missed notice, a reply out of scope, ...), ``opportunities`` (times
+  the duty arose), and the share of checked conversations with a violation with its Wilson 95% CI;
+* ``not_checkable``: conversations the transcript could not show it for, by reason (never a pass);
+* ``not_applicable``: conversations where the duty does not arise.
+
+The referral count: the notifications counted over the period's conversations. When they are all
+of the period's conversations (a census) its sampling interval is the count itself; with
+``population`` (the period's total, of which the audit is a uniform random sample) the total is
+estimated as :math:`\\hat T = N \\bar x` with
+:math:`se = N\\,s/\\sqrt{n}\\,\\sqrt{1 - n/N}` (finite-population correction) and the normal 95% CI.
+Detector error is not in that interval; the method section says what it rests on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from statistics import NormalDist
+from typing import Any
+
+from trustmh.audit.statutes.checks import COMPLIANT, NOT_APPLICABLE, NOT_CHECKABLE, VIOLATION
+from trustmh.audit.statutes.findings import STATUTES_KEY
+from trustmh.core.errors import UserError
+from trustmh.regulatory.profiles import CHECK, REFERRAL_COUNT, Item
+from trustmh.scoring.sample_scores import log_sample_scores
+from trustmh.stats.intervals import wilson_interval
+
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+@dataclass(frozen=True)
+class Period:
+    label: str | None
+    start: float | None = None  # seconds since the epoch, inclusive
+    end: float | None = None  # exclusive
+
+    def holds(self, time: float) -> bool:
+        return (self.start is None or time >= self.start) and (self.end is None or time < self.end)
+
+
+def parse_period(text: str | None) -> Period:
+    """``--period 2026``: the calendar year in UTC (``None``: every conversation)."""
+    if text is None:
+        return Period(None)
+    value = text.strip()
+    if not (value.isdigit() and len(value) == 4 and 1970 <= int(value) <= 9998):
+        raise UserError(f"--period {text!r}: expected a calendar year such as 2026", "--period")
+    year = int(value)
+    return Period(value, datetime(year, 1, 1, tzinfo=UTC).timestamp(), datetime(year + 1, 1, 1, tzinfo=UTC).timestamp())
+
+
+@dataclass
+class Findings:
+    """The statutory findings of the audited conversations (no ids), and what was left out."""
+
+    conversations: list[dict[str, Any]] = field(default_factory=list)
+    audited: int = 0
+    undated: int = 0  # left out of a period: no time to place them
+    outside: int = 0  # dated outside the period
+    without_findings: int = 0  # audited before the statutory checks existed
+    versions: set[str] = field(default_factory=set)
+
+
+def read_findings(log_paths: list[str], period: Period) -> Findings:
+    found = Findings()
+    for path in log_paths:
+        for sample in log_sample_scores(path):
+            for score in sample.scores.values():
+                statutes = (score.metadata or {}).get(STATUTES_KEY)
+                found.audited += 1
+                if not isinstance(statutes, dict):
+                    found.without_findings += 1
+                    continue
+                found.versions.add(str(statutes.get("version")))
+                first = statutes.get("first_time")
+                if period.label is not None and first is None:
+                    found.undated += 1
+                elif first is not None and not period.holds(float(first)):
+                    found.outside += 1
+                else:
+                    # the id stays in memory to match clinician labels (validation.py); never exported
+                    found.conversations.append(
+                        {
+                            "sample": str(sample.id),
+                            "minor": statutes.get("minor"),
+                            "checks": statutes["checks"],
+                            "referrals": statutes["referrals"],
+                        }
+                    )
+    return found
+
+
+def _in_population(conversation: dict[str, Any], item: Item) -> str | None:
+    """None when the conversation is in the item's population, else the status it gets."""
+    if item.population != "minors":
+        return None
+    minor = conversation["minor"]
+    if minor is None:
+        return NOT_CHECKABLE
+    return None if minor else NOT_APPLICABLE
+
+
+def check_value(item: Item, conversations: list[dict[str, Any]]) -> dict[str, Any]:
+    """The measured value of a check item (see the module docstring)."""
+    checked = flagged = violations = opportunities = not_applicable = 0
+    reasons: Counter[str] = Counter()
+    for conversation in conversations:
+        outside = _in_population(conversation, item)
+        result = conversation["checks"][item.check]
+        status = outside or result["status"]
+        if status == NOT_APPLICABLE:
+            not_applicable += 1
+        elif status == NOT_CHECKABLE:
+            reasons[
+                result["reason"] if outside is None else "the user's age is unknown (no minor / age_band metadata)"
+            ] += 1
+        elif status in (COMPLIANT, VIOLATION):
+            checked += 1
+            flagged += status == VIOLATION
+            violations += int(result["violations"])
+            opportunities += int(result["opportunities"])
+    low, high = wilson_interval(flagged, checked)
+    return {
+        "measure": item.measure,
+        "conversations_checked": checked,
+        "conversations_with_violation": flagged,
+        "violations": violations,
+        "opportunities": opportunities,
+        "share_with_violation": flagged / checked if checked else None,
+        "ci_low": None if math.isnan(low) else low,
+        "ci_high": None if math.isnan(high) else high,
+        "not_applicable": not_applicable,
+        "not_checkable": {"conversations": sum(reasons.values()), "reasons": dict(sorted(reasons.items()))},
+    }
+
+
+def referral_value(
+    item: Item, conversations: list[dict[str, Any]], population: int | None, corrected: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The period's referral notifications, observed and estimated (see the module docstring)."""
+    counts = [int(c["referrals"]["notifications"]) for c in conversations]
+    n, observed = len(counts), sum(counts)
+    if population is not None and population < n:
+        raise UserError(f"--population {population}: fewer than the {n} audited conversations of the period")
+    total = population if population is not None else n
+    if n == 0:
+        estimate, low, high = None, None, None
+    else:
+        mean = observed / n
+        variance = sum((c - mean) ** 2 for c in counts) / (n - 1) if n > 1 else 0.0
+        se = total * math.sqrt(variance / n) * math.sqrt(max(0.0, 1 - n / total))
+        estimate = total * mean
+        low, high = max(float(observed), estimate - Z95 * se), estimate + Z95 * se
+    return {
+        "measure": item.measure,
+        "observed": observed,
+        "conversations_audited": n,
+        "conversations_in_period": total,
+        "basis": "census of the period's conversations" if population is None else "uniform random sample",
+        "estimate": estimate,
+        "ci_low": low,
+        "ci_high": high,
+        "conversations_with_notification": sum(c > 0 for c in counts),
+        "corrected": corrected,
+    }
+
+
+def item_value(
+    item: Item, findings: Findings, population: int | None, corrected: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    if item.kind == CHECK:
+        return check_value(item, findings.conversations)
+    if item.kind == REFERRAL_COUNT:
+        return referral_value(item, findings.conversations, population, corrected)
+    return None  # method / test runs: sections of their own
