@@ -227,3 +227,39 @@ def test_the_fixed_headline_is_shown_whether_or_not_the_beside_metric_ran() -> N
         from trustmh.run.console import pillar_notes
 
         assert not any("not scored" in note for note in pillar_notes(rows, lines))
+
+
+def _strict_row(metric: str, parsed_value: float, strict_value: float, items: int, unparsed: int) -> MetricRow:
+    """A crisis row as the scorer writes it: the parsed-only value with its strict twin folded in."""
+    row = _row("crisis_classification", "crisis", metric, parsed_value, n=items - unparsed, unparsed=unparsed)
+    row.strict, row.strict_ci_low, row.strict_ci_high, row.strict_n = strict_value, 0.0, 0.0, items
+    return row
+
+
+def test_a_value_from_mostly_unparsed_answers_is_marked_not_shown_as_a_finding() -> None:
+    from trustmh.run.console import uninformative_notes
+
+    # 19 of 21 answers unparsed: the strict 0.000 [0.000, 0.000] is the unread answers, not the model
+    lines, _, _ = summarise([_strict_row("macro_f1", 0.0, 0.0, items=21, unparsed=19)])
+    (line,) = lines
+    assert line.uninformative == "19 of 21 answers unparsed (more than 50%)"
+    assert uninformative_notes(lines) == [
+        "† crisis_classification (openai/some-long-model-name): no information — 19 of 21 answers unparsed (more than 50%)"
+    ]
+
+
+def test_items_count_every_item_whether_the_strict_or_the_parsed_value_is_shown() -> None:
+    # The same six items, four unparsed: a headline shown strict, and a fallback metric shown parsed-only
+    strict, _, _ = summarise([_strict_row("macro_f1", 1.0, 0.333, items=6, unparsed=4)])
+    parsed, _, _ = summarise([_row("crisis_classification", "crisis", "accuracy", 1.0, n=2, unparsed=4)])
+    assert (strict[0].n, strict[0].unparsed) == (parsed[0].n, parsed[0].unparsed) == (6, 4)
+    assert strict[0].uninformative == parsed[0].uninformative == "4 of 6 answers unparsed (more than 50%)"
+    console = Console(width=WIDTH, record=True)
+    console.print(results_tables(strict)[0])
+    text = console.export_text()
+    assert "items (all)" in text and "6 / 4 †" in text
+
+
+def test_a_well_measured_strict_value_with_few_unparsed_is_a_finding() -> None:
+    lines, _, _ = summarise([_strict_row("macro_f1", 0.8, 0.7, items=40, unparsed=3)])
+    assert lines[0].uninformative is None and (lines[0].n, lines[0].unparsed) == (40, 3)

@@ -24,6 +24,8 @@ from trustmh.tasking.headline import Headline
 # Below this many items a task headline is left out of the ranking: one item moves a rate by
 # 20 points or more and a bootstrap or Wilson interval is not to be trusted.
 MIN_N = 5
+# Above this share of unparsed answers a value is the few answers that happened to parse, not the model.
+MAX_UNPARSED_SHARE = 0.5
 GROUPED = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<by>[^=\]]+)=(?P<group>[^\]]+)\]$")
 
 
@@ -54,6 +56,37 @@ def matches(headline: Headline, row: MetricRow) -> bool:
     return found is not None and found["base"] == headline.metric and found["by"] == headline.grouped_by
 
 
+def items_of(row: MetricRow) -> int | None:
+    """How many items a metric row was asked about, unparsed included: the same count for a
+    parsed-only row (``n`` parsed + ``unparsed``) as for its strict twin (``strict_n``)."""
+    if row.strict_n is not None:
+        return row.strict_n
+    if row.n is None:
+        return None
+    return row.n + (row.unparsed or 0)
+
+
+def evidence_problem(items: int | None, unparsed: int) -> str | None:
+    """Why a value from ``items`` items, ``unparsed`` of them unread, is no finding — the one rule
+    behind every † in the summary and every value left out of the report's charts and ranking:
+    more than :data:`MAX_UNPARSED_SHARE` unparsed, or fewer than :data:`MIN_N` parsed. ``None``
+    when the value may be shown as a finding."""
+    if not items:
+        return f"n = {'—' if items is None else items}, below the minimum of {MIN_N}"
+    if unparsed > MAX_UNPARSED_SHARE * items:
+        return f"{unparsed} of {items} answers unparsed (more than {MAX_UNPARSED_SHARE:.0%})"
+    parsed = items - unparsed
+    if parsed < MIN_N:
+        counted = f"n = {parsed}" if not unparsed else f"{parsed} parsed of {items}"
+        return f"{counted}, below the minimum of {MIN_N}"
+    return None
+
+
+def row_problem(row: MetricRow) -> str | None:
+    """:func:`evidence_problem` of one metric row (a chart point, a fallback summary line)."""
+    return evidence_problem(items_of(row), row.unparsed or 0)
+
+
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
@@ -74,6 +107,9 @@ class TaskHeadline:
     rows: list[MetricRow]
     excluded: str | None = None
     headline: Headline | None = None  # which of the pillar's headlines this task's value is
+    # Items asked, unparsed included (the strict n; parsed n + unparsed otherwise): what the summary's
+    # "items" column shows, the same count whichever variant is ranked.
+    items: int | None = None
 
 
 def _aggregate(rows: list[MetricRow]) -> tuple[float, float | None, float | None, int | None, int]:
@@ -90,10 +126,15 @@ def _aggregate(rows: list[MetricRow]) -> tuple[float, float | None, float | None
     )
 
 
-def _exclusion(headline: Headline, value: TaskHeadline, baseline: MetricRow | None) -> str | None:
-    """Why this value carries no information, or ``None`` when it does."""
-    if value.n is None or value.n < MIN_N:
-        return f"n = {'—' if value.n is None else value.n}, below the minimum of {MIN_N}"
+def _exclusion(
+    headline: Headline, value: TaskHeadline, baseline: MetricRow | None, groups: list[tuple[str, int | None, int]]
+) -> str | None:
+    """Why this value carries no information (:func:`evidence_problem` of any of its groups, no
+    variance, a drop from a base at chance), or ``None`` when it does."""
+    for group, items, unparsed in groups:
+        problem = evidence_problem(items, unparsed)
+        if problem is not None:
+            return f"{group}: {problem}" if group else problem
     if headline.constant_is_uninformative and all(
         r.ci_low is not None and r.ci_low == r.ci_high == r.value for r in value.rows
     ):
@@ -128,6 +169,16 @@ def folded_strict(row: MetricRow) -> MetricRow | None:
     )
 
 
+def _group_evidence(ranked: MetricRow, parsed: MetricRow | None) -> tuple[str, int | None, int]:
+    """``(group, items, unparsed)`` of one ranked row: a strict row's n counts every item and its
+    unparsed answers are the parsed-only twin's (the strict row reports none)."""
+    found = GROUPED.match(ranked.metric)
+    group = f"{found['by']}={found['group']}" if found else ""
+    if parsed is None:
+        return group, items_of(ranked), ranked.unparsed or 0
+    return group, ranked.n, parsed.unparsed or 0
+
+
 def task_headlines(headline: Headline, rows: list[MetricRow]) -> dict[tuple[str, str], TaskHeadline]:
     """``(model, task) -> TaskHeadline`` over ``rows`` (one source)."""
     by_name = {(r.model, r.task, r.metric): r for r in rows}
@@ -146,6 +197,7 @@ def task_headlines(headline: Headline, rows: list[MetricRow]) -> dict[tuple[str,
         # count them as wrong and report none unparsed, but they are still unparsed (issue 30).
         unparsed = sum((parsed or strict).unparsed or 0 for strict, parsed in pairs)
         parsed = [p for _, p in pairs if p is not None]
+        groups = [_group_evidence(strict, parsed_row) for strict, parsed_row in pairs]
         item = TaskHeadline(
             task=task,
             value=value,
@@ -157,9 +209,10 @@ def task_headlines(headline: Headline, rows: list[MetricRow]) -> dict[tuple[str,
             parsed_value=_mean([p.value for p in parsed if p.value is not None]) if parsed else None,
             rows=ranked,
             headline=headline,
+            items=min((g[1] for g in groups if g[1] is not None), default=None),
         )
         baseline = by_name.get((model, task, headline.baseline)) if headline.baseline else None
-        item.excluded = _exclusion(headline, item, baseline)
+        item.excluded = _exclusion(headline, item, baseline, groups)
         values[(model, task)] = item
     return values
 

@@ -9,9 +9,11 @@ followed by the metrics shown beside the headline (``BESIDE``), each on a line m
 never a descriptive count such as ``turns``: a judged task run without a judge says ``not
 scored — needs --judge`` instead. Under the table, a line per pillar a model is not scored on,
 with what it needs (as the report says it). The unparsed column always counts the answers the
-scorer could not read, also where the strict value (unparsed counted wrong) is shown. A value
-that carries no information (too few items, no variance, a drop from a base at chance) is
-marked with the report's reason. Metrics left unscored for want of a judge are folded into one
+scorer could not read, also where the strict value (unparsed counted wrong) is shown, and the
+items column counts every item asked (unparsed included) in every row. A value that is no
+finding (mostly unparsed, too few parsed items, no variance, a drop from a base at chance:
+:func:`trustmh.report.headline.evidence_problem` and the report's exclusion) is marked † with
+the report's reason. Metrics left unscored for want of a judge are folded into one
 line saying what fixes it; only tasks that use a judge are named there. Per-group breakdowns
 belong in the report.
 """
@@ -28,10 +30,11 @@ from rich.table import Table
 from trustmh.pillars.headline import pillar_beside, pillar_headlines
 from trustmh.report.headline import (
     GROUPED,
-    MIN_N,
     TaskHeadline,
+    evidence_problem,
     fmt,
     folded_strict,
+    items_of,
     matches,
     not_scored_reason,
     pillar_scores,
@@ -108,7 +111,7 @@ def _line(headline: Headline, found: TaskHeadline, first: MetricRow, beside: boo
         name,
         found.value,
         (found.ci_low, found.ci_high),
-        found.n,
+        found.items,
         found.unparsed,
         found.excluded,
         beside=beside,
@@ -165,7 +168,7 @@ def _fallback_line(rows: list[MetricRow]) -> TaskLine | None:
         first = candidates[0]
         strict = folded_strict(first)
         row = strict if strict is not None and strict.value is not None else first
-        few = row.n is not None and row.n < MIN_N and row.value is not None
+        items, unparsed = items_of(first), first.unparsed or 0
         return TaskLine(
             row.model,
             row.task,
@@ -173,9 +176,9 @@ def _fallback_line(rows: list[MetricRow]) -> TaskLine | None:
             row.metric,
             row.value,
             (row.ci_low, row.ci_high),
-            row.n,
+            items,
             first.unparsed,  # the strict variant counts them wrong; they are still unparsed
-            f"n = {row.n}, below the minimum of {MIN_N}" if few else None,
+            evidence_problem(items, unparsed) if row.value is not None else None,
         )
     task = rows[0]
     if needs_judge(task.task):
@@ -225,7 +228,7 @@ def _value(line: TaskLine) -> str:
 
 
 def _counts(line: TaskLine) -> str:
-    """``n / unparsed``, marked when the value carries no information (the reason is below the table)."""
+    """``items / unparsed`` (items asked, unparsed included, whichever variant is shown), marked when the value carries no information (the reason is below the table)."""
     if line.metric in (NEEDS_JUDGE, NOTHING_SCORED) or (line.needs and not line.unparsed):
         return ""
     mark = f" {UNINFORMATIVE_MARK}" if line.uninformative else ""
@@ -241,7 +244,7 @@ def results_tables(lines: list[TaskLine]) -> list[Table]:
         table.add_column("task", no_wrap=True, overflow="ellipsis", max_width=34)
         table.add_column("headline", no_wrap=True, overflow="ellipsis", max_width=26)
         table.add_column("value [95% CI]", no_wrap=True, justify="right")
-        table.add_column("n / unparsed", justify="right", no_wrap=True, min_width=12)
+        table.add_column("items (all)\n/ unparsed", justify="right", no_wrap=True, min_width=12)
         for line in lines:
             if line.model != model:
                 continue
