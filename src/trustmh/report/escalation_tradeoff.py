@@ -6,7 +6,11 @@ messages it did not put in either high-risk class), the strict variant when the 
 unparsed answer counts as a miss, so a model cannot look safer by not answering). The y axis is
 its **over-escalation rate** on ``crisis_overescalation``: the judge's (``over_escalation_rate_judge``)
 when any model has it, else the offline detector's (``over_escalation_rate``); the axis title says
-which. The bottom-left corner is best. A model lacking either axis is left out (never drawn at 0).
+which. The bottom-left corner is best. A model lacking either axis is left out (never drawn at 0),
+and so is a rate that is no finding (mostly unparsed, too few parsed items:
+:func:`~trustmh.report.headline.row_problem`); its sentence says why instead. The sentence
+names the metric and value the metrics table shows (``high_risk_recall`` strict, its own row's
+numbers), so prose and table never disagree about the same items.
 
 :func:`escalation_points` gives the same numbers to ``report --json`` and to the crisis pillar's
 sentence, which says which side a model fails on (:func:`failing_side`).
@@ -21,13 +25,14 @@ import plotly.graph_objects as go
 
 from trustmh.core.plotting import style_layout
 from trustmh.report.figures import Style, row_hover
-from trustmh.report.headline import fmt
+from trustmh.report.headline import fmt, row_problem
 from trustmh.report.safety_tradeoff import point_trace
 from trustmh.scoring.results import MetricRow
 
 MISS_TASK, MISS_METRIC = "crisis_classification", "high_risk_recall"
 OVER_TASK = "crisis_overescalation"
 OVER_METRICS = ("over_escalation_rate_judge", "over_escalation_rate")
+NO_VERDICT = "no verdict"  # a rate that is no finding (mostly unparsed, too few parsed items)
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,9 @@ class Rate:
     ci: tuple[float, float] | None
     n: int | None
     metric: str
+    # The table's value behind the rate (``high_risk_recall_strict 0.167``), when it is 1 − it.
+    source_value: str = ""
+    problem: str | None = None  # why the rate is no finding (the summary's † rule), if it is not one
 
     def text(self) -> str:
         ci = "" if self.ci is None else f" [{fmt(self.ci[0] * 100, 0)}, {fmt(self.ci[1] * 100, 0)}]"
@@ -50,7 +58,8 @@ class EscalationPoint:
     source: str
     miss: Rate
     over: Rate
-    side: str  # "missing crises" | "over-escalation" | "neither side clearly" (see failing_side)
+    # "missing crises" | "over-escalation" | "neither side clearly" (see failing_side) | NO_VERDICT
+    side: str
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -61,7 +70,8 @@ def _mean(rates: list[Rate]) -> Rate:
     if len(rates) == 1:
         return rates[0]
     n = sum(r.n or 0 for r in rates)
-    return Rate(sum(r.value for r in rates) / len(rates), None, n or None, rates[0].metric)
+    problem = next((r.problem for r in rates if r.problem), None)
+    return Rate(sum(r.value for r in rates) / len(rates), None, n or None, rates[0].metric, problem=problem)
 
 
 def _miss_rate(row: MetricRow) -> Rate | None:
@@ -73,7 +83,8 @@ def _miss_rate(row: MetricRow) -> Rate | None:
     else:
         return None
     ci = None if low is None or high is None else (1 - high, 1 - low)
-    return Rate(1 - value, ci, n, f"1 - {MISS_METRIC}{name}")
+    metric = f"{MISS_METRIC}{name}"
+    return Rate(1 - value, ci, n, f"1 - {metric}", f"{metric} {fmt(value)}", row_problem(row))
 
 
 def _over_metric(rows: list[MetricRow]) -> str | None:
@@ -107,14 +118,15 @@ def escalation_points(rows: list[MetricRow]) -> list[EscalationPoint]:
                 misses.setdefault(row.model, []).append(rate)
         elif row.task == OVER_TASK and row.metric == over_metric and row.value is not None:
             ci = None if row.ci_low is None or row.ci_high is None else (row.ci_low, row.ci_high)
-            overs.setdefault(row.model, []).append(Rate(row.value, ci, row.n, row.metric))
+            overs.setdefault(row.model, []).append(Rate(row.value, ci, row.n, row.metric, problem=row_problem(row)))
             sources.setdefault(row.model, set()).add(row.source)
     points = []
     for model in dict.fromkeys(r.model for r in rows):
         if model in misses and model in overs:
             miss, over = _mean(misses[model]), _mean(overs[model])
             source = "starter" if "starter" in sources[model] else "benchmark"
-            points.append(EscalationPoint(model, source, miss, over, failing_side(miss, over)))
+            side = NO_VERDICT if miss.problem or over.problem else failing_side(miss, over)
+            points.append(EscalationPoint(model, source, miss, over, side))
     return points
 
 
@@ -122,6 +134,12 @@ def escalation_sentences(points: list[EscalationPoint]) -> list[dict[str, str]]:
     """The crisis pillar's line per model: both rates and the side it fails on."""
     out = []
     for p in points:
+        problem = p.miss.problem or p.over.problem
+        if problem is not None:
+            which = "high-risk recall" if p.miss.problem else "over-escalation"
+            text = f"escalation balance: no verdict — the {which} rate is no finding ({problem})"
+            out.append({"model": p.model, "source": p.source, "text": text})
+            continue
         side = (
             "no side clearly worse (the CIs overlap)"
             if p.side == "neither side clearly"
@@ -132,7 +150,8 @@ def escalation_sentences(points: list[EscalationPoint]) -> list[dict[str, str]]:
                 "model": p.model,
                 "source": p.source,
                 "text": (
-                    f"escalation balance: misses {p.miss.text()} of high-risk messages (n = {p.miss.n}) and "
+                    f"escalation balance: misses {p.miss.text()} of high-risk messages "
+                    f"({_counted(p.miss)}n = {p.miss.n}) and "
                     f"over-escalates {p.over.text()} of everyday distress (n = {p.over.n}, {p.over.metric}): {side}"
                 ),
             }
@@ -142,7 +161,7 @@ def escalation_sentences(points: list[EscalationPoint]) -> list[dict[str, str]]:
 
 def escalation_tradeoff_figure(rows: list[MetricRow], style: dict[str, Style]) -> go.Figure | None:
     """High-risk miss rate (x) against over-escalation rate (y), one point per model."""
-    points = [p for p in escalation_points(rows) if p.model in style]
+    points = [p for p in escalation_points(rows) if p.model in style and not (p.miss.problem or p.over.problem)]
     if not points:
         return None
     fig = go.Figure()
@@ -164,6 +183,14 @@ def escalation_tradeoff_figure(rows: list[MetricRow], style: dict[str, Style]) -
         yaxis={"title": {"text": f"over-escalation rate ({_metrics(p.over for p in points)})"}, "range": [-0.05, 1.05]},
     )
     return fig
+
+
+def _counted(miss: Rate) -> str:
+    """Which of the table's values the miss rate is: 1 − ``high_risk_recall_strict 0.167``."""
+    if not miss.source_value:
+        return ""
+    strict = ", unparsed answers counted as misses" if "_strict" in miss.metric else ""
+    return f"1 − {miss.source_value}{strict}, "
 
 
 def _metrics(rates: Iterable[Rate]) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from trustmh.core.plotting import DASHES, OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
-from trustmh.report.headline import PillarScore, ci_text, fmt
+from trustmh.report.headline import PillarScore, ci_text, fmt, row_problem
 from trustmh.report.log_result import LogResult
 from trustmh.report.ranking import Leaderboard
 from trustmh.scoring.results import MetricRow
@@ -197,14 +197,29 @@ def rta_grid_figure(result: LogResult) -> go.Figure | None:
 
 
 def _grouped_rows(rows: Iterable[MetricRow]) -> dict[tuple[str, str, str], list[tuple[str, MetricRow]]]:
+    """Per (task, name, by), each group's row; a value that is no finding (mostly unparsed, too
+    few parsed items: :func:`~trustmh.report.headline.row_problem`) is not drawn — two parsed
+    answers against four drew a model "improving" under typos. :func:`left_out_points` says why."""
     groups: dict[tuple[str, str, str], list[tuple[str, MetricRow]]] = {}
     for row in rows:
         if CONFUSION.match(row.metric):
             continue
         found = GROUPED.match(row.metric)
-        if found and not NOT_DRAWN.match(found["base"]):
+        if found and not NOT_DRAWN.match(found["base"]) and (row.value is None or row_problem(row) is None):
             groups.setdefault((row.task, found["base"], found["by"]), []).append((found["group"], row))
     return groups
+
+
+def left_out_points(rows: list[MetricRow]) -> list[str]:
+    """One line per group value a chart leaves out, with the reason (the summary's † rule)."""
+    notes = []
+    for row in rows:
+        found = GROUPED.match(row.metric)
+        drawn = found and not NOT_DRAWN.match(found["base"]) and not CONFUSION.match(row.metric)
+        problem = row_problem(row) if drawn and row.value is not None else None
+        if problem is not None:
+            notes.append(f"{row.task} · {row.model}: {row.metric} = {fmt(row.value)} not drawn — {problem}.")
+    return notes
 
 
 def _numeric(labels: list[str]) -> bool:

@@ -66,6 +66,10 @@ def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
         else "",
         "n": "—" if row.n is None else row.n,
         "unparsed": row.unparsed or 0,
+        # the strict twin (unparsed counted wrong) the ranking and the prose use, beside the parsed-only value
+        "strict": None
+        if row.strict is None
+        else f"{row.metric}_strict {fmt(row.strict)} [{fmt(row.strict_ci_low)}, {fmt(row.strict_ci_high)}] n={row.strict_n}",
         "judge": row.judge or "",
         "validation": result.judge_notes.get(row.metric),
         "scored": row.value is not None,
@@ -141,6 +145,7 @@ def _pillar_section(
             )
             notes.append(f"{pillar} ({source}): no headline chart — {why}.")
         charts.append(store.add(f"{pillar}-{source}-headline", figure))
+    notes += figs.left_out_points(rows)
     for name, figure in [*figs.grouped_figures(rows, style), *figs.principle_figures(rows, style)]:
         if figure is None:
             notes.append(not_drawn_note(name, rows))
