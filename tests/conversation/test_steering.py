@@ -112,9 +112,13 @@ def test_run_says_who_plays_the_simulated_user() -> None:
     )
     scripted = SimpleNamespace(name="ethics_ethicmh", dataset=[Sample(input="x", metadata={})])
     (line,) = simulated_user_lines([conversation_task, scripted], ["openai/m"], None)
-    assert line.startswith("warning: crisis_simulated_risk: no --user-model") and "(openai/m)" in line
+    # the default is no warning: an information line with how to choose another
+    assert line == (
+        "crisis_simulated_risk: the simulated user is played by the model under test (openai/m); "
+        "--user-model M sets another"
+    )
     (line,) = simulated_user_lines([conversation_task], ["openai/m"], "openai/m")
-    assert line.startswith("warning:") and "also a model under test" in line
+    assert line.startswith("warning:") and "also a model under test" in line and line.endswith("--user-model M")
     assert simulated_user_lines([conversation_task], ["openai/m"], "openai/u") == [
         "crisis_simulated_risk: the simulated user is played by openai/u"
     ]

@@ -3,17 +3,52 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import typer
-from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperCommand
 
+from trustmh.core.consoles import ReadableConsole
 from trustmh.core.errors import UserError, redact
 
-console = Console()
-err_console = Console(stderr=True)
+console = ReadableConsole()
+err_console = ReadableConsole(stderr=True)
+
+
+def _example_on_one_line(paragraph: str) -> str:
+    """An ``Example…`` paragraph as one unwrapped line (click keeps a paragraph marked ``\b`` as it is)."""
+    if not paragraph.lstrip().startswith("Example"):
+        return paragraph
+    return "\b\n" + " ".join(paragraph.split())
+
+
+class ReadableHelpCommand(TyperCommand):
+    """A command whose ``--help`` is click's plain layout (whole flag names, no ``<bool>`` after a
+    flag, wrapped to the terminal up to 80 columns) with each example on one line of its own,
+    never split mid-argument."""
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        text = inspect.cleandoc(self.help or "").partition("\f")[0]
+        if text:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text("\n\n".join(_example_on_one_line(p) for p in text.split("\n\n")))
+
+
+def readable_help(app: typer.Typer) -> typer.Typer:
+    """Give every command of ``app`` (and of its sub-apps) :class:`ReadableHelpCommand`'s help."""
+    app.rich_markup_mode = None
+    for command in app.registered_commands:
+        if command.cls in (None, TyperCommand):  # typer's default; a command's own class is kept
+            command.cls = ReadableHelpCommand
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            readable_help(group.typer_instance)
+    return app
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -70,3 +105,23 @@ def fmt3(value: float) -> str:
 
 def ci3(interval: tuple[float, float] | list[float]) -> str:
     return f"[{fmt3(interval[0])}, {fmt3(interval[1])}]"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("trustmh")
+        except PackageNotFoundError:  # a source tree on the path, not installed
+            found = "unknown (not installed)"
+        console.print(f"trustmh {found}", highlight=False)
+        raise typer.Exit(0)
+
+
+def version_callback(
+    show_version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print trustmh's version and exit."
+    ),
+) -> None:
+    """The root command's callback: ``trustmh --version``."""

@@ -16,6 +16,7 @@ from trustmh.cli import gate as gate_commands
 from trustmh.cli import judgecheck as judgecheck_commands
 from trustmh.cli import report as report_commands
 from trustmh.cli import reproduce as reproduce_commands
+from trustmh.cli.common import readable_help, version_callback
 
 app = typer.Typer(
     name="trustmh",
@@ -25,6 +26,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+app.callback()(version_callback)
 evaluate_commands.register(app)
 align_commands.register(app)
 judgecheck_commands.register(app)
@@ -34,6 +36,7 @@ bulk_commands.register(app)
 audit_commands.register(app)
 gate_commands.register(app)
 app.add_typer(data_commands.app, name="data")
+readable_help(app)
 
 
 def main() -> None:

@@ -134,7 +134,8 @@ class Progress:
         self.stream.flush()
         self._status_shown = False
         self._shown_at = 0.0
-        self._refresh()
+        if self.finished < self.tasks_total:  # after the last task inspect's own line follows: no status to glue onto
+            self._refresh()
 
     def close(self) -> None:
         if self._status_shown:

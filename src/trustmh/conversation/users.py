@@ -150,24 +150,24 @@ def read_user_reply(reply: str) -> UserMessage:
 def simulated_user_lines(tasks: Sequence[Any], models: Sequence[str], user_model: str | None) -> list[str]:
     """What ``trustmh run`` says about who plays the simulated user of its conversation tasks.
 
-    One line naming the model, and a warning when that model is the model under test (no
-    ``--user-model``, or the same one): it then writes both sides and can steer its own
-    conversation. Nothing for runs without a simulated user."""
+    One line naming the model. Without ``--user-model`` the model under test plays it: that is
+    the default, so an information line saying how to choose another, not a warning. A warning
+    (with its action) only when the user named a model under test with ``--user-model``: it then
+    writes both sides and can steer its own conversations. Nothing for runs without a simulated
+    user."""
     names = [task.name for task in tasks if _has_personas(task)]
     if not names:
         return []
     which = ", ".join(names)
     if user_model is None:
         return [
-            f"warning: {which}: no --user-model, so the simulated user is played by the model under test "
-            f"({m}), which then writes both sides and can steer its own conversation; choose another with "
-            "--user-model M"
+            f"{which}: the simulated user is played by the model under test ({m}); --user-model M sets another"
             for m in models
         ]
     if user_model in models:
         return [
             f"warning: {which}: --user-model {user_model} is also a model under test: it plays the user in "
-            "its own conversations and can steer them"
+            "its own conversations and can steer them; choose another with --user-model M"
         ]
     return [f"{which}: the simulated user is played by {user_model}"]
 

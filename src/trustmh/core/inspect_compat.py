@@ -173,3 +173,33 @@ __all__ = [
     "sample_active",
     "stale_flush_interval",
 ]
+
+
+OWN_HOOKS_PREFIX = "trustmh/"  # registry names of the hooks trustmh registers (progress, budget, stop)
+
+
+def quiet_hooks_banner() -> None:
+    """Load inspect's hooks now, leaving out its start-up banner ("inspect_ai v… hooks enabled:
+    trustmh/…") when trustmh's own hooks are the only ones: that is how every run works, nothing
+    for the user to act on. Another package's hooks or a legacy ``INSPECT_TELEMETRY`` /
+    ``INSPECT_API_KEY_OVERRIDE`` hook keep the banner (something outside trustmh sees the run).
+
+    Must run after every trustmh hook is registered (inspect loads the registry once) and before
+    the first model is made (that is where inspect would print the banner)."""
+    import sys
+
+    import rich
+
+    api = "inspect_ai.hooks._startup.init_hooks"
+    try:
+        from inspect_ai._util.registry import registry_info
+        from inspect_ai.hooks._hooks import get_all_hooks
+        from inspect_ai.hooks._startup import init_hooks
+    except ImportError as error:
+        raise _missing(api, "load the run's hooks without their start-up banner", error) from error
+    with rich.get_console().capture() as captured:
+        init_hooks()
+    banner = captured.get()
+    foreign = [h for h in get_all_hooks() if h.enabled() and not registry_info(h).name.startswith(OWN_HOOKS_PREFIX)]
+    if banner and (foreign or "- hooks enabled" not in banner or banner.count("\n- ") > 1):
+        sys.stdout.write(banner)

@@ -265,11 +265,12 @@ class EmbeddedLlama(TogetherMixin):
 
     def _say_long_wait(self, waited: float) -> None:
         """Say once that calls wait their turn (a busy machine or many tasks in flight), so a quiet
-        run is not mistaken for a hung one; later waits are not repeated."""
+        run is not mistaken for a hung one; later waits are not repeated. Queueing is normal, and
+        nothing is for the user to do: an info line (inspect's log level info), never a warning."""
         if waited < LONG_WAIT_SECONDS or self._long_wait_said:
             return
         self._long_wait_said = True
-        logger.warning(
+        logger.info(
             "%s: calls wait their turn (a call just waited %.0f s; %d waiting): the embedded model answers "
             "its calls in turn (greedy ones a few at a time); the wait counts towards no timeout, and the run goes on",
             self.path.name,

@@ -103,7 +103,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
     # cap or a useless judge stopped the run.
     import trustmh._registry
     import trustmh.core.run_stop  # noqa: F401
-    from trustmh.core.inspect_compat import PrerequisiteError, stale_flush_interval
+    from trustmh.core.inspect_compat import PrerequisiteError, quiet_hooks_banner, stale_flush_interval
     from trustmh.models.retry_notes import retry_notes
     from trustmh.scoring.panel import panel_settings
 
@@ -118,6 +118,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
     for line in modified_lines(tasks):
         console.print(line, highlight=False, markup=False, soft_wrap=True, style="bold")
     budget = run_budget_of(config)
+    quiet_hooks_banner()  # every trustmh hook is registered by now (the budget's just above)
     from trustmh.conversation.users import simulated_user_lines
 
     for line in simulated_user_lines(tasks, config.models, config.user_model):

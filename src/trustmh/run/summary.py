@@ -9,10 +9,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from trustmh.core.consoles import ReadableConsole
 from trustmh.core.errors import redact
 from trustmh.scoring.results import metric_rows
 
-console = Console()
+console = ReadableConsole()
 WIDTH = 100  # the summary's lines fit this many columns
 
 
@@ -99,8 +100,12 @@ def print_results(logs: Sequence[Any]) -> None:
 
     rows = [row for log in logs if log.status == "success" for row in metric_rows(log)]
     lines, nothing, partly = summarise(rows)
-    # Piped or captured output gets the width the summary is sized for, not rich's 80.
-    out = console if console.is_terminal else Console(width=WIDTH)
+    # The width the summary is sized for, piped or on a wider terminal (the table fits it).
+    out = (
+        console
+        if console.is_terminal and console.width <= WIDTH
+        else Console(width=WIDTH, force_terminal=console.is_terminal)
+    )
     for table in results_tables(lines):
         out.print(table)
     for line in uninformative_notes(lines) + pillar_notes(rows, lines):
