@@ -18,11 +18,22 @@ console = ReadableConsole()
 err_console = ReadableConsole(stderr=True)
 
 
+EXAMPLE_STARTS = ("Example", "trustmh ", "# ")
+
+
 def _example_on_one_line(paragraph: str) -> str:
-    """An ``Example…`` paragraph as one unwrapped line (click keeps a paragraph marked ``\b`` as it is)."""
-    if not paragraph.lstrip().startswith("Example"):
+    """An example paragraph (starting ``Example``, ``trustmh `` or a ``# `` comment) with each
+    command, and each comment, on one unwrapped line of its own (``\\`` continuations
+    dropped): click keeps a paragraph marked ``\b`` as it is."""
+    if not paragraph.lstrip().startswith(EXAMPLE_STARTS):
         return paragraph
-    return "\b\n" + " ".join(paragraph.split())
+    lines: list[list[str]] = []
+    for line in paragraph.splitlines():
+        text = line.strip()
+        if not lines or text.startswith(("#", "trustmh ")):
+            lines.append([])
+        lines[-1] += [word for word in text.split() if word != "\\"]
+    return "\b\n" + "\n".join(" ".join(words) for words in lines if words)
 
 
 class ReadableHelpCommand(TyperCommand):
