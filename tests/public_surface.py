@@ -63,7 +63,7 @@ def tasks_json() -> Any:
     from trustmh.cli.main import app
 
     os.environ.pop("TRUSTMH_DATA_DIR", None)
-    result = CliRunner().invoke(app, ["tasks", "--json"])
+    result = CliRunner().invoke(app, ["tasks", "--json", "-"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 

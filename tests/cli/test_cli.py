@@ -20,7 +20,7 @@ def test_every_command_has_help_with_example(command):
 
 
 def test_tasks_json_lists_pillars_and_starter_counts():
-    result = runner.invoke(app, ["tasks", "--json"])
+    result = runner.invoke(app, ["tasks", "--json", "-"])
     assert result.exit_code == 0
     rows = {row["task"]: row for row in json.loads(result.output)}
     assert rows["privacy_psyleak"]["pillar"] == "privacy"
@@ -29,7 +29,7 @@ def test_tasks_json_lists_pillars_and_starter_counts():
 
 
 def test_tasks_json_counts_benchmark_with_data_dir(shared_data):
-    result = runner.invoke(app, ["tasks", "--json", "--data-dir", str(shared_data)])
+    result = runner.invoke(app, ["tasks", "--json", "-", "--data-dir", str(shared_data)])
     rows = {row["task"]: row for row in json.loads(result.output)}
     assert rows["privacy_psyleak"]["samples_available"]["benchmark"] == 400
 

@@ -58,7 +58,7 @@ def test_tasks_protocol_cli() -> None:
     assert shown.exit_code == 0, shown.output
     text = " ".join(shown.output.split())
     assert "Qiyuan0130/TrustMH_Bench@94d65db" in text and "deviations:" in text and "parser=NAME" in text
-    as_json = runner.invoke(app, ["tasks", "--protocol", "ethics_ethicmh", "--json"])
+    as_json = runner.invoke(app, ["tasks", "--protocol", "ethics_ethicmh", "--json", "-"])
     assert json.loads(as_json.stdout)["task"] == "ethics_ethicmh"
     unknown = runner.invoke(app, ["tasks", "--protocol", "nope"])
     assert unknown.exit_code == 2 and "declares no upstream protocol" in unknown.output
@@ -79,7 +79,7 @@ def test_built_tasks_carry_protocol_and_parser_in_their_metadata(shared_data: Pa
 
 
 def test_data_status_lists_the_pinned_upstream_files(shared_data: Path) -> None:
-    result = CliRunner().invoke(app, ["data", "status", "--data-dir", str(shared_data), "--json"])
+    result = CliRunner().invoke(app, ["data", "status", "--data-dir", str(shared_data), "--json", "-"])
     assert result.exit_code == 0, result.output
     upstream = [row for row in json.loads(result.stdout) if "upstream_file" in row]
     assert {row["upstream_file"] for row in upstream} == set(UPSTREAM_FILES)

@@ -94,7 +94,7 @@ def test_removing_a_declaration_makes_the_command_fail(shared_data: Path, monkey
     from trustmh.cli.main import app
 
     runner = CliRunner()
-    ok = runner.invoke(app, ["reproduce", "--data-dir", str(shared_data), "--json"])
+    ok = runner.invoke(app, ["reproduce", "--data-dir", str(shared_data), "--json", "-"])
     assert ok.exit_code == 0, ok.output
     payload = json.loads(ok.stdout)
     assert payload["unexplained"] == 0 and len(payload["rows"]) == 312
@@ -165,6 +165,6 @@ def test_benchmarks_with_nothing_released_are_named_with_the_reason(shared_data:
         shown = " ".join(result.output.split())
         assert "Not reproduced:" in shown and "Psychosis-bench (crisis_psychosis_bench)" in shown
         assert "no model outputs" in shown
-    result = CliRunner().invoke(app, ["reproduce", "--data-dir", str(shared_data), "--json"])
+    result = CliRunner().invoke(app, ["reproduce", "--data-dir", str(shared_data), "--json", "-"])
     names = [entry["benchmark"] for entry in json.loads(result.output)["not_reproduced"]]
     assert any(name.startswith("Psychosis-bench") for name in names)

@@ -9,7 +9,7 @@ from typing import Any, TypeVar, cast
 
 import typer
 from rich.markup import escape
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from trustmh.core.consoles import ReadableConsole
 from trustmh.core.errors import UserError, redact
@@ -47,6 +47,14 @@ class ReadableHelpCommand(TyperCommand):
             formatter.write_paragraph()
             with formatter.indentation():
                 formatter.write_text("\n\n".join(_example_on_one_line(p) for p in text.split("\n\n")))
+
+
+class TrustmhGroup(TyperGroup):
+    """The root command: reads the deprecated ``--json`` switch form as ``--json -`` before any
+    subcommand parses its options (:func:`json_switch_as_stdout`)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, json_switch_as_stdout(args))
 
 
 def readable_help(app: typer.Typer) -> typer.Typer:
@@ -136,3 +144,35 @@ def version_callback(
     ),
 ) -> None:
     """The root command's callback: ``trustmh --version``."""
+
+
+# `--json FILE|-` is the one meaning of --json in every command ("-" = stdout). Given alone, as
+# the former switch of `tasks`, `reproduce` and `data status` was, it still means stdout for a
+# release, with a deprecation line on stderr (:func:`json_switch_as_stdout`; click has no
+# option with an optional value).
+JSON_METAVAR = "FILE|-"
+
+
+def json_option(what: str) -> Any:
+    """The ``--json FILE|-`` option: ``what`` is what is written (``"the task list"``)."""
+    return typer.Option("--json", metavar=JSON_METAVAR, help=f"Write {what} as JSON to FILE, or - for stdout.")
+
+
+def json_switch_as_stdout(args: list[str]) -> list[str]:
+    """The command line with the deprecated switch form ``--json`` (last, or followed by another
+    option) read as ``--json -``, saying so on stderr."""
+    out: list[str] = []
+    for at, arg in enumerate(args):
+        if arg == "--":  # what follows is not an option
+            return out + args[at:]
+        out.append(arg)
+        following = args[at + 1] if at + 1 < len(args) else None
+        if arg == "--json" and (following is None or (following.startswith("-") and following != "-")):
+            deprecated("--json without FILE", "--json - (stdout) or --json FILE")
+            out.append("-")
+    return out
+
+
+def deprecated(old: str, new: str) -> None:
+    """One line on stderr (stdout may be JSON a tool reads): the old form works for this release."""
+    err_console.print(f"note: {old} is deprecated and will be removed; use {new}", highlight=False, soft_wrap=True)

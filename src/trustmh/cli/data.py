@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from trustmh.cli.common import console, err_console, user_errors
+from trustmh.cli.common import console, err_console, json_option, user_errors
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_json
 
@@ -42,7 +42,7 @@ def status_command(
         Path | None, typer.Option(help="Data folder to check before the cache (also $TRUSTMH_DATA_DIR).")
     ] = None,
     verify: Annotated[bool, typer.Option(help="Also compare each file's sha256 with the release.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[str | None, json_option("the datasets and upstream files")] = None,
 ) -> None:
     """Show each dataset (pillar, where it was found, rows, license) and each upstream protocol file.
 
@@ -53,6 +53,8 @@ def status_command(
     """
     from trustmh.data.registry import list_datasets, verify_file
     from trustmh.data.row_counts import count_rows
+
+    destination = as_json
     from trustmh.run.catalog_view import offline
 
     rows: list[dict[str, Any]] = []
@@ -80,9 +82,9 @@ def status_command(
                 }
             )
     upstream_rows = _upstream_rows(data_dir)
-    if as_json:
+    if destination is not None:
         # Datasets stay a list (as before); upstream files are added as rows of their own kind.
-        write_json(rows + upstream_rows, "-")
+        write_json(rows + upstream_rows, destination)
         return
     table = Table(title="trustmh datasets")
     for column in ("dataset", "pillars", "where", "rows", "license"):

@@ -14,7 +14,7 @@ import typer
 from rich.table import Table
 
 from trustmh import TASK_GROUPS
-from trustmh.cli.common import console, err_console, usd_amount, user_errors
+from trustmh.cli.common import console, err_console, json_option, usd_amount, user_errors
 from trustmh.core.errors import UserError, is_secret_name, redact, register_secret
 from trustmh.core.files import write_json
 from trustmh.core.paths import check_input_file, check_output_file
@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
 
 @user_errors
 def tasks_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: Annotated[str | None, json_option("the task list (or, with --protocol, the protocol)")] = None,
     data_dir: Annotated[
         Path | None, typer.Option(help="Also count benchmark samples found in this data folder.")
     ] = None,
@@ -46,20 +46,21 @@ def tasks_command(
 ) -> None:
     """List every task with its pillar, datasets, metrics and samples available offline.
 
-    Example: trustmh tasks --json
+    Example: trustmh tasks --json tasks.json
 
     Example: trustmh tasks --protocol privacy_psyleak
     """
+    destination = as_json
     if protocol is not None:
         from trustmh.cli.protocol_view import show_protocol
 
-        show_protocol(protocol, as_json)
+        show_protocol(protocol, destination)
         return
     from trustmh.run.catalog_view import task_rows
 
     rows = task_rows(_existing_data_dir(data_dir))
-    if as_json:
-        write_json(rows, "-")
+    if destination is not None:
+        write_json(rows, destination)
         return
     table = Table(title="trustmh tasks")
     for column in ("task", "pillar", "datasets", "metrics", "starter", "benchmark"):

@@ -16,7 +16,7 @@ from trustmh.cli import gate as gate_commands
 from trustmh.cli import judgecheck as judgecheck_commands
 from trustmh.cli import report as report_commands
 from trustmh.cli import reproduce as reproduce_commands
-from trustmh.cli.common import readable_help, version_callback
+from trustmh.cli.common import TrustmhGroup, readable_help, version_callback
 
 app = typer.Typer(
     name="trustmh",
@@ -24,6 +24,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=TrustmhGroup,
 )
 
 app.callback()(version_callback)

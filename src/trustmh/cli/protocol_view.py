@@ -7,7 +7,7 @@ from trustmh.core.errors import UserError
 from trustmh.core.files import write_json
 
 
-def show_protocol(task: str, as_json: bool) -> None:
+def show_protocol(task: str, json_destination: str | None) -> None:
     """``trustmh tasks --protocol TASK``: the task's one declaration of deviations from upstream."""
     from rich.markup import escape
 
@@ -19,8 +19,8 @@ def show_protocol(task: str, as_json: bool) -> None:
     if declared is None:
         known = ", ".join(p.task for p in all_protocols())
         raise UserError(f"task {task!r} declares no upstream protocol; tasks that do: {known}", argument="protocol")
-    if as_json:
-        write_json(declared.as_metadata(), "-")
+    if json_destination is not None:
+        write_json(declared.as_metadata(), json_destination)
         return
     lines = [f"[bold]{escape(declared.task)}[/bold]" + (f" — {escape(declared.label)}" if declared.label else "")]
     lines.append("upstream files followed in benchmark mode:")

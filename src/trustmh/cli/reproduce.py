@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from trustmh.cli.common import console, err_console, user_errors
+from trustmh.cli.common import console, err_console, json_option, user_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -22,7 +22,7 @@ def reproduce_command(
         Path | None,
         typer.Option(help="Folder holding upstream's protocol files (also $TRUSTMH_DATA_DIR; else cache/download)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    as_json: Annotated[str | None, json_option("the comparison")] = None,
     markdown: Annotated[
         bool, typer.Option("--markdown", help="Print markdown tables (as in docs/reproducibility.md).")
     ] = False,
@@ -36,7 +36,7 @@ def reproduce_command(
 
     Example: trustmh reproduce --data-dir ../shared/data
 
-    Example: trustmh reproduce --data-dir ../shared/data --json > reproduce.json
+    Example: trustmh reproduce --data-dir ../shared/data --json reproduce.json
     """
     from trustmh.core.files import write_json
     from trustmh.data.registry import checked_user_data
@@ -53,12 +53,13 @@ def reproduce_command(
     from trustmh.reproduce.table import markdown as rows_markdown
     from trustmh.run.catalog_view import offline
 
+    destination = as_json
     # A reproduction on edited data says nothing about upstream's figures: a data-folder file whose
     # sha256 is not the catalogue's is refused (no --allow-modified here, unlike `run`; issue 25).
     with offline(), checked_user_data(allow_modified=False):
         rows = reproduce_rows(data_dir)
-    if as_json:
-        write_json(rows_json(rows), "-")
+    if destination is not None:
+        write_json(rows_json(rows), destination)
     elif markdown:
         console.print(rows_markdown(rows) + "\n" + not_reproduced_text(), markup=False, highlight=False, soft_wrap=True)
     else:

@@ -1,0 +1,65 @@
+"""One CLI convention: `--json FILE|-` in every command ("-" = stdout); the old switch form still works."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from tests.conftest import REPO_ROOT
+from trustmh.cli.common import json_switch_as_stdout
+from trustmh.cli.main import app
+
+runner = CliRunner()
+
+
+def _json_options() -> dict[str, typer.core.click.Option]:
+    group = typer.main.get_command(app)
+    found = {}
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        for leaf_name, leaf in (getattr(command, "commands", None) or {name: command}).items():
+            path = name if leaf is command else f"{name} {leaf_name}"
+            for param in leaf.params:
+                if "--json" in param.opts:
+                    found[path] = param
+    return found
+
+
+def test_every_json_option_takes_a_file_or_dash() -> None:
+    options = _json_options()
+    assert {"tasks", "reproduce", "data status", "align", "judge-check", "report", "gate", "score"} <= set(options)
+    for command, option in options.items():
+        assert not option.is_flag, f"trustmh {command}: --json is a switch, not FILE|-"
+        assert "stdout" in (option.help or ""), f"trustmh {command}: --json help does not say '-' is stdout"
+
+
+@pytest.mark.parametrize(
+    "args", [["tasks"], ["tasks", "--protocol", "ethics_ethicmh"], ["data", "status"]], ids=" ".join
+)
+def test_json_dash_prints_valid_json(args: list[str]) -> None:
+    result = runner.invoke(app, [*args, "--json", "-"])
+    assert result.exit_code == 0, result.output
+    json.loads(result.stdout)
+
+
+def test_the_old_switch_form_means_stdout_with_a_deprecation_line() -> None:
+    assert json_switch_as_stdout(["tasks", "--json"]) == ["tasks", "--json", "-"]
+    assert json_switch_as_stdout(["tasks", "--json", "--data-dir", "d"]) == ["tasks", "--json", "-", "--data-dir", "d"]
+    assert json_switch_as_stdout(["align", "--json", "out.json"]) == ["align", "--json", "out.json"]
+    assert json_switch_as_stdout(["tasks", "--json", "-"]) == ["tasks", "--json", "-"]
+    result = subprocess.run(
+        [sys.executable, "-m", "trustmh", "tasks", "--json"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(REPO_ROOT / "src"), "PATH": "/usr/bin:/bin", "HOME": str(REPO_ROOT)},
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    json.loads(result.stdout)  # stdout stays JSON: the note is on stderr, one line
+    assert result.stderr.strip().splitlines() == [
+        "note: --json without FILE is deprecated and will be removed; use --json - (stdout) or --json FILE"
+    ]
