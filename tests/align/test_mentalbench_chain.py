@@ -61,7 +61,7 @@ def test_generate_judge_align_on_your_own_responses(tmp_path: Path, monkeypatch:
             "generate", "--conversations", str(conversations), "--model", "mine=openai/mine",
             "--model", "other=openai/other", "-o", str(tmp_path / "responses.csv"), *common,
         )  # fmt: skip
-        _cli("judge", "--responses", str(tmp_path / "responses.csv"), "--judge-model", "openai/judge",
+        _cli("judge", "--responses", str(tmp_path / "responses.csv"), "--judge", "openai/judge",
              "-o", str(tmp_path / "judged.csv"), *common)  # fmt: skip
     judged = _read(tmp_path / "judged.csv")
     assert list(judged[0]) == ["ConvID", "context", "judge_response_mine", "judge_response_other"]

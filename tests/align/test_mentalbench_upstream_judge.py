@@ -65,7 +65,7 @@ def test_bulk_judge_sends_upstreams_prompt(tmp_path: Path, shared_data: Path, mo
         result = CliRunner().invoke(
             app,
             [
-                "judge", "--responses", str(responses), "--judge-model", "openai/judge", "-o", str(out),
+                "judge", "--responses", str(responses), "--judge", "openai/judge", "-o", str(out),
                 "--judge-prompts", "upstream", "--data-dir", str(shared_data), "--base-url", server.base_url,
                 "--cache", str(tmp_path / "cache.sqlite"), "--no-progress",
             ],
@@ -80,7 +80,7 @@ def test_bulk_judge_sends_upstreams_prompt(tmp_path: Path, shared_data: Path, mo
 
 def test_bad_judge_prompts_option_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        app, ["judge", "--responses", str(tmp_path / "r.csv"), "--judge-model", "openai/j", "-o", str(tmp_path / "o.csv"),
+        app, ["judge", "--responses", str(tmp_path / "r.csv"), "--judge", "openai/j", "-o", str(tmp_path / "o.csv"),
               "--judge-prompts", "paper"],
     )  # fmt: skip
     assert result.exit_code == 2 and "--judge-prompts must be trustmh or upstream" in result.output

@@ -28,7 +28,7 @@ def generate(conversations: Path, out: Path, *extra: str, model: str = "openai/m
 
 def judge(responses: Path, out: Path, *extra: str, judge_model: str = "openai/judge") -> list[str]:
     """Arguments of ``trustmh judge``."""
-    return ["judge", "--responses", str(responses), "--judge-model", judge_model, "-o", str(out), *extra]
+    return ["judge", "--responses", str(responses), "--judge", judge_model, "-o", str(out), *extra]
 
 
 def common(base_url: str, tmp_path: Path) -> list[str]:

@@ -182,7 +182,7 @@ def test_judge_through_batches(provider: str, tmp_path: Path, tiny_csv: Path, mo
             monkeypatch.setenv(name, value)
         endpoint = ["--base-url", api.base_url] if provider == "openai" else []
         code, output = invoke(
-            "judge", "--responses", str(tiny_csv), "--judge-model", f"{provider}/j", "-o", str(out), *endpoint,
+            "judge", "--responses", str(tiny_csv), "--judge", f"{provider}/j", "-o", str(out), *endpoint,
             "--cache", str(tmp_path / "cache.sqlite"), "--no-progress", "--batch", "100", "--batch-poll", "0.1",
         )  # fmt: skip
         submitted = sum(api.state.submissions.values())

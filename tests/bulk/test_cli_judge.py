@@ -143,7 +143,7 @@ def test_a_judge_with_no_usable_verdict_is_stopped_early_and_nothing_is_written(
     assert output.startswith(
         "error: judge openai/tiny gave no usable verdict in its first 2 nor on a clean calibration item (each asked"
     )
-    assert "'What a lovely answer! 5 stars.'" in output and "--judge-model" in output
+    assert "'What a lovely answer! 5 stars.'" in output and "--judge " in output
     # 9 cells to judge; two verdicts and the calibration item asked three times each, then none
     assert total_requests == 3 * 3
     assert not out.exists()

@@ -42,7 +42,7 @@ def test_generate_dry_run_counts_requests_and_sends_nothing(tmp_path: Path, fake
 def test_judge_dry_run_sees_the_cache_and_empty_responses(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
     out = tmp_path / "judge.csv"
     with OpenAIDouble() as server:
-        args = ["judge", "--responses", str(tiny_csv), "--judge-model", "openai/gpt-4o", "-o", str(out)]
+        args = ["judge", "--responses", str(tiny_csv), "--judge", "openai/gpt-4o", "-o", str(out)]
         args += ["--key", "original", *common(server.base_url, tmp_path)]
         code, before = invoke(*args, "--dry-run")
         assert code == 0, before
@@ -58,7 +58,7 @@ def test_judge_dry_run_sees_the_cache_and_empty_responses(tmp_path: Path, tiny_c
 
 def test_judge_dry_run_with_batch_prices_at_the_batch_price(tmp_path: Path, tiny_csv: Path, fake_key: str) -> None:
     out = tmp_path / "judge.csv"
-    args = ["judge", "--responses", str(tiny_csv), "--judge-model", "openai/gpt-4o", "-o", str(out), "--dry-run"]
+    args = ["judge", "--responses", str(tiny_csv), "--judge", "openai/gpt-4o", "-o", str(out), "--dry-run"]
     args += ["--key", "original", "--no-progress", "--cache", str(tmp_path / "cache.sqlite")]
     costs = []
     for extra in ([], ["--batch", "100"]):

@@ -63,3 +63,14 @@ def test_the_old_switch_form_means_stdout_with_a_deprecation_line() -> None:
     assert result.stderr.strip().splitlines() == [
         "note: --json without FILE is deprecated and will be removed; use --json - (stdout) or --json FILE"
     ]
+
+
+def test_judge_is_the_judge_model_and_judge_model_a_deprecated_alias(capsys: pytest.CaptureFixture[str]) -> None:
+    from trustmh.cli.common import judge_option
+    from trustmh.core.errors import UserError
+
+    assert judge_option("openai/j", None) == "openai/j" and capsys.readouterr().err == ""
+    assert judge_option(None, "openai/j") == "openai/j"
+    assert "--judge-model is deprecated and will be removed; use --judge MODEL" in capsys.readouterr().err
+    with pytest.raises(UserError, match="--judge MODEL is required"):
+        judge_option(None, None)

@@ -178,7 +178,7 @@ def test_trustmh_judge_end_to_end_with_the_corpus(tmp_path: Path, monkeypatch: p
     with OpenAIDouble(responder=lambda messages: obey(_Prompt(messages))) as server:
         result = CliRunner().invoke(
             standalone_app(),
-            ["judge", "--responses", str(responses), "--judge-model", "openai/judge", "-o", str(out)]
+            ["judge", "--responses", str(responses), "--judge", "openai/judge", "-o", str(out)]
             + ["--base-url", server.base_url, "--cache", str(tmp_path / "c.sqlite"), "--no-progress"],
         )
     assert result.exit_code == 0, result.output

@@ -159,7 +159,7 @@ def judge_table(
     rubric: Rubric = MENTALALIGN_RUBRIC,
 ) -> JudgeResult:
     items = plan_judging(table, keys)
-    watch = JudgeWatch(judge.spec, fix="--judge-model")
+    watch = JudgeWatch(judge.spec, fix="--judge")
     if rubric.verbatim is not None:  # upstream asks once
         max_attempts = rubric.verbatim.max_attempts
 

@@ -18,7 +18,7 @@ from trustmh.bulk.request import GenerationParams
 from trustmh.bulk.session import RunReport
 from trustmh.bulk.tables import check_table_suffix, first_rows, read_table, write_table
 from trustmh.cli.bulk_options import CallOptions, Output, with_call_options
-from trustmh.cli.common import console, user_errors
+from trustmh.cli.common import console, judge_option, user_errors
 from trustmh.core.errors import IncompleteRunError, NothingUsableError, UserError
 from trustmh.core.files import write_json
 from trustmh.core.paths import check_output_file
@@ -49,14 +49,14 @@ response columns; the human `response` column is key `original`. Unusable verdic
 summary and in OUT.summary.json. Exit code 3 when calls failed for good (rerun retries only
 them), 4 when not one verdict is usable (every one unparsed or empty).
 
-Example: trustmh judge --responses responses.csv --judge-model openai/gpt-4o --key original
+Example: trustmh judge --responses responses.csv --judge openai/gpt-4o --key original
 --key gpt4o -o judge_gpt4o.xlsx
 
 Example (OpenAI Batch; anthropic/NAME uses Message Batches): trustmh judge --responses
-responses.csv --judge-model openai/gpt-4o --batch 2000 -o judge.csv
+responses.csv --judge openai/gpt-4o --batch 2000 -o judge.csv
 
 Example (MentalBench-Align's own judge prompt and settings, as its released judgments were made):
-trustmh judge --responses responses.csv --judge-model openai/gpt-4o --judge-prompts upstream
+trustmh judge --responses responses.csv --judge openai/gpt-4o --judge-prompts upstream
 --data-dir ../shared/data -o judge.csv
 """
 
@@ -194,7 +194,6 @@ def fail_if_nothing_judged(counts: Mapping[str, int], listed_in: Path) -> None:
 @with_call_options
 def judge_command(
     responses: Annotated[Path, typer.Option(help="Wide CSV/xlsx: `context` plus one column per response.")],
-    judge_model: Annotated[str, typer.Option(help=f"Judge model ({MODEL_SYNTAX}).")],
     output: Output,
     key: Annotated[
         list[str] | None,
@@ -214,6 +213,10 @@ def judge_command(
     data_dir: Annotated[
         Path | None, typer.Option(help="Data folder holding mentalalign70k/upstream/ (for --judge-prompts upstream).")
     ] = None,
+    judge_name: Annotated[str | None, typer.Option("--judge", help=f"Judge model ({MODEL_SYNTAX}); required.")] = None,
+    judge_model: Annotated[
+        str | None, typer.Option("--judge-model", hidden=True, help="Deprecated name of --judge.")
+    ] = None,
     *,
     options: CallOptions,
 ) -> None:
@@ -226,7 +229,7 @@ def judge_command(
     check_table_suffix(output, "--output")
     check_output_file(output, "--output")
     rubric = judge_rubric(judge_prompts, data_dir)
-    judge = parse_model(judge_model)
+    judge = parse_model(judge_option(judge_name, judge_model))
     print_sampling_notice([judge.spec])
     price_table = PriceTable.load(options.prices)
     table = first_rows(read_table(responses, ["context"]), options.limit)

@@ -176,3 +176,16 @@ def json_switch_as_stdout(args: list[str]) -> list[str]:
 def deprecated(old: str, new: str) -> None:
     """One line on stderr (stdout may be JSON a tool reads): the old form works for this release."""
     err_console.print(f"note: {old} is deprecated and will be removed; use {new}", highlight=False, soft_wrap=True)
+
+
+def judge_option(judge: str | None, deprecated_judge_model: str | None) -> str:
+    """The judge model of ``--judge MODEL``, the one name of the judge model in every command;
+    ``--judge-model`` (``trustmh judge``'s former name) still works for a release, with a note."""
+    if deprecated_judge_model is not None:
+        deprecated("--judge-model", "--judge MODEL")
+        if judge is not None and judge != deprecated_judge_model:
+            raise UserError(f"--judge {judge} and --judge-model {deprecated_judge_model} name different judges")
+    chosen = judge or deprecated_judge_model
+    if chosen is None:
+        raise UserError("--judge MODEL is required (the judge model, e.g. --judge openai/gpt-4o)")
+    return chosen

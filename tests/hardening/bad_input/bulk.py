@@ -8,7 +8,7 @@ from tests.hardening.bad_input.common import DEAD, KEY, NOWHERE, corrupt_sheet, 
 from tests.hardening.hardening_cli import Case, Files, _lines
 
 GENERATE = ["generate", "--conversations", "conv.csv", "--model", "openai/m", "--no-progress", "--cache", "c.sqlite"]
-JUDGE = ["judge", "--responses", "resp.csv", "--judge-model", "openai/j", "--no-progress", "--cache", "c.sqlite"]
+JUDGE = ["judge", "--responses", "resp.csv", "--judge", "openai/j", "--no-progress", "--cache", "c.sqlite"]
 CONVERSATIONS = {"conv.csv": _lines("context", "I cannot sleep.")}
 RESPONSES = {"resp.csv": _lines("context,response", "I cannot sleep.,That sounds hard.")}
 
@@ -201,7 +201,7 @@ JUDGE_CASES = [
         "judge-bad-model-syntax",
         RESPONSES,
         ["model 'judge': unknown model syntax"],
-        _with_model(JUDGE, "--judge-model", "judge"),
+        _with_model(JUDGE, "--judge", "judge"),
     ),
     judge(
         "judge-zero-verdict-attempts",
