@@ -72,7 +72,7 @@ def run_audit(options: AuditOptions) -> list[Any]:
 
     import trustmh.audit.recorded
     import trustmh.core.run_stop  # noqa: F401  (no call once a cap stopped the run)
-    from trustmh.core.inspect_compat import stale_flush_interval
+    from trustmh.core.inspect_compat import quiet_hooks_banner, stale_flush_interval
     from trustmh.run.config import RunCaps, RunConfig
     from trustmh.run.models import check_endpoints, validate_models, with_redacting_models
     from trustmh.run.runner import LOG_FLUSH_SECONDS, enforced, eval_set_options, finished_samples, run_budget_of
@@ -85,6 +85,7 @@ def run_audit(options: AuditOptions) -> list[Any]:
     caps = RunCaps(options.max_cost, options.max_tokens_total, options.prices)
     # the recorded "model" is never called: only the judges can cost anything
     budget = run_budget_of(RunConfig(tasks=(), models=(), judges=tuple(options.judge), caps=caps))
+    quiet_hooks_banner()  # after the budget's hooks are registered, before any model is made
     redactor = load_redactor(options.log_dir) if options.redact else None
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as spool_dir:
         # The whole export is read and checked before the log folder is touched: a bad file
@@ -126,10 +127,20 @@ def run_audit(options: AuditOptions) -> list[Any]:
                 raise cap_message(budget, finished_samples(logs))
     raise_if_a_judge_stopped(judges)
     print_results(logs)
+    _print_headline(logs)
     if not success:
         raise_on_failed(logs)
     _write_outputs(options, logs)
     return logs
+
+
+def _print_headline(logs: Sequence[Any]) -> None:
+    from trustmh.audit.review import headline_lines
+    from trustmh.scoring.results import metric_rows
+
+    rows = [row for log in logs if log.status == "success" for row in metric_rows(log)]
+    for line in headline_lines(rows):
+        console.print(line, highlight=False, soft_wrap=True)
 
 
 def _print_summary(options: AuditOptions, summary: SpoolSummary) -> None:
@@ -151,8 +162,17 @@ def _write_outputs(options: AuditOptions, logs: Sequence[Any]) -> None:
     if location is None:
         return
     path = options.log_dir / FLAGGED_FILE
-    rows = write_flagged(str(location).removeprefix("file://"), path)
-    console.print(f"flagged turns for review: {path} ({rows:,} rows; fill in score, then trustmh judge-check)")
+    location_path = str(location).removeprefix("file://")
+    rows = write_flagged(location_path, path)
+    console.print(
+        f"flagged turns for review: {path} ({rows:,} rows); score each row you review "
+        + ("(dcs, hes 0-2; a detector check " if options.judge else "(")
+        + f"1 = the flag is right, 0 = a false alarm), delete the others, then: trustmh judge-check --log "
+        f"{location_path} --human {path} "
+        + ("(the judge's agreement with you)" if options.judge else "(each detector's precision)"),
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 PREVIEW_CHARS = 400

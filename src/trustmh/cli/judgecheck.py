@@ -252,6 +252,11 @@ def judge_check_command(
         return
     if human is None:
         raise UserError("give --human FILE (the human ratings), or --qualify --judge MODEL to qualify a judge")
+    if log is not None and detector is None and judge_ratings is None:
+        from trustmh.cli.audit_review import review_detector_flags
+
+        if review_detector_flags(log, human, json_out):  # an audit without a judge: its detectors' precision
+            return
     from trustmh.core.files import json_text
     from trustmh.judgecheck import check
     from trustmh.judgecheck.fields import parse_binary, parse_kinds
