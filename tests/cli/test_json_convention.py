@@ -74,3 +74,15 @@ def test_judge_is_the_judge_model_and_judge_model_a_deprecated_alias(capsys: pyt
     assert "--judge-model is deprecated and will be removed; use --judge MODEL" in capsys.readouterr().err
     with pytest.raises(UserError, match="--judge MODEL is required"):
         judge_option(None, None)
+
+
+def test_batch_means_what_it_means_in_run() -> None:
+    from trustmh.cli.bulk_options import DEFAULT_BATCH_SIZE, batch_size
+
+    assert batch_size(None) is None
+    assert batch_size("2000") == 2000 and batch_size("all") == DEFAULT_BATCH_SIZE and batch_size("judge=500") == 500
+    for bad in ("0", "model=10,judge=20", "lots", "60000"):
+        with pytest.raises(typer.BadParameter):
+            batch_size(bad)
+    result = runner.invoke(app, ["judge", "--responses", "r.csv", "--judge", "openai/j", "-o", "o.csv", "--batch", "x"])
+    assert result.exit_code == 2 and "--batch" in result.output

@@ -38,14 +38,40 @@ Tpm = Annotated[
 ProviderConnections = Annotated[
     int | None, typer.Option(min=1, help="Calls in flight to the endpoint at once (the embedded model is apart).")
 ]
+# The batch size of a bare `--batch all` here: inspect's own default (what `trustmh run --batch all` uses).
+DEFAULT_BATCH_SIZE = 100
+
+
+def batch_size(value: str | None) -> int | None:
+    """``--batch`` means what it means in ``trustmh run`` (:mod:`trustmh.run.batching`): ``all``,
+    a SIZE, or ``ROLE[=SIZE]``; a generate or judge command has one role, so the spec gives its
+    batch size (``all``: :data:`DEFAULT_BATCH_SIZE`)."""
+    if value is None:
+        return None
+    from trustmh.run.batching import parse_batch
+
+    try:
+        sizes = set(parse_batch(value).values())
+    except UserError as error:
+        raise typer.BadParameter(str(error).removeprefix("--batch ")) from None
+    if len(sizes) != 1:
+        raise typer.BadParameter(f"{value!r}: one size for this command's calls, e.g. --batch 2000 or --batch all")
+    (size,) = sizes
+    chosen = DEFAULT_BATCH_SIZE if size is True else int(size)
+    if chosen > 50_000:
+        raise typer.BadParameter(f"{value!r}: at most 50000 requests per batch (the providers' limit)")
+    return chosen
+
+
 BatchSize = Annotated[
     int | None,
     typer.Option(
         "--batch",
-        min=1,
-        max=50_000,
-        help="Use the provider's batch API (OpenAI Batch, Anthropic Message Batches), SIZE requests per batch"
-        " (resumable; docs/batch.md).",
+        metavar="all|SIZE",
+        parser=str,
+        callback=batch_size,
+        help="Use the provider's batch API (OpenAI Batch, Anthropic Message Batches): all, or SIZE requests"
+        " per batch, as in trustmh run --batch (resumable; docs/batch.md).",
     ),
 ]
 BatchPoll = Annotated[float, typer.Option(min=0.05, help="Seconds between polls of a submitted batch.")]
