@@ -89,6 +89,8 @@ class FieldAgreement:
     unit: str = "sample"  # what an item is: a sample, or one turn of a conversation ("turn")
     # The judge's mean corrected by the labels (trustmh.judgecheck.correction), or why not.
     correction: dict[str, Any] | None = None
+    # The human raters' agreement among themselves (trustmh.judgecheck.raters); None with one rater.
+    clinicians: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
