@@ -48,7 +48,9 @@ def test_sampling_weights_weigh_the_items(tmp_path: Path) -> None:
     # s1 and s2 agree, s3 disagrees; weighting s3 ten times lowers the agreement
     rows = [("s1", "a", 1.0), ("s1", "b", 1.0), ("s2", "a", 5.0), ("s2", "b", 5.0), ("s3", "a", 1.0), ("s3", "b", 5.0)]
     plain = check(_ratings(rows), "none.csv", _verdicts(["s1", "s2", "s3"]), n_boot=0).fields[0].clinicians
-    heavy = check(_ratings(rows, {"s1": 1.0, "s2": 1.0, "s3": 10.0}), "none.csv", _verdicts(["s1", "s2", "s3"]), n_boot=0)
+    heavy = check(
+        _ratings(rows, {"s1": 1.0, "s2": 1.0, "s3": 10.0}), "none.csv", _verdicts(["s1", "s2", "s3"]), n_boot=0
+    )
     weighted = heavy.fields[0].clinicians
     assert plain is not None and weighted is not None and weighted["sampling_weights"]
     assert weighted["gwet_ac"]["value"] < plain["gwet_ac"]["value"]

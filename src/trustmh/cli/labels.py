@@ -41,8 +41,12 @@ def export_command(
     stratify: Annotated[
         str | None, typer.Option("--stratify", help="A judged field whose value makes the strata, e.g. judge_refused.")
     ] = None,
-    allocation: Annotated[str, typer.Option("--allocation", help="equal (rare strata over-drawn) or proportional.")] = "equal",
-    field: Annotated[list[str] | None, typer.Option("--field", help="Label only this rubric field (repeatable).")] = None,
+    allocation: Annotated[
+        str, typer.Option("--allocation", help="equal (rare strata over-drawn) or proportional.")
+    ] = "equal",
+    field: Annotated[
+        list[str] | None, typer.Option("--field", help="Label only this rubric field (repeatable).")
+    ] = None,
     blind: Annotated[bool, typer.Option("--blind", help="Hide the judge's verdicts from the clinicians.")] = False,
 ) -> None:
     """Draw a seeded (optionally stratified) labelling set from a judged run and write it for a labelling tool.
@@ -72,7 +76,9 @@ def export_command(
 @app.command("import")
 @user_errors
 def import_command(
-    files: Annotated[list[Path], typer.Argument(help="Label Studio JSON exports, Argilla records (.json) or filled sheets (.csv).")],
+    files: Annotated[
+        list[Path], typer.Argument(help="Label Studio JSON exports, Argilla records (.json) or filled sheets (.csv).")
+    ],
     set_file: Annotated[Path, typer.Option("--set", help="The .set.json that `labels export` wrote.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="The ratings CSV to write (judge-check --human).")],
     log: Annotated[Path | None, typer.Option("--log", help="The run: refuse labels made for another rubric.")] = None,
@@ -109,8 +115,12 @@ def import_command(
 def plan_command(
     log: Annotated[Path, typer.Option("--log", help="The judged run (its judge scores are the population).")],
     field: Annotated[str, typer.Option("--field", help="A numeric judged field (a scale or a 0/1 rate).")],
-    target_width: Annotated[float, typer.Option("--target-width", min=1e-9, help="Full width of the 95% CI wanted.")] = 0.05,
-    human: Annotated[Path | None, typer.Option("--human", help="Pilot labels (ratings CSV) to measure the variances.")] = None,
+    target_width: Annotated[
+        float, typer.Option("--target-width", min=1e-9, help="Full width of the 95% CI wanted.")
+    ] = 0.05,
+    human: Annotated[
+        Path | None, typer.Option("--human", help="Pilot labels (ratings CSV) to measure the variances.")
+    ] = None,
     json_out: Annotated[str | None, typer.Option("--json", help="Also write the plan as JSON (- for stdout).")] = None,
 ) -> None:
     """How many clinician labels a 95% CI of --target-width needs: labels alone and with PPI.
@@ -129,4 +139,6 @@ def plan_command(
         f"{field}: labels for a 95% CI of width {target_width:g} out of {plan.population} judged items", highlight=False
     )
     for row in plan.rows:
-        console.print(f"  {row['labels']:>6}  {row['how']} (variance {row['variance']:.4g})", highlight=False, soft_wrap=True)
+        console.print(
+            f"  {row['labels']:>6}  {row['how']} (variance {row['variance']:.4g})", highlight=False, soft_wrap=True
+        )

@@ -76,7 +76,11 @@ def rater_agreement(
     item_weight = np.ones(len(codes)) if item_weight is None else item_weight
     rated_twice = np.isfinite(codes).sum(axis=1) >= 2
     if n_boot > 0 and len(codes):
-        counts = resample_counts(len(codes), n_boot, seed) if clusters is None else cluster_item_counts(clusters, n_boot, seed)
+        counts = (
+            resample_counts(len(codes), n_boot, seed)
+            if clusters is None
+            else cluster_item_counts(clusters, n_boot, seed)
+        )
     else:
         counts = np.zeros((0, len(codes)))
 

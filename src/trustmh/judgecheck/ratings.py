@@ -122,7 +122,9 @@ def parse_weight(raw: object) -> float | None:
     except (TypeError, ValueError):
         number = float("nan")
     if isinstance(raw, bool) or not math.isfinite(number) or number < 1:
-        raise ValueError(f"expected a sampling weight (1 / inclusion probability, at least 1) or nothing, found {raw!r}")
+        raise ValueError(
+            f"expected a sampling weight (1 / inclusion probability, at least 1) or nothing, found {raw!r}"
+        )
     return number
 
 
@@ -200,7 +202,7 @@ def _cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.12g}"
+        return f"{value:.17g}"  # exact: a weight read back is the weight written
     return str(neutralise_csv_cell(str(value)))
 
 

@@ -59,9 +59,15 @@ def export_set(
     labelset.path = str(set_path)
     outputs: list[tuple[Path, str]] = [(set_path, json_text(labelset.to_json()))]
     if fmt == "labelstudio":
-        outputs += [(output, json_text(labelstudio.tasks(labelset))), (companion(output, ".config.xml"), labelstudio.config_xml(labelset))]
+        outputs += [
+            (output, json_text(labelstudio.tasks(labelset))),
+            (companion(output, ".config.xml"), labelstudio.config_xml(labelset)),
+        ]
     elif fmt == "argilla":
-        outputs += [(output, json_text(argilla.records(labelset))), (companion(output, ".settings.json"), json_text(argilla.settings(labelset)))]
+        outputs += [
+            (output, json_text(argilla.records(labelset))),
+            (companion(output, ".settings.json"), json_text(argilla.settings(labelset))),
+        ]
     else:
         outputs.append((output, sheet.sheet_csv(labelset)))
     for path, text in outputs:
@@ -81,7 +87,9 @@ def _kind(path: Path) -> str:
         return "labelstudio"
     if isinstance(first, dict) and "responses" in first:
         return "argilla"
-    raise DataFormatError(path, None, "expected a Label Studio JSON export (tasks with annotations) or Argilla records (with responses)")
+    raise DataFormatError(
+        path, None, "expected a Label Studio JSON export (tasks with annotations) or Argilla records (with responses)"
+    )
 
 
 def import_labels(files: Sequence[Path], set_path: Path, log: Path | None = None) -> Imported:
@@ -109,5 +117,7 @@ def _check_once(imported: Imported) -> None:
     for rating in imported.ratings:
         key = (rating.sample_id, rating.field, rating.rater)
         if key in seen:
-            raise UserError(f"{rating.where}: rater {rating.rater!r} already rated {rating.field!r} of this item at {seen[key]}")
+            raise UserError(
+                f"{rating.where}: rater {rating.rater!r} already rated {rating.field!r} of this item at {seen[key]}"
+            )
         seen[key] = rating.where

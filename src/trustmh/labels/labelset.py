@@ -158,7 +158,12 @@ def _digest(payload: dict[str, Any]) -> str:
 def _field_from(entry: dict[str, Any]) -> LabelField:
     choices = tuple(str(c) for c in entry.get("choices") or ())
     return LabelField(
-        str(entry["name"]), str(entry["rubric"]), str(entry["question"]), int(entry.get("low", 1)), int(entry.get("high", 5)), choices
+        str(entry["name"]),
+        str(entry["rubric"]),
+        str(entry["question"]),
+        int(entry.get("low", 1)),
+        int(entry.get("high", 5)),
+        choices,
     )
 
 
@@ -166,20 +171,40 @@ def read_set(path: str | Path) -> LabelSet:
     """A set file written by ``trustmh labels export``; anything else is a one-line error."""
     payload = read_json(Path(path))
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise DataFormatError(path, None, f"expected the .set.json file `trustmh labels export` wrote (format {FORMAT})")
+        raise DataFormatError(
+            path, None, f"expected the .set.json file `trustmh labels export` wrote (format {FORMAT})"
+        )
     try:
         fields = [_field_from(entry) for entry in payload["fields"]]
         items = [
             SetItem(
-                str(e["item"]), str(e["sample_id"]), str(e["stratum"]), float(e["inclusion_probability"]), dict(e["judge"]), [], ""
+                str(e["item"]),
+                str(e["sample_id"]),
+                str(e["stratum"]),
+                float(e["inclusion_probability"]),
+                dict(e["judge"]),
+                [],
+                "",
             )
             for e in payload["items"]
         ]
-        labelset = LabelSet(str(payload["set"]), dict(payload["run"]), dict(payload["sampling"]), fields, items, bool(payload["blind"]), str(path))
+        labelset = LabelSet(
+            str(payload["set"]),
+            dict(payload["run"]),
+            dict(payload["sampling"]),
+            fields,
+            items,
+            bool(payload["blind"]),
+            str(path),
+        )
     except (KeyError, TypeError, ValueError) as error:
-        raise DataFormatError(path, None, f"a set file with fields and items ({type(error).__name__}: {error})") from None
+        raise DataFormatError(
+            path, None, f"a set file with fields and items ({type(error).__name__}: {error})"
+        ) from None
     if labelset.set_id != _digest(payload):
-        raise DataFormatError(path, "set", "the file was edited after export (its content no longer matches its set id)")
+        raise DataFormatError(
+            path, "set", "the file was edited after export (its content no longer matches its set id)"
+        )
     if any(not 0 < i.inclusion_probability <= 1 for i in items):
         raise DataFormatError(path, "items", "an inclusion probability outside (0, 1]")
     return labelset

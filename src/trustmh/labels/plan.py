@@ -22,7 +22,8 @@ judge-human correlation — the better the judge tracks the clinicians, the fewe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from statistics import NormalDist
 from typing import Any
 
@@ -45,13 +46,21 @@ class Plan:
     field: str
     width: float
     population: int
-    rows: list[dict[str, Any]] = field(default_factory=list)  # {"how", "variance", "labels"}
+    rows: list[dict[str, Any]] = dataclass_field(default_factory=list)  # {"how", "variance", "labels"}
 
     def add(self, how: str, variance: float) -> None:
-        self.rows.append({"how": how, "variance": variance, "labels": labels_needed(variance, self.width, self.population)})
+        self.rows.append(
+            {"how": how, "variance": variance, "labels": labels_needed(variance, self.width, self.population)}
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"field": self.field, "target_width": self.width, "ci": 0.95, "population": self.population, "plans": self.rows}
+        return {
+            "field": self.field,
+            "target_width": self.width,
+            "ci": 0.95,
+            "population": self.population,
+            "plans": self.rows,
+        }
 
 
 def plan_from_judge(name: str, judged: np.ndarray, width: float, scale: tuple[float, float]) -> Plan:

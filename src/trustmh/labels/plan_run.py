@@ -18,8 +18,10 @@ def plan_for_run(log: Path, field: str, width: float, human: Path | None = None)
     if not values:
         raise UserError(f"{log}: no parsed verdict on field {field!r} (fields: {', '.join(verdicts.fields)})", "field")
     if any(isinstance(v, str) for v in values.values()):
-        raise UserError(f"field {field!r} holds labels; a CI width is of a mean or a rate: plan a numeric field", "field")
-    judged = np.array([float(v) for v in values.values()])  # type: ignore[arg-type]
+        raise UserError(
+            f"field {field!r} holds labels; a CI width is of a mean or a rate: plan a numeric field", "field"
+        )
+    judged = np.array([float(v) for v in values.values()])
     if human is None:
         binary = set(np.unique(judged)) <= {0.0, 1.0}
         scale = (0.0, 1.0) if binary else (float(judged.min()), float(judged.max()))
@@ -28,10 +30,14 @@ def plan_for_run(log: Path, field: str, width: float, human: Path | None = None)
     for rating in read_ratings(human):
         if rating.field == field and rating.turn is None and rating.sample_id in values:
             if isinstance(rating.value, str):
-                raise UserError(f"{rating.where}: field {field!r} is rated with the label {rating.value!r}; expected numbers")
+                raise UserError(
+                    f"{rating.where}: field {field!r} is rated with the label {rating.value!r}; expected numbers"
+                )
             by_sample.setdefault(rating.sample_id, []).append(rating.value)
     if len(by_sample) < 3:
-        raise UserError(f"{human}: {len(by_sample)} pilot item(s) of {field!r} with a parsed verdict; a plan needs at least 3")
+        raise UserError(
+            f"{human}: {len(by_sample)} pilot item(s) of {field!r} with a parsed verdict; a plan needs at least 3"
+        )
     labels = np.array([np.mean(v) for v in by_sample.values()])
-    paired = np.array([float(values[s]) for s in by_sample])  # type: ignore[arg-type]
+    paired = np.array([float(values[s]) for s in by_sample])
     return plan_from_pilot(field, labels, paired, judged, width)

@@ -59,7 +59,9 @@ class Checker:
             )
         if found_set != self.labelset.set_id:
             raise DataFormatError(
-                self.path, where, f"labels of labelling set {found_set!r}; expected set {self.labelset.set_id} ({self.labelset.path})"
+                self.path,
+                where,
+                f"labels of labelling set {found_set!r}; expected set {self.labelset.set_id} ({self.labelset.path})",
             )
         return self.item(data.get(DATA_ITEM), where)
 
@@ -67,7 +69,9 @@ class Checker:
         for item in self.labelset.items:
             if item.item == item_id:
                 return item
-        raise DataFormatError(self.path, where, f"a label for item {item_id!r}, which is not in the set {self.labelset.path}")
+        raise DataFormatError(
+            self.path, where, f"a label for item {item_id!r}, which is not in the set {self.labelset.path}"
+        )
 
     def value(self, field_name: str, raw: object, where: str) -> Value:
         """The label as judge-check reads it: a scale point as a number, a choice as its text."""

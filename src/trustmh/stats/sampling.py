@@ -78,7 +78,9 @@ def stratified_sample(strata: Sequence[str], size: int, seed: int, allocation: s
     rng = np.random.default_rng(seed)
     chosen: dict[int, float] = {}
     for name in sorted(members):
-        drawn = rng.choice(len(members[name]), size=counts[name], replace=False) if counts[name] else []
+        drawn: list[int] = (
+            list(rng.choice(len(members[name]), size=counts[name], replace=False)) if counts[name] else []
+        )
         for position in drawn:
             chosen[members[name][int(position)]] = counts[name] / sizes[name]
     order = sorted(chosen)
