@@ -70,6 +70,8 @@ def label_studio(tmp_path: Path) -> object:
     env = {
         **os.environ,
         "LABEL_STUDIO_BASE_DATA_DIR": str(data),
+        "HOME": str(tmp_path / "home"),  # nothing of Label Studio's lands in the user's own folders
+        "XDG_DATA_HOME": str(tmp_path / "home" / "data"),
         "LATEST_VERSION_CHECK": "false",  # no call to pypi.org at start
         "COLLECT_ANALYTICS": "false",
         "SENTRY_DSN": "",
