@@ -37,6 +37,9 @@ column (1-based, as in the transcript) rates one turn of a conversation task aga
 turn's verdict (e.g. dcs at turn 5 of crisis_psychosis_bench); the items are then turns.
 --scale FIELD=LOW-HIGH declares a field's scale: a human score off it (or a label) is an error
 naming the file, line and field, as a non-finite score or a field mixing numbers and labels is.
+An optional weight column (1 / inclusion probability, written by trustmh labels import) weighs
+each label in the PPI correction and in the raters' own agreement (AC1/AC2, Fleiss' kappa,
+alpha, weighted Cohen's kappa per pair), shown for fields rated by two raters or more.
 
 Examples:
 

@@ -24,9 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.core.errors import DataFormatError
-from trustmh.data.readers import read_json
 from trustmh.labels.labelset import LabelSet
-from trustmh.labels.reading import DATA_ITEM, DATA_RUBRICS, DATA_SET, Checker, Imported
+from trustmh.labels.reading import DATA_ITEM, DATA_RUBRICS, DATA_SET, Imported, open_export
 
 
 def settings(labelset: LabelSet) -> dict[str, Any]:
@@ -75,10 +74,7 @@ def records(labelset: LabelSet) -> list[dict[str, Any]]:
 
 def read_export(path: Path, labelset: LabelSet) -> Imported:
     """The ratings of exported Argilla records (module docstring)."""
-    payload = read_json(path)
-    if not isinstance(payload, list):
-        raise DataFormatError(path, None, "expected Argilla records: a list of {id, metadata, responses}")
-    checker, imported = Checker(labelset, path), Imported(sources=[str(path)])
+    payload, checker, imported = open_export(path, labelset, "Argilla records: a list of {id, metadata, responses}")
     for r, record in enumerate(payload):
         where = f"record {r + 1}"
         if not isinstance(record, dict) or not isinstance(record.get("responses") or {}, dict):

@@ -27,9 +27,8 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from trustmh.core.errors import DataFormatError
-from trustmh.data.readers import read_json
 from trustmh.labels.labelset import LabelSet, SetItem
-from trustmh.labels.reading import DATA_ITEM, DATA_RUBRICS, DATA_SET, Checker, Imported
+from trustmh.labels.reading import DATA_ITEM, DATA_RUBRICS, DATA_SET, Imported, open_export
 
 CONVERSATION, ANSWER = "trustmh_conversation", "trustmh_answer"  # object tag names: never a field's
 
@@ -97,10 +96,7 @@ def _rater(annotation: dict[str, Any], path: Path, where: str) -> str:
 
 def read_export(path: Path, labelset: LabelSet) -> Imported:
     """The ratings of a Label Studio JSON export (module docstring)."""
-    payload = read_json(path)
-    if not isinstance(payload, list):
-        raise DataFormatError(path, None, "expected Label Studio's JSON export: a list of tasks")
-    checker, imported = Checker(labelset, path), Imported(sources=[str(path)])
+    payload, checker, imported = open_export(path, labelset, "Label Studio's JSON export: a list of tasks")
     for t, task in enumerate(payload):
         where = f"task {t + 1}"
         if not isinstance(task, dict) or not isinstance(task.get("annotations", []), list):

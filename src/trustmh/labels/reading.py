@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trustmh.core.errors import DataFormatError
+from trustmh.data.readers import read_json
 from trustmh.judgecheck.ratings import Rating, Value
 from trustmh.labels.labelset import LabelSet, SetItem
 
@@ -97,3 +98,11 @@ class Checker:
     def rating(self, item: SetItem, field_name: str, rater: str, raw: object, where: str) -> Rating:
         value = self.value(field_name, raw, where)
         return Rating(item.sample_id, field_name, rater, value, f"{self.path}:{where}", None, item.weight)
+
+
+def open_export(path: Path, labelset: LabelSet, expected: str) -> tuple[list[object], Checker, Imported]:
+    """A tool's JSON export (a list), with the checker of its labels and an empty result to fill."""
+    payload = read_json(path)
+    if not isinstance(payload, list):
+        raise DataFormatError(path, None, f"expected {expected}")
+    return payload, Checker(labelset, path), Imported(sources=[str(path)])
