@@ -54,3 +54,19 @@ def test_sampling_weights_weigh_the_items(tmp_path: Path) -> None:
     weighted = heavy.fields[0].clinicians
     assert plain is not None and weighted is not None and weighted["sampling_weights"]
     assert weighted["gwet_ac"]["value"] < plain["gwet_ac"]["value"]
+
+
+def test_equal_weights_change_nothing_and_unequal_weights_move_the_judges_agreement() -> None:
+    samples = [f"s{i}" for i in range(6)]
+    human = [1.0, 2.0, 3.0, 4.0, 5.0, 1.0]
+    judged = JudgeVerdicts(
+        "judge", "run.eval", {(s, "harm"): v for s, v in zip(samples, [1.0, 2.0, 3.0, 4.0, 5.0, 5.0], strict=True)}
+    )
+    rows = [(s, "a", v) for s, v in zip(samples, human, strict=True)]
+    plain = check(_ratings(rows), "none.csv", judged, n_boot=0).fields[0]
+    equal = check(_ratings(rows, dict.fromkeys(samples, 3.0)), "none.csv", judged, n_boot=0).fields[0]
+    heavy = check(_ratings(rows, {**dict.fromkeys(samples, 1.0), "s5": 8.0}), "none.csv", judged, n_boot=0).fields[0]
+    assert not plain.weighted and equal.weighted and heavy.weighted
+    assert equal.value == pytest.approx(plain.value) and equal.alpha == pytest.approx(plain.alpha)
+    assert heavy.value < plain.value  # the one disagreeing item (s5) now stands for many
+    assert heavy.bias > plain.bias

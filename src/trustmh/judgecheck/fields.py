@@ -50,6 +50,17 @@ class FieldTable:
     weights: np.ndarray = dataclass_field(default_factory=lambda: np.zeros(0))
 
 
+def sampling_weights(weights: np.ndarray, used: np.ndarray) -> np.ndarray | None:
+    """The used items' sampling weights scaled to mean 1 (so sums keep the sample's size and only
+    the items' shares change: the Hájek form), when every used item has one; ``None`` otherwise."""
+    if len(weights) != len(used) or not used.any():
+        return None
+    chosen = weights[used]
+    if not np.isfinite(chosen).all():
+        return None
+    return chosen * (len(chosen) / chosen.sum())
+
+
 def field_kind(field: str, values: Sequence[Value], kinds: Mapping[str, str], binary: Mapping[str, set[str]]) -> str:
     if field in binary:
         return "binary"

@@ -10,9 +10,9 @@ For a field rated by two raters or more, over the items at least two of them rat
   labels) over the items both rated, and their confusion matrix.
 
 95% CIs are percentile bootstrap CIs over items (by conversation for per-turn items, as the
-judge's statistics). Items drawn with unequal probabilities (the ratings' ``weight`` column)
-count by their weight: each item's sums are multiplied by it, so the statistics estimate the
-agreement over the whole run rather than over the over-drawn strata.
+judge's statistics). Items drawn with unequal probabilities (the ratings' ``weight`` column on
+every item) count by their weight: each item's sums are multiplied by it, scaled to mean 1, so
+the statistics estimate the agreement over the whole run rather than over the over-drawn strata.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from trustmh.judgecheck.fields import FieldTable, label_of
+from trustmh.judgecheck.fields import FieldTable, label_of, sampling_weights
 from trustmh.stats.bootstrap import cluster_item_counts, percentile_ci, resample_counts, resampled_sums
 from trustmh.stats.chance_agreement import (
     agreement_weights,
@@ -72,8 +72,8 @@ def rater_agreement(
     codes, labels, values = _categories(table)
     scale = table.kind == "scale"
     weights = agreement_weights(values, "quadratic" if scale else "identity")
-    item_weight = np.where(np.isfinite(table.weights), table.weights, 1.0) if len(table.weights) else None
-    item_weight = np.ones(len(codes)) if item_weight is None else item_weight
+    scaled = sampling_weights(table.weights, np.ones(len(codes), dtype=bool))
+    item_weight = np.ones(len(codes)) if scaled is None else scaled
     rated_twice = np.isfinite(codes).sum(axis=1) >= 2
     if n_boot > 0 and len(codes):
         counts = (
@@ -109,7 +109,7 @@ def rater_agreement(
         "n": int(rated_twice.sum()),
         "categories": labels,
         "weights": "quadratic" if scale else "identity",
-        "sampling_weights": bool(len(table.weights) and np.isfinite(table.weights).any()),
+        "sampling_weights": scaled is not None,
         "krippendorff_alpha": _estimate(weighted(alpha_unit), counts, alpha_of),
         "fleiss_kappa": _estimate(multi, counts, lambda s: fleiss_from_sums(s, weights)),
         "gwet_ac": _estimate(multi, counts, lambda s: gwet_from_sums(s, weights)),
