@@ -119,3 +119,20 @@ def test_a_hostile_answer_is_neutralised_in_the_sheet() -> None:
     item = SetItem("item-1", "s", "all", 0.5, {}, [], '=HYPERLINK("http://x")')
     labelset = LabelSet("set", {"judge": "j", "rubrics": {}}, {}, [], [item], blind=True)
     assert "'=HYPERLINK" in sheet_csv(labelset)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--stratify", "nonexistent"], "--stratify"),
+        (["--allocation", "neyman"], "--allocation"),
+        (["--format", "prodigy"], "--format"),
+        (["--field", "toxicity"], "--field"),
+    ],
+)
+def test_cli_export_mistakes_are_one_line_exit_2(
+    judged_log: Path, tmp_path: Path, options: list[str], message: str
+) -> None:
+    result = CliRunner().invoke(app, ["export", str(judged_log), "-o", str(tmp_path / "t.json"), *options])
+    assert result.exit_code == 2 and message in result.output
+    assert not list(tmp_path.iterdir())  # nothing written

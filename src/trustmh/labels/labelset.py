@@ -27,7 +27,7 @@ from trustmh.data.readers import read_json
 from trustmh.judgecheck.fields import label_of
 from trustmh.judgecheck.ratings import Value
 from trustmh.labels.source import JudgedRun, LabelField, RunItem
-from trustmh.stats.sampling import stratified_sample
+from trustmh.stats.sampling import ALLOCATIONS, stratified_sample
 
 FORMAT = "trustmh-labels-set/1"
 UNPARSED = "unparsed"
@@ -114,11 +114,12 @@ def draw_set(
         chosen_fields = [f for f in run.fields if f.name in fields]
     if stratify is not None and not any(stratify in item.judge for item in run.items):
         raise UserError(f"{run.path}: no sample has a value of {stratify!r} to stratify by", "stratify")
+    if allocation not in ALLOCATIONS:
+        raise UserError(f"{allocation!r}: expected one of {', '.join(ALLOCATIONS)}", "allocation")
+    if size < 1:
+        raise UserError(f"{size}: expected at least 1 item", "sample")
     strata = [stratum_of(item, stratify) for item in run.items]
-    try:
-        draw = stratified_sample(strata, size, seed, allocation)
-    except ValueError as error:
-        raise UserError(str(error), "sample") from None
+    draw = stratified_sample(strata, size, seed, allocation)
     order = np.random.default_rng(seed).permutation(len(draw.indices))
     width = max(4, len(str(len(draw.indices))))
     names = [f.name for f in chosen_fields]
