@@ -174,7 +174,7 @@ def print_corrections(result: JudgeCheck, wide: Any) -> None:
         c = row.correction or {}
         table.add_row(
             row.field,
-            str(c["n_labelled"]),
+            f"{c['n_labelled']}{' (weighted)' if c.get('weighted') else ''}",
             str(c["n_unlabelled"]),
             f"{fmt3(c['judge_only']['value'])} {ci3(c['judge_only']['ci'])}",
             f"{fmt3(c['human_only']['value'])} {ci3(c['human_only']['ci'])}",
