@@ -234,6 +234,12 @@ def planted_ratings(text: str, rubric: Rubric) -> list[PlantedRating]:
     return list(_planted(text, rubric)) if text else []
 
 
+def suspected_plant(judged: Iterable[str], rubric: Rubric) -> bool:
+    """Whether any judged text still names a rated field of ``rubric`` next to one of its values
+    once normalised: a suspected plant, which the judge reads masked (:func:`redact_ratings`)."""
+    return any(planted_ratings(text or "", rubric) for text in judged)
+
+
 def redact_ratings(text: str, rubric: Rubric) -> str:
     """``text`` with every planted rating replaced by :data:`REMOVED` (unchanged when there is none)."""
     spans: list[list[int]] = []
