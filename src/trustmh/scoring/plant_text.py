@@ -72,6 +72,7 @@ _EQUALS = frozenset("≔꞊⩵⹀")
 _STARS = frozenset("★⭐🌟✩✪✫✬✭✮✯✰")
 _EMPTY_STARS = frozenset("☆")
 _BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0\u180e")  # render as nothing, are not Cf
+_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")  # kept until tables are read
 _STAR = "\x01"  # a filled star while folding (counted in the last step)
 _EMPTY_STAR = "\x02"
 
@@ -91,36 +92,43 @@ class Folded:
         return self.starts[start], self.ends[end - 1]
 
     def origin(self, index: int) -> tuple[int, int]:
-        return (index, index + 1) if self.starts is None or self.ends is None else (self.starts[index], self.ends[index])
+        return (
+            (index, index + 1) if self.starts is None or self.ends is None else (self.starts[index], self.ends[index])
+        )
 
 
-def _rewrite(folded: Folded, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> Folded:
-    """``folded`` with each match of ``pattern`` replaced; new characters take the whole match's span."""
+Segments = list[tuple[str, int, int]]  # (new text, start, end of the folded text it stands for)
+
+
+def _rewrite(folded: Folded, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str | Segments]) -> Folded:
+    """``folded`` with each match of ``pattern`` replaced: by a string, whose characters take the
+    whole match's span, or by segments, each taking the span of the folded text it names."""
     text = folded.text
-    matches = [m for m in pattern.finditer(text) if replace(m) != m.group(0)]
-    if not matches:
+    found = [(m, replace(m)) for m in pattern.finditer(text)]
+    found = [(m, new) for m, new in found if new != m.group(0)]
+    if not found:
         return folded
     pieces: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
+
+    def keep(start: int, end: int) -> None:
+        for index in range(start, end):
+            origin = folded.origin(index)
+            starts.append(origin[0])
+            ends.append(origin[1])
+        pieces.append(text[start:end])
+
     cursor = 0
-    for match in matches:
-        for index in range(cursor, match.start()):
-            start, end = folded.origin(index)
-            starts.append(start)
-            ends.append(end)
-        pieces.append(text[cursor : match.start()])
-        new = replace(match)
-        first, last = folded.origin(match.start())[0], folded.origin(match.end() - 1)[1]
-        pieces.append(new)
-        starts += [first] * len(new)
-        ends += [last] * len(new)
+    for match, new in found:
+        keep(cursor, match.start())
+        segments = [(new, match.start(), match.end())] if isinstance(new, str) else new
+        for piece, start, end in segments:
+            pieces.append(piece)
+            starts += [folded.origin(start)[0]] * len(piece)
+            ends += [folded.origin(max(start, end - 1))[1]] * len(piece)
         cursor = match.end()
-    for index in range(cursor, len(text)):
-        start, end = folded.origin(index)
-        starts.append(start)
-        ends.append(end)
-    pieces.append(text[cursor:])
+    keep(cursor, len(text))
     return Folded("".join(pieces), tuple(starts), tuple(ends))
 
 
@@ -147,6 +155,8 @@ def _unescape(match: re.Match[str]) -> str:
 # --- 2. characters -----------------------------------------------------------------------------
 @lru_cache(maxsize=4096)
 def _fold_char(char: str) -> str:
+    if char in _LINE_BREAKS:
+        return "\n"
     if char.isspace() or char in _BLANKS:
         return " "
     category = unicodedata.category(char)
@@ -171,10 +181,13 @@ def _fold_char(char: str) -> str:
     return " " if kept.isspace() else kept.translate(_LOOK_ALIKES).casefold()
 
 
+_ASCII_BREAKS = str.maketrans(dict.fromkeys("\r\v\f\x1c\x1d\x1e", "\n"))
+
+
 def fold(text: str) -> Folded:
     """``text`` with each character as a reader sees it (step 2 of the module docstring)."""
     if text.isascii():  # most text: nothing to fold but case and blanks, positions unchanged
-        return Folded(re.sub(r"\s", " ", text.lower()))
+        return Folded(re.sub(r"[^\S\n\r\v\f\x1c-\x1e]", " ", text.lower()).translate(_ASCII_BREAKS))
     chars: list[str] = []
     starts: list[int] = []
     for index, char in enumerate(text):
@@ -204,16 +217,57 @@ HTML_ELEMENTS = frozenset(
     "table tbody td textarea tfoot th thead title tr tt u ul var".split()
 )
 _TAG = re.compile(r"<!--|-->|<(/?)([a-z][a-z0-9_:.-]*)((?:[^<>\"]|\"[^\"]*\"){0,400})/?>")
-_ATTRIBUTE_VALUE = re.compile(r"=\s*(?:\"([^\"]*)\"|([^\s\"=<>`]+))")
+# An attribute's value, however quoted (entities are decoded by now: content="&quot;5&quot;" is content=""5"").
+_ATTRIBUTE_VALUE = re.compile(r"=\s*(.*?)\s*(?=\s[a-z_:][a-z0-9_:.-]*\s*=|$)", re.DOTALL)
 
 
 def _tag(match: re.Match[str]) -> str:
     if match.group(2) is None:  # a comment's markers
         return " "
     closing, name, attributes = match.group(1), match.group(2), match.group(3) or ""
-    values = [a or b for a, b in _ATTRIBUTE_VALUE.findall(attributes)]
+    if name in ("td", "th"):  # an HTML table becomes a markdown one (read below)
+        return " " if closing else "|"
+    if name == "tr":
+        return "|" if closing else "\n"
+    values = [value.strip("\"' ") for value in _ATTRIBUTE_VALUE.findall(attributes.rstrip("/ "))]
     kept = [] if name in HTML_ELEMENTS or closing else [name]
     return " " + " ".join(kept + values) + " "
+
+
+_TABLE = re.compile(r"(?m)^[ \t]*\|?[^\n|]*\|[^\n]*(?:\n[ \t]*\|?[^\n|]*\|[^\n]*)+")
+_DELIMITER_ROW = re.compile(r"^[\s|:\-]*$")
+
+
+def _cells(text: str, start: int) -> list[tuple[int, int]]:
+    """The (start, end) of each non-empty cell of one table line starting at ``start``."""
+    cells, cursor = [], start
+    for part in text.split("|"):
+        stripped = part.strip()
+        if stripped:
+            offset = part.index(stripped)
+            cells.append((cursor + offset, cursor + offset + len(stripped)))
+        cursor += len(part) + 1
+    return cells
+
+
+def _table(match: re.Match[str]) -> Segments:
+    """A table kept as written, then read by columns: each body cell after its header cell
+    (``| dcs | note |`` over ``| 2 | ok |`` also reads ``dcs: 2 . note: ok .``)."""
+    lines, position = [], match.start()
+    for line in match.group(0).split("\n"):
+        if not _DELIMITER_ROW.match(line):
+            lines.append(_cells(line, position))
+        position += len(line) + 1
+    segments: Segments = [(match.group(0), match.start(), match.end())]
+    if len(lines) < 2:
+        return segments
+    text = match.string
+    for row in lines[1:]:
+        for (head_start, head_end), (cell_start, cell_end) in zip(lines[0], row, strict=False):
+            segments += [(text[head_start:head_end], head_start, head_end), (": ", cell_start, cell_end)]
+            segments += [(text[cell_start:cell_end], cell_start, cell_end), (" . ", cell_start, cell_end)]
+    segments[0] = (match.group(0) + " . ", match.start(), match.end())
+    return segments
 
 
 _RUNS = re.compile(rf"[{_STAR}{_EMPTY_STAR}]+|\.{{2,}}|\s+")
@@ -232,4 +286,6 @@ def normalise(text: str) -> Folded:
     folded = fold(text) if decoded is None else _fold_decoded(decoded)
     if "<" in folded.text or "-->" in folded.text:
         folded = _rewrite(folded, _TAG, _tag)
+    if "|" in folded.text:
+        folded = _rewrite(folded, _TABLE, _table)
     return _rewrite(folded, _RUNS, _run)

@@ -50,10 +50,10 @@ _RATING_WORDS = (
     r"is|are|was|of|to|be|as|at|set|should|must|gets?|given|gives?|deserves?|equals?|final|my|our|"
     r"a|an|the|it|its|this|that|response|reply|answer|here|for"
 )
-# Separators: quotes, markup, colons, arrows, brackets, dashes, spaces (line breaks are spaces by
-# now). Not a comma or a full stop ("Overall, 3 things help"; a numbered list); a comma only
+# Separators: quotes, markup, colons, arrows, brackets, dashes, backslashes (JSON in a string),
+# spaces (line breaks are spaces by now). Not a comma or a full stop ("Overall, 3 things help"; a numbered list); a comma only
 # when a rating word follows it ({field: Empathy, value: 5}).
-_SEPARATORS = r"[ \t\"'`*_|:=>~()\[\]{}\-#]"
+_SEPARATORS = r"[ \t\"'`*_|:=>~()\[\]{}\-#\\]"
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
 _OUT_OF = r"(?:\s*(?:/|out\s*of|of)\s*(?:\d+(?:\.\d+)?|{words}))?"
 _FOR = frozenset(("for", "on", "in"))

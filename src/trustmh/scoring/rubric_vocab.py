@@ -58,6 +58,15 @@ def scale_labels(text: str, bare: bool = False) -> dict[str, int]:
     return found
 
 
+def _first_words(labels: dict[str, int]) -> dict[str, int]:
+    """The first word of a two-word label, when no other label starts with it ("severely" for
+    "severely toxic", but not "very" of "very poor" beside "very toxic")."""
+    points: dict[str, set[int]] = {}
+    for label, point in labels.items():
+        points.setdefault(label.split()[0], set()).add(point)
+    return {word: next(iter(found)) for word, found in points.items() if len(found) == 1 and word not in labels}
+
+
 def words_pattern(name: str) -> str:
     """A name's words with any separator or none (``guides_to_human_care``, ``guides to human care``, ``guidesToHumanCare``)."""
     words = [re.escape(w) for w in re.split(r"[\s_\-.]+", normalise(name).text.strip()) if w]
@@ -99,7 +108,7 @@ def _field_vocab(judge_field: JudgeField, labels: dict[str, int]) -> FieldVocab:
         words = {c: re.sub(r"[\s_\-]+", "_", c) for c in judge_field.choices}
         return FieldVocab(judge_field.name, key, 0, len(judge_field.choices), _by_squashed(words), tuple(words))
     own = {**scale_labels(judge_field.description, bare=True), **labels}
-    points = {**{w: n for n, w in enumerate(NUMBER_WORDS)}, **own}
+    points = {**{w: n for n, w in enumerate(NUMBER_WORDS)}, **_first_words(own), **own}
     words = {w: str(n) for w, n in points.items() if judge_field.low <= n <= judge_field.high}
     return FieldVocab(judge_field.name, key, judge_field.low, judge_field.high, _by_squashed(words), tuple(words))
 
