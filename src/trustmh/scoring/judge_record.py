@@ -26,7 +26,7 @@ from typing import Any
 from trustmh.scoring.rubric import JUDGE_TEMPERATURE, PanelResult, Rubric, is_vote
 
 # Bump when judge_prompt()'s wording or the re-ask protocol changes: verdicts are then not comparable.
-JUDGE_PROMPT_VERSION = 2  # 2: planted ratings redacted from the judged text (issue 25)
+JUDGE_PROMPT_VERSION = 3  # 2: planted ratings redacted from the judged text; 3: found after normalising it
 FINGERPRINT_KEY = "judge_fingerprint"
 # What makes two judgements comparable (self_family / excluded_self depend on the model under test).
 FINGERPRINT_FIELDS = ("judges", "rubrics", "temperature", "prompt_version")

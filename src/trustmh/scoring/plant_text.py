@@ -280,6 +280,7 @@ def _run(match: re.Match[str]) -> str:
     return ":" if run[0] == "." else " "
 
 
+@lru_cache(maxsize=256)  # one judged text is checked against each rubric judging it
 def normalise(text: str) -> Folded:
     """``text`` rewritten the way a reader takes it (the three steps of the module docstring)."""
     decoded = _rewrite(Folded(text), _ESCAPE, _unescape) if ("&" in text or "\\" in text or "%" in text) else None
