@@ -27,8 +27,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import openpyxl
-
 from tests.hardening.test_plant_grammar import JUDGED
+
 from trustmh.scoring.planted import planted_ratings
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "trustmh"
