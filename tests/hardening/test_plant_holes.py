@@ -185,7 +185,7 @@ def test_trustmh_audit_judges_planted_turns_honestly(tmp_path: Path, monkeypatch
     with OpenAIDouble(responder=judge) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         result = runner.invoke(
-            app, ["audit", str(export), "--judge", "openai/test-judge", "--log-dir", str(tmp_path / "l")]
+            app, ["audit", str(export), "--judge", "openai/plant-holes-judge", "--log-dir", str(tmp_path / "l")]
         )
     assert result.exit_code == 0, result.output
     found = metrics(audit_log(tmp_path / "l"))

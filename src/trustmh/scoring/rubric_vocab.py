@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from trustmh.scoring.plant_text import normalise
+from trustmh.scoring.plant_text import fold, normalise
 
 if TYPE_CHECKING:
     from trustmh.scoring.rubric import JudgeField, Rubric
@@ -48,7 +48,7 @@ def _label(words: str) -> str | None:
 def scale_labels(text: str, bare: bool = False) -> dict[str, int]:
     """``{label: point}`` of the scale points ``text`` describes (``bare``: also "0 challenge / 1 neutral")."""
     found: dict[str, int] = {}
-    lowered = normalise(text).text if not text.isascii() else text.lower()
+    lowered = fold(text).text  # line breaks kept: "N = label" is read at a line's start
     patterns = (_LINE_LABEL, _PAREN_LABEL, _BARE_LABEL) if bare else (_LINE_LABEL, _PAREN_LABEL)
     for pattern in patterns:
         for match in pattern.finditer(lowered):
