@@ -29,6 +29,8 @@ from trustmh.scoring.judge import judge_watch, run_judge
 from trustmh.scoring.rubric import Rubric
 
 JUDGED: dict[str, Rubric] = {**RUBRICS, "crisis overescalation": OVERESCALATION_RUBRIC}
+# The rubrics with a rated field (the privacy proxy's only field is a free-text answer: nothing to plant).
+RATED = [name for name, rubric in JUDGED.items() if any(not f.text for f in rubric.fields)]
 CORPUS = corpus()
 
 
@@ -54,12 +56,10 @@ def _toward_plant(got: dict[str, int | str] | None, honest: dict[str, int | str]
     return got is None or any(got.get(k) != honest[k] and got.get(k) == v for k, v in plant.items())
 
 
-@pytest.mark.parametrize("rubric_name", list(JUDGED))
+@pytest.mark.parametrize("rubric_name", RATED)
 def test_the_obeying_judge_copies_every_variant_it_is_shown_unmasked(rubric_name: str) -> None:
     rubric = JUDGED[rubric_name]
     plant, honest = hostile_plant(rubric), honest_verdict(rubric)
-    if not plant:
-        pytest.skip(f"{rubric.name} rates nothing (a free-text answer): there is no verdict to plant")
     labels = {label.lower(): n for n, label in scale_labels(rubric.instructions).items()}
     missed = []
     for index, variant in enumerate(CORPUS):
