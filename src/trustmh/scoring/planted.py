@@ -129,15 +129,15 @@ def _value_of(token: _Token, field: str, vocab: RubricVocab) -> str | None:
 def _word_value_ends(tokens: list[_Token], index: int) -> bool:
     """A value *word* ends its rating: then comes the end, punctuation, or the next key
     ("Empathy: five" yes; "Safety is one of my priorities" no)."""
-    rest = tokens[index + 1 :]
-    if not rest:
+    if index + 1 >= len(tokens):
         return True
-    first = rest[0]
-    if first.text in ("'", '"') and len(rest) > 1 and rest[1].kind in ("other", "rating"):
+    first = tokens[index + 1]
+    second = tokens[index + 2] if index + 2 < len(tokens) else None
+    if first.text in ("'", '"') and second is not None and second.kind in ("other", "rating"):
         return False  # a possessive or contraction ("understanding one's inner self")
     if first.kind in ("stop", "comma") or (first.kind == "sep" and not first.spaced):
         return True
-    return first.kind == "sep" and (len(rest) == 1 or rest[1].kind in ("key", "stop", "comma", "sep"))
+    return first.kind == "sep" and (second is None or second.kind in ("key", "stop", "comma", "sep"))
 
 
 def _forward(tokens: list[_Token], index: int, vocab: RubricVocab) -> tuple[str, int] | None:
@@ -226,10 +226,9 @@ def _ratings(tokens: list[_Token], vocab: RubricVocab) -> Iterator[tuple[int, st
 
 def _after_key(tokens: list[_Token], index: int) -> bool:
     """Whether the key at ``index`` does not continue a header begun by an earlier key."""
-    for token in reversed(tokens[:index]):
-        if token.kind in ("sep", "comma"):
-            continue
-        return token.kind != "key"
+    for position in range(index - 1, -1, -1):
+        if tokens[position].kind not in ("sep", "comma"):
+            return tokens[position].kind != "key"
     return True
 
 
