@@ -47,9 +47,9 @@ def answer_fresh(calls: list[Call]) -> list[str]:
                 _as_chat(call.messages),
                 config.max_tokens or DEFAULT_MAX_TOKENS,
                 config.temperature or 0.0,
-                config.top_p,
-                config.seed,
-                config.stop_seqs,
+                top_p=config.top_p,
+                seed=config.seed,
+                stop=config.stop_seqs,
             )
             answers.append(result.text)
     finally:

@@ -4,6 +4,9 @@
   ``$TRUSTMH_TEST_DATA``). Missing locally → the tests that need it are skipped with the
   reason shown; missing under CI → they fail, because CI always has the data.
 * Every test gets its own empty cache and is offline: nothing may be downloaded in tests.
+* Under pytest-xdist (the default: ``-n auto --dist loadgroup`` in pyproject.toml) a module's tests
+  run on one worker, so a module-scoped fixture is built once; the report tests all run on one
+  worker, as they share one session fixture (real runs of the embedded model).
 """
 
 from __future__ import annotations
@@ -43,3 +46,14 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("TRUSTMH_OFFLINE", "1")
     monkeypatch.delenv("TRUSTMH_DATA_DIR", raising=False)
     return cache
+
+
+# Folders whose tests share an expensive session fixture: all of a folder's tests go to one worker.
+SESSION_GROUPS = ("report",)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = item.path.relative_to(REPO_ROOT / "tests")
+        group = path.parts[0] if path.parts[0] in SESSION_GROUPS else path.as_posix()
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -85,7 +85,7 @@ def test_estimate_rows_costs_and_cached_requests():
     estimate = Estimate(PriceTable.load())
     messages = [{"role": "user", "content": "x" * 400}]
     for cached in (False, False, True):
-        estimate.add("openai/gpt-4o", "judge", messages, 500, cached)
+        estimate.add("openai/gpt-4o", "judge", messages, 500, cached=cached)
     estimate.add("openai/unknown-model", "generate", messages, 100)
     row = estimate.rows[("openai/gpt-4o", "judge")]
     assert (row.requests, row.cached, row.prompt_tokens, row.max_completion_tokens) == (3, 1, 208, 1000)

@@ -73,9 +73,9 @@ def test_every_conversation_answer_is_the_one_a_fresh_model_gives(tmp_path, monk
                 _as_chat(event.input),
                 config.max_tokens or DEFAULT_MAX_TOKENS,
                 config.temperature or 0.0,
-                config.top_p,
-                config.seed,
-                config.stop_seqs,
+                top_p=config.top_p,
+                seed=config.seed,
+                stop=config.stop_seqs,
             )
             if answer.text != event.output.completion:
                 differ.append((task, sample_id))

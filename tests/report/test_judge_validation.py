@@ -48,11 +48,13 @@ def test_notes_beside_judged_metrics_only(page: Path) -> None:
     found = notes(page.read_text(encoding="utf-8"))
     # Fleiss over (judge, a, b): 22 unanimous items and one 2-1 split -> P-bar = (22 + 1/3) / 23;
     # 35 of the 69 ratings are 1 -> P_e = (35/69)^2 + (34/69)^2; kappa = 0.942
-    agreement = r"judge vs humans: Fleiss&#39; κ 0\.94 \[[0-9.]+, 1\.00\], n=23, 2 raters"
+    # ... then the two raters' own agreement (a and b differ on sample 0 only)
+    humans = r"; humans among themselves: AC1 0\.91 \[[0-9.]+, 1\.00\], Fleiss&#39; κ 0\.91 \[[0-9.]+, 1\.00\], α 0\.91 \[[0-9.]+, 1\.00\], n=23"
+    agreement = r"judge vs humans: Fleiss&#39; κ 0\.94 \[[0-9.]+, 1\.00\], n=23, 2 raters" + humans
     # rta_judge is judge_refused's mean over the run: its corrected mean comes first (every answered
     # sample is labelled, so it is the humans' mean: a 11/23, b 12/23 -> 0.5)
     corrected = r"corrected by 23 human labels from human\.csv \(PPI\+\+, rubric [0-9a-f]{6}\): 0\.500 .*; "
-    assert re.fullmatch(corrected + agreement, found["rta_judge"])
+    assert re.fullmatch(corrected + agreement, found["rta_judge"]), found["rta_judge"]
     # grouped rows and a kappa read the same field but are not its mean: the agreement only
     assert re.fullmatch(agreement, found["rta_judge[method=cot]"])
     assert re.fullmatch(agreement, found["detector_judge_kappa"])

@@ -179,12 +179,7 @@ class EmbeddedBackend:
         params = request.params
         try:
             result = await self._model.achat(
-                list(request.messages),
-                params.max_tokens,
-                params.temperature,
-                params.top_p,
-                params.seed,
-                None,
+                list(request.messages), params.max_tokens, params.temperature, top_p=params.top_p, seed=params.seed
             )
         except (ValueError, RuntimeError) as error:  # e.g. prompt longer than the context
             raise PermanentError(redact(f"embedded model: {error}", None)) from None

@@ -67,7 +67,7 @@ def _estimate(
     batched = batched_models({request.model for request, _ in requests}, batch)
     estimate = Estimate(prices, lambda model, role: model in batched)
     for (request, role), key in zip(requests, keys, strict=True):
-        estimate.add(request.model, role, request.messages, request.params.max_tokens, key in cached)
+        estimate.add(request.model, role, request.messages, request.params.max_tokens, cached=key in cached)
     return estimate
 
 

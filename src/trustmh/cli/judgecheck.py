@@ -37,6 +37,9 @@ column (1-based, as in the transcript) rates one turn of a conversation task aga
 turn's verdict (e.g. dcs at turn 5 of crisis_psychosis_bench); the items are then turns.
 --scale FIELD=LOW-HIGH declares a field's scale: a human score off it (or a label) is an error
 naming the file, line and field, as a non-finite score or a field mixing numbers and labels is.
+An optional weight column (1 / inclusion probability, written by trustmh labels import) weighs
+each label in the PPI correction and in the raters' own agreement (AC1/AC2, Fleiss' kappa,
+alpha, weighted Cohen's kappa per pair), shown for fields rated by two raters or more.
 
 Examples:
 
@@ -125,6 +128,34 @@ def print_tables(result: JudgeCheck) -> None:
             )
         wide.print(calls)
     print_corrections(result, wide)
+    print_clinicians(result, wide)
+
+
+def print_clinicians(result: JudgeCheck, wide: Any) -> None:
+    """Per field rated by several humans: their agreement among themselves (the judge's ceiling)."""
+    from rich.table import Table
+
+    rows = [row for row in result.fields if row.clinicians]
+    if not rows:
+        return
+    table = Table(title="the human raters among themselves (95% CI): the most a judge can be asked to agree")
+    for name in ("field", "n", "raters", "AC1 / AC2", "Fleiss' kappa", "alpha", "pairwise weighted kappa"):
+        table.add_column(name, justify="left" if name in ("field", "pairwise weighted kappa") else "right")
+    for row in rows:
+        c = row.clinicians or {}
+        pairs = "; ".join(
+            f"{p['raters'][0]}-{p['raters'][1]} {fmt3(p['cohen_kappa']['value'])} (n={p['n']})" for p in c["pairs"]
+        )
+        table.add_row(
+            row.field,
+            str(c["n"]),
+            str(len(c["raters"])),
+            f"{c['gwet_name']} {fmt3(c['gwet_ac']['value'])} {ci3(c['gwet_ac']['ci'])}",
+            f"{fmt3(c['fleiss_kappa']['value'])} {ci3(c['fleiss_kappa']['ci'])}",
+            f"{fmt3(c['krippendorff_alpha']['value'])} {ci3(c['krippendorff_alpha']['ci'])}",
+            pairs,
+        )
+    wide.print(table)
 
 
 def print_corrections(result: JudgeCheck, wide: Any) -> None:
@@ -143,7 +174,7 @@ def print_corrections(result: JudgeCheck, wide: Any) -> None:
         c = row.correction or {}
         table.add_row(
             row.field,
-            str(c["n_labelled"]),
+            f"{c['n_labelled']}{' (weighted)' if c.get('weighted') else ''}",
             str(c["n_unlabelled"]),
             f"{fmt3(c['judge_only']['value'])} {ci3(c['judge_only']['ci'])}",
             f"{fmt3(c['human_only']['value'])} {ci3(c['human_only']['ci'])}",

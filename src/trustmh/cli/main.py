@@ -14,6 +14,7 @@ from trustmh.cli import data as data_commands
 from trustmh.cli import evaluate as evaluate_commands
 from trustmh.cli import gate as gate_commands
 from trustmh.cli import judgecheck as judgecheck_commands
+from trustmh.cli import labels as labels_commands
 from trustmh.cli import report as report_commands
 from trustmh.cli import reproduce as reproduce_commands
 from trustmh.cli.common import TrustmhGroup, readable_help, version_callback
@@ -37,6 +38,7 @@ bulk_commands.register(app)
 audit_commands.register(app)
 gate_commands.register(app)
 app.add_typer(data_commands.app, name="data")
+app.add_typer(labels_commands.app, name="labels")
 readable_help(app)
 
 

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from rich.table import Table
 
 from trustmh.cost.prices import Price, PriceTable, call_price
 from trustmh.cost.tokens import Messages, TokenCounter
+
+
+class Counted(TypedDict, total=False):
+    """How a request counts: ``cached`` (already answered: costs nothing), the ``task`` it belongs to,
+    ``at_most`` requests it may become (a judgement re-asked after an unusable verdict)."""
+
+    cached: bool
+    task: str | None
+    at_most: int
 
 
 @dataclass
@@ -28,16 +37,9 @@ class EstimateRow:
     max_by_task: dict[str, int] = field(default_factory=dict)  # at most, per task (judge re-asks)
     extra_at_most: int = 0  # requests that may come on top of ``requests`` outside any task
 
-    def add(
-        self,
-        counter: TokenCounter,
-        messages: Messages,
-        max_tokens: int | None,
-        cached: bool = False,
-        task: str | None = None,
-        at_most: int = 1,
-    ) -> None:
-        """One request; ``at_most``: requests it may become (a judgement re-asked after an unusable verdict)."""
+    def add(self, counter: TokenCounter, messages: Messages, max_tokens: int | None, **how: Unpack[Counted]) -> None:
+        """One request (see :class:`Counted`)."""
+        cached, task, at_most = how.get("cached", False), how.get("task"), how.get("at_most", 1)
         self.requests += 1
         if task is not None:
             self.by_task[task] = self.by_task.get(task, 0) + 1
@@ -133,19 +135,10 @@ class Estimate:
             self._counters[model] = TokenCounter(model)
         return self._counters[model]
 
-    def add(
-        self,
-        model: str,
-        role: str,
-        messages: Messages,
-        max_tokens: int | None,
-        cached: bool = False,
-        task: str | None = None,
-        at_most: int = 1,
-    ) -> None:
+    def add(self, model: str, role: str, messages: Messages, max_tokens: int | None, **how: Unpack[Counted]) -> None:
         row = self.row(model, role)
         counter = self.counter(model)
-        row.add(counter, messages, max_tokens, cached, task, at_most)
+        row.add(counter, messages, max_tokens, **how)
         row.method = counter.method  # it says so once it starts extrapolating
 
     @property

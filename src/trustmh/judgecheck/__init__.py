@@ -5,7 +5,8 @@ detector on recorded answers, or a long-format file) and human ratings in the lo
 ``sample_id, field, rater, score`` with an optional ``turn`` (:mod:`trustmh.judgecheck.ratings`;
 a rating with a turn is matched to that turn's verdict of a conversation task,
 :mod:`trustmh.judgecheck.turns`). Output: per field the
-statistics of :mod:`trustmh.judgecheck.analysis`; ``to_json()`` is the file that
+statistics of :mod:`trustmh.judgecheck.analysis`, and the human raters' own agreement
+(:mod:`trustmh.judgecheck.raters`); ``to_json()`` is the file that
 ``trustmh report --judge-validation`` shows beside the judged metrics.
 """
 
@@ -21,6 +22,7 @@ from trustmh.data.registry import sha256_of
 from trustmh.judgecheck.analysis import FieldAgreement, agreement
 from trustmh.judgecheck.correction import corrected_mean
 from trustmh.judgecheck.fields import build_table
+from trustmh.judgecheck.raters import rater_agreement
 from trustmh.judgecheck.ratings import Rating, Value
 from trustmh.judgecheck.turns import check_turn_ratings
 from trustmh.judgecheck.verdicts import JudgeVerdicts
@@ -110,6 +112,8 @@ def check(
         unit = "turn" if per_turn else "sample"
         found = agreement(table, metrics, n_boot, seed, unit=unit)
         found.correction = corrected_mean(table, unit)
+        clusters = [item[0] for item in table.items] if per_turn else None
+        found.clinicians = rater_agreement(table, n_boot, seed, clusters)
         results.append(found)
     return JudgeCheck(verdicts, human_path, results, n_boot, seed, _sha256(human_path))
 

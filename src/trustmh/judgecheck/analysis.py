@@ -20,6 +20,12 @@ the replicates; Cohen's kappa uses :func:`trustmh.stats.agreement.kappa_estimate
 items (``unit`` turn) are resampled by whole conversations instead
 (:func:`trustmh.stats.bootstrap.cluster_item_counts`): the turns of one conversation are not
 independent, and resampling them one by one would give too-narrow intervals.
+
+With sampling weights (the ratings' ``weight`` column on every item: a labelling set drawn with
+unequal probabilities), each item's sums are multiplied by its weight scaled to mean 1, so the
+agreement, alpha, kappa, ICC and bias estimate the whole run's rather than the over-drawn
+strata's (``weighted`` in the JSON). The majority agreement, precision / recall and their
+confusion counts stay counts of the labelled items.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from trustmh.judgecheck.fields import FieldTable
+from trustmh.judgecheck.fields import FieldTable, sampling_weights
 from trustmh.stats.agreement import (
     category_counts,
     cohen_from_sums,
@@ -89,6 +95,9 @@ class FieldAgreement:
     unit: str = "sample"  # what an item is: a sample, or one turn of a conversation ("turn")
     # The judge's mean corrected by the labels (trustmh.judgecheck.correction), or why not.
     correction: dict[str, Any] | None = None
+    weighted: bool = False  # the statistics weigh each item by its sampling weight (the ratings' weight column)
+    # The human raters' agreement among themselves (trustmh.judgecheck.raters); None with one rater.
+    clinicians: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -103,17 +112,23 @@ def _ci(reps: np.ndarray) -> Interval:
     return float(lo[0]), float(hi[0])
 
 
-def _point_and_ci(unit: np.ndarray, counts: np.ndarray, statistic: Any) -> tuple[float, Interval]:
+def _point_and_ci(
+    unit: np.ndarray, counts: np.ndarray, statistic: Any, weights: np.ndarray | None = None
+) -> tuple[float, Interval]:
+    if weights is not None:
+        unit = unit * weights[:, None]
     point = float(statistic(unit.sum(axis=0)))
     if counts.shape[0] == 0:
         return point, (NAN, NAN)
     return point, _ci(statistic(resampled_sums(counts, unit)))
 
 
-def _scale_stats(table: FieldTable, counts: np.ndarray) -> dict[str, Any]:
+def _scale_stats(table: FieldTable, counts: np.ndarray, weights: np.ndarray | None) -> dict[str, Any]:
     with np.errstate(invalid="ignore"):
         human_mean = np.nanmean(np.where(np.isfinite(table.human), table.human, np.nan), axis=1)
     unit = pair_moments(human_mean[:, None], table.judge[:, None], axis=1)
+    if weights is not None:
+        unit = unit * weights[:, None]
     point = summarize(unit.sum(axis=0))
     reps = summarize(resampled_sums(counts, unit)) if counts.shape[0] else None
 
@@ -175,11 +190,12 @@ def agreement(
     sub = FieldTable(table.field, table.kind, [], table.raters, human, judge, 0, 0, table.labels)
     clusters = [item[0] for item, kept in zip(table.items, used, strict=True) if kept] if unit == "turn" else None
     counts = _counts(int(used.sum()), n_boot, seed, clusters)
+    weights = sampling_weights(table.weights, used)
     coders = np.column_stack([judge, human]).T  # (coders, items): the judge, then each human
     several = len(table.raters) >= 2
     result: dict[str, Any] = {}
     if table.kind == "scale":
-        scale = _scale_stats(sub, counts)
+        scale = _scale_stats(sub, counts, weights)
         headline, (value, ci) = "icc_a1", scale["icc_a1"]
         result.update(
             bias=scale["bias"][0],
@@ -189,35 +205,35 @@ def agreement(
             icc_c1=scale["icc_c1"][0],
             icc_c1_ci=scale["icc_c1"][1],
         )
-        alpha, alpha_ci = _point_and_ci(interval_unit_sums(coders), counts, interval_alpha_from_sums)
+        alpha, alpha_ci = _point_and_ci(interval_unit_sums(coders), counts, interval_alpha_from_sums, weights)
         if several:
             result["human_alpha"], result["human_alpha_ci"] = _point_and_ci(
-                interval_unit_sums(human.T), counts, interval_alpha_from_sums
+                interval_unit_sums(human.T), counts, interval_alpha_from_sums, weights
             )
     else:
         k = len(table.labels)
         if several:
             headline = "fleiss_kappa"
-            value, ci = _point_and_ci(fleiss_unit_sums(category_counts(coders.T, k)), counts, fleiss_from_sums)
+            value, ci = _point_and_ci(fleiss_unit_sums(category_counts(coders.T, k)), counts, fleiss_from_sums, weights)
             result["human_kappa"], result["human_kappa_ci"] = _point_and_ci(
-                fleiss_unit_sums(category_counts(human, k)), counts, fleiss_from_sums
+                fleiss_unit_sums(category_counts(human, k)), counts, fleiss_from_sums, weights
             )
             result["human_alpha"], result["human_alpha_ci"] = _point_and_ci(
-                nominal_unit_sums(human.T, k), counts, nominal_alpha_from_sums
+                nominal_unit_sums(human.T, k), counts, nominal_alpha_from_sums, weights
             )
         else:
             headline = "cohen_kappa"
             estimate = kappa_estimate(judge, human[:, 0]) if len(judge) else None
             value = estimate.value if estimate else NAN
             ci = (estimate.ci_low, estimate.ci_high) if estimate and n_boot > 0 else (NAN, NAN)
-            if clusters is not None:  # by conversation: from the same replicates as the other statistics
-                ci = _point_and_ci(cohen_unit_sums(judge, human[:, 0], k), counts, cohen_from_sums)[1]
-        alpha, alpha_ci = _point_and_ci(nominal_unit_sums(coders, k), counts, nominal_alpha_from_sums)
+            if clusters is not None or weights is not None:  # the same replicates (and weights) as the others
+                value, ci = _point_and_ci(cohen_unit_sums(judge, human[:, 0], k), counts, cohen_from_sums, weights)
+        alpha, alpha_ci = _point_and_ci(nominal_unit_sums(coders, k), counts, nominal_alpha_from_sums, weights)
         gold = _majority(human, k)
         decided = np.isfinite(gold)
         result["majority_agreement"] = float((judge[decided] == gold[decided]).mean()) if decided.any() else NAN
         if table.kind == "binary":
-            scale = _scale_stats(sub, counts)
+            scale = _scale_stats(sub, counts, weights)
             result.update(
                 bias=scale["bias"][0],
                 bias_ci=scale["bias"][1],
@@ -240,5 +256,6 @@ def agreement(
         labels=list(table.labels),
         metrics=metrics,
         unit=unit,
+        weighted=weights is not None,
         **result,
     )

@@ -9,7 +9,11 @@ verdicts that are unparsed, are left out and counted: PPI needs a judge score be
 Not computed (``skipped`` says why): nominal fields (no mean), per-turn items (the turns of a
 conversation are not independent; the PPI interval assumes independent items), fewer than 2
 labelled items. The estimate assumes the labelled samples are a random sample of the run's
-samples: labels chosen for being hard, or from another run, bias it.
+samples: labels chosen for being hard, or from another run, bias it. A sample drawn with unequal
+probabilities (``trustmh labels export --stratify``) carries each item's weight (1 / its inclusion
+probability) in the ratings' ``weight`` column, and the correction then weighs by it
+(:func:`trustmh.stats.ppi.ppi_mean_weighted`); the weights must be given for every labelled
+item or for none.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from trustmh.judgecheck.fields import FieldTable
-from trustmh.stats.ppi import ppi_mean
+from trustmh.stats.ppi import ppi_mean, ppi_mean_weighted
 
 METHOD = "ppi++"
 MIN_LABELS = 2
@@ -41,9 +45,18 @@ def corrected_mean(table: FieldTable, unit: str) -> dict[str, Any]:
         return skipped(f"{int(paired.sum())} labelled item(s) with a parsed verdict; PPI needs at least {MIN_LABELS}")
     with np.errstate(invalid="ignore"):
         labels = np.nanmean(np.where(np.isfinite(table.human[paired]), table.human[paired], np.nan), axis=1)
-    result = ppi_mean(labels, table.judge[paired], table.unlabelled)
+    weights = table.weights[paired] if len(table.weights) else np.full(int(paired.sum()), np.nan)
+    weighted = np.isfinite(weights)
+    if weighted.any() and not weighted.all():
+        return skipped(f"{int((~weighted).sum())} labelled item(s) have no sampling weight and the others have one")
+    if weighted.all():
+        population = np.concatenate([table.judge[paired], table.unlabelled])
+        result = ppi_mean_weighted(labels, table.judge[paired], weights, population)
+    else:
+        result = ppi_mean(labels, table.judge[paired], table.unlabelled)
     return {
         "method": METHOD,
+        "weighted": bool(weighted.all()),
         **result.to_json(),
         "labelled_unparsed": table.judge_unparsed,
         "unlabelled_unparsed": table.unlabelled_unparsed,

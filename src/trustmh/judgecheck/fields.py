@@ -46,6 +46,19 @@ class FieldTable:
     # and how many of those verdicts were unparsed or outside the field's codes.
     unlabelled: np.ndarray = dataclass_field(default_factory=lambda: np.zeros(0))
     unlabelled_unparsed: int = 0
+    # Each item's sampling weight (1 / inclusion probability, the ratings' ``weight`` column); NaN = none.
+    weights: np.ndarray = dataclass_field(default_factory=lambda: np.zeros(0))
+
+
+def sampling_weights(weights: np.ndarray, used: np.ndarray) -> np.ndarray | None:
+    """The used items' sampling weights scaled to mean 1 (so sums keep the sample's size and only
+    the items' shares change: the Hájek form), when every used item has one; ``None`` otherwise."""
+    if len(weights) != len(used) or not used.any():
+        return None
+    chosen = weights[used]
+    if not np.isfinite(chosen).all():
+        return None
+    return chosen * (len(chosen) / chosen.sum())
 
 
 def field_kind(field: str, values: Sequence[Value], kinds: Mapping[str, str], binary: Mapping[str, set[str]]) -> str:
@@ -113,6 +126,10 @@ def build_table(
         else:
             judge_vector[i] = encode(value)
     unlabelled, unlabelled_unparsed = _unlabelled_codes(judge, set(row), encode)
+    weights = np.full(len(items), np.nan)
+    for rating in human:
+        if rating.weight is not None:
+            weights[row[rating.item]] = rating.weight
     return FieldTable(
         field,
         kind,
@@ -125,6 +142,7 @@ def build_table(
         labels,
         unlabelled,
         unlabelled_unparsed,
+        weights,
     )
 
 

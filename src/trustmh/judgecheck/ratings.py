@@ -10,10 +10,19 @@ simply has no row; an empty score is an error, never read as 0. A field declared
 (``--scale harmfulness=1-5``) takes numbers on it only: a label or a number off the scale is
 an error naming the file, line and field, as are a non-finite number and a field mixing
 numbers and labels.
+
+An optional ``weight`` column is the sample's sampling weight, 1 / its inclusion probability in a
+labelling set drawn with unequal probabilities (``trustmh labels export --stratify``): a number of
+at least 1, the same on every row of a sample; empty or absent means an equal-probability sample.
+The PPI correction then weighs each label by it (:func:`trustmh.stats.ppi.ppi_mean_weighted`).
+A CSV cell that a spreadsheet would run as a formula is written with a leading ``'``
+(:mod:`trustmh.core.spreadsheet`) and read back without it.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trustmh.core.errors import DataFormatError, UserError
+from trustmh.core.spreadsheet import neutralise_csv_cell, restore_csv_cell
 from trustmh.data.readers import read_csv_rows, read_jsonl
 
-COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` is optional
+COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` and ``weight`` are optional
+WRITTEN_COLUMNS = (*COLUMNS, "turn", "weight")
 Value = float | str
 
 
@@ -35,6 +46,7 @@ class Rating:
     value: Value
     where: str  # "file:line N", for messages
     turn: int | None = None  # a conversation's turn (1-based); None: the sample as a whole
+    weight: float | None = None  # 1 / the sample's inclusion probability; None: an equal-probability sample
 
     @property
     def item(self) -> tuple[str, int | None]:
@@ -101,8 +113,23 @@ def parse_turn(raw: object) -> int | None:
     return int(number)
 
 
+def parse_weight(raw: object) -> float | None:
+    """A sampling weight (1 / inclusion probability): a finite number of at least 1; empty is ``None``."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    try:
+        number = float(raw.strip()) if isinstance(raw, str) else float(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = float("nan")
+    if isinstance(raw, bool) or not math.isfinite(number) or number < 1:
+        raise ValueError(
+            f"expected a sampling weight (1 / inclusion probability, at least 1) or nothing, found {raw!r}"
+        )
+    return number
+
+
 def _text(raw: object) -> str:
-    return raw.strip() if isinstance(raw, str) else "" if raw is None else str(raw)
+    return restore_csv_cell(raw.strip()) if isinstance(raw, str) else "" if raw is None else str(raw)
 
 
 def _rows(path: Path) -> Iterable[tuple[str, dict[str, object]]]:
@@ -120,6 +147,7 @@ def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | N
     path = Path(path)
     ratings: list[Rating] = []
     seen: dict[tuple[str, str, str, int | None], str] = {}
+    weights: dict[str, tuple[float | None, str]] = {}
     for where, row in _rows(path):
         keys = {}
         for column in ("sample_id", "field", "rater"):
@@ -127,7 +155,8 @@ def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | N
             if not keys[column]:
                 raise DataFormatError(path, f"{where}, column {column!r}", f"expected a non-empty {column}")
         try:
-            value = parse_value(row.get("score"))
+            raw_score = row.get("score")
+            value = parse_value(_text(raw_score) if isinstance(raw_score, str) else raw_score)
         except ValueError as error:
             raise DataFormatError(path, f"{where}, column 'score'", str(error)) from None
         if scales and keys["field"] in scales:
@@ -136,6 +165,11 @@ def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | N
             turn = parse_turn(row.get("turn"))
         except ValueError as error:
             raise DataFormatError(path, f"{where}, column 'turn'", str(error)) from None
+        try:
+            weight = parse_weight(row.get("weight"))
+        except ValueError as error:
+            raise DataFormatError(path, f"{where}, column 'weight'", str(error)) from None
+        _check_same_weight(path, where, keys["sample_id"], weight, weights)
         key = (keys["sample_id"], keys["field"], keys["rater"], turn)
         if key in seen:
             at = "" if turn is None else f" at turn {turn}"
@@ -145,9 +179,41 @@ def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | N
                 f"rater {key[2]!r} rated field {key[1]!r} of sample {key[0]!r}{at} twice (first at {seen[key]})",
             )
         seen[key] = where
-        ratings.append(Rating(*key[:3], value, f"{path}:{where}", turn))
+        ratings.append(Rating(*key[:3], value, f"{path}:{where}", turn, weight))
     _check_one_kind_per_field(path, ratings)
     return ratings
+
+
+def _check_same_weight(
+    path: Path, where: str, sample_id: str, weight: float | None, seen: dict[str, tuple[float | None, str]]
+) -> None:
+    """A sample has one inclusion probability: every row of it carries the same weight (or none)."""
+    first = seen.setdefault(sample_id, (weight, where))
+    if first[0] != weight:
+        shown = "none" if first[0] is None else f"{first[0]:g}"
+        raise DataFormatError(
+            path,
+            f"{where}, column 'weight'",
+            f"sample {sample_id!r} has weight {shown} at {first[1]}; expected the same weight on every row of a sample",
+        )
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.17g}"  # exact: a weight read back is the weight written
+    return str(neutralise_csv_cell(str(value)))
+
+
+def ratings_csv(ratings: Iterable[Rating]) -> str:
+    """The long-format CSV text of ``ratings`` (columns :data:`WRITTEN_COLUMNS`), read back by :func:`read_ratings`."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(WRITTEN_COLUMNS)
+    for r in ratings:
+        writer.writerow([_cell(x) for x in (r.sample_id, r.field, r.rater, r.value, r.turn, r.weight)])
+    return buffer.getvalue()
 
 
 def _check_one_kind_per_field(path: Path, ratings: list[Rating]) -> None:

@@ -24,7 +24,7 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from trustmh.core.errors import UserError
 from trustmh.models.batching import REPEAT_PENALTY, BatchDecoder, Decoded, batch_sequences
@@ -32,6 +32,7 @@ from trustmh.models.completion import Plan, plan_call
 from trustmh.models.reuse import (
     AnswerCache,
     Request,
+    Sampling,
     cache_megabytes,
     chat_formatter,
     counting_llama_class,
@@ -166,16 +167,10 @@ class EmbeddedLlama(TogetherMixin):
         self._worker.start()
 
     def chat(
-        self,
-        messages: list[dict[str, str]],
-        max_tokens: int,
-        temperature: float,
-        top_p: float | None = None,
-        seed: int | None = None,
-        stop: list[str] | None = None,
+        self, messages: list[dict[str, str]], max_tokens: int, temperature: float, **sampling: Unpack[Sampling]
     ) -> ChatResult:
         """One chat completion using the chat template stored in the GGUF."""
-        return self._complete(Request.of(messages, max_tokens, temperature, top_p, seed, stop))
+        return self._complete(Request.of(messages, max_tokens, temperature, **sampling))
 
     def _complete(self, request: Request) -> ChatResult:
         messages = request.message_dicts()
@@ -241,16 +236,10 @@ class EmbeddedLlama(TogetherMixin):
         call.future.set_result(replace(result, waited_seconds=waited))
 
     async def achat(
-        self,
-        messages: list[dict[str, str]],
-        max_tokens: int,
-        temperature: float,
-        top_p: float | None = None,
-        seed: int | None = None,
-        stop: list[str] | None = None,
+        self, messages: list[dict[str, str]], max_tokens: int, temperature: float, **sampling: Unpack[Sampling]
     ) -> ChatResult:
         """:meth:`chat` on the model's own thread, without blocking the event loop."""
-        request = Request.of(messages, max_tokens, temperature, top_p, seed, stop)
+        request = Request.of(messages, max_tokens, temperature, **sampling)
         future: Future[ChatResult] = Future()
         plan = self._plan(request)
         tokens = self._prompt_tokens(messages) if plan is None or self._formatter is None else list(plan.prompt)

@@ -143,9 +143,9 @@ class TrustmhModelAPI(InProcessModelAPI):
             _as_chat(input),
             config.max_tokens or DEFAULT_MAX_TOKENS,
             0.0 if config.temperature is None else config.temperature,
-            config.top_p,
-            config.seed,
-            config.stop_seqs,
+            top_p=config.top_p,
+            seed=config.seed,
+            stop=config.stop_seqs,
         )
         output = ModelOutput.from_content(model=self.model_name, content=result.text)
         # Prompt tokens the model did not prefill (KV prefix reused, or the whole answer reused)

@@ -28,7 +28,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from trustmh.core.errors import UserError
 
@@ -237,6 +237,14 @@ def state_cache(megabytes: int) -> Any:
     return PrunedRAMCache(capacity_bytes=megabytes * 1024 * 1024)
 
 
+class Sampling(TypedDict, total=False):
+    """A request's optional settings (``None``: the model's default)."""
+
+    top_p: float | None
+    seed: int | None
+    stop: list[str] | None
+
+
 @dataclass(frozen=True)
 class Request:
     """Everything that decides a completion's text."""
@@ -250,16 +258,15 @@ class Request:
 
     @classmethod
     def of(
-        cls,
-        messages: list[dict[str, str]],
-        max_tokens: int,
-        temperature: float,
-        top_p: float | None = None,
-        seed: int | None = None,
-        stop: list[str] | None = None,
+        cls, messages: list[dict[str, str]], max_tokens: int, temperature: float, **sampling: Unpack[Sampling]
     ) -> Request:
         return cls(
-            tuple((m["role"], m["content"]) for m in messages), max_tokens, temperature, top_p, seed, tuple(stop or ())
+            tuple((m["role"], m["content"]) for m in messages),
+            max_tokens,
+            temperature,
+            sampling.get("top_p"),
+            sampling.get("seed"),
+            tuple(sampling.get("stop") or ()),
         )
 
     def message_dicts(self) -> list[dict[str, str]]:

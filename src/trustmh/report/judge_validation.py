@@ -47,6 +47,7 @@ class FieldValidation:
     raters: int
     unit: str = "sample"  # "turn": the items were single turns of conversations
     correction: Correction | None = None  # the judge's mean of the field corrected by the labels
+    humans: str = ""  # the human raters' agreement among themselves (the judge's ceiling), as text
 
     @property
     def key(self) -> str:
@@ -62,7 +63,31 @@ class FieldValidation:
         ci = "" if self.ci[0] is None else f" [{fmt(self.ci[0])}, {fmt(self.ci[1])}]"
         raters = f"{self.raters} rater{'s' if self.raters != 1 else ''}"
         n = f"n={self.n}" + (" turns" if self.unit == "turn" else "")
-        return f"{SYMBOLS.get(self.statistic, self.statistic)} {fmt(self.value)}{ci}, {n}, {raters}"
+        among = f"; humans among themselves: {self.humans}" if self.humans else ""
+        return f"{SYMBOLS.get(self.statistic, self.statistic)} {fmt(self.value)}{ci}, {n}, {raters}{among}"
+
+
+def humans_text(clinicians: Any) -> str:
+    """``AC1 0.88 [0.80, 0.94], Fleiss' κ 0.61 [..], α 0.62 [..], n=40`` from judge-check's ``clinicians``."""
+    if not isinstance(clinicians, dict):
+        return ""
+
+    def one(name: str, entry: Any) -> str:
+        if not isinstance(entry, dict):
+            return ""
+        value, ci = _number(entry.get("value")), entry.get("ci") or [None, None]
+        if value is None:
+            return f"{name} –"
+        low, high = (_number(c) if isinstance(c, (int, float)) else None for c in ci[:2])
+        interval = "" if low is None or high is None else f" [{low:.2f}, {high:.2f}]"
+        return f"{name} {value:.2f}{interval}"
+
+    parts = [
+        one(str(clinicians.get("gwet_name", "AC1")), clinicians.get("gwet_ac")),
+        one("Fleiss' κ", clinicians.get("fleiss_kappa")),
+        one("α", clinicians.get("krippendorff_alpha")),
+    ]
+    return ", ".join(p for p in parts if p) + f", n={clinicians.get('n', 0)}"
 
 
 def turn_key(field: str) -> str:
@@ -102,6 +127,7 @@ def load_validations(paths: Iterable[Path]) -> list[FieldValidation]:
                         len(entry["raters"]),
                         "turn" if entry.get("unit") == "turn" else "sample",
                         parse_correction(entry, payload.get("calibration"), Path(path), f"fields[{index}]"),
+                        humans_text(entry.get("clinicians")),
                     )
                 )
             except (KeyError, TypeError, ValueError, IndexError):

@@ -26,6 +26,7 @@ from trustmh.report.headline import PillarScore, beside_texts, ci_text, fmt, pil
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.log_result import LogResult
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
+from trustmh.report.plants import suspected_plant_views
 from trustmh.report.ranking import MIN_RANKED_MODELS, Leaderboard, leaderboards
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.scoring.results import MetricRow
@@ -361,6 +362,7 @@ def page_context(
         "headlines": headlines,
         "leaderboards": boards,
         "judge_notes": fingerprint_notes(results),
+        "suspected_plants": suspected_plant_views(results),
         "sections": sections,
         "logs": results,
         "compare": [] if redact else _item_views(results),

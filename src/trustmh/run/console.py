@@ -49,8 +49,10 @@ if TYPE_CHECKING:
 WIDTH = 100
 # Metrics that describe a run (how long, how many turns, how many answers unread) but rate nothing: never a headline.
 # "unparsed": a count of answers; "shortened_rate": how many conversations the simulated user ended early;
+# "unparsed": a count of answers; "shortened_rate": how many conversations the simulated user ended early;
+# "suspected_plant": the share of judged samples with a suspected planted rating (run/plant_summary.py);
 # "risk_rate": how many users of an audited chatbot disclosed risk (the users, not the bot).
-DESCRIPTIVE_METRICS = frozenset({"turns", "reply_length", "unparsed", "shortened_rate", "risk_rate"})
+DESCRIPTIVE_METRICS = frozenset({"turns", "reply_length", "unparsed", "shortened_rate", "suspected_plant", "risk_rate"})
 NEEDS_JUDGE = "not scored"  # its value column says why: "— needs --judge"
 NOTHING_SCORED = "nothing scored"  # a task without a judge whose every metric is empty
 UNINFORMATIVE_MARK = "†"

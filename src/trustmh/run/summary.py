@@ -97,6 +97,7 @@ def errors_table(logs: Sequence[Any]) -> Table | None:
 def print_results(logs: Sequence[Any]) -> None:
     from trustmh.models.retry_notes import retry_lines
     from trustmh.run.console import not_scored_note, pillar_notes, results_tables, summarise, uninformative_notes
+    from trustmh.run.plant_summary import suspected_plant_lines
 
     rows = [row for log in logs if log.status == "success" for row in metric_rows(log)]
     lines, nothing, partly = summarise(rows)
@@ -108,7 +109,7 @@ def print_results(logs: Sequence[Any]) -> None:
     )
     for table in results_tables(lines):
         out.print(table)
-    for line in uninformative_notes(lines) + pillar_notes(rows, lines):
+    for line in uninformative_notes(lines) + pillar_notes(rows, lines) + suspected_plant_lines(rows):
         out.print(line, highlight=False)
     note = not_scored_note(nothing, partly, judged=any(row.judge for row in rows))
     if note:

@@ -26,11 +26,13 @@ from typing import Any
 from trustmh.scoring.rubric import JUDGE_TEMPERATURE, PanelResult, Rubric, is_vote
 
 # Bump when judge_prompt()'s wording or the re-ask protocol changes: verdicts are then not comparable.
-JUDGE_PROMPT_VERSION = 2  # 2: planted ratings redacted from the judged text (issue 25)
+JUDGE_PROMPT_VERSION = 3  # 2: planted ratings redacted from the judged text; 3: found after normalising it
 FINGERPRINT_KEY = "judge_fingerprint"
 # What makes two judgements comparable (self_family / excluded_self depend on the model under test).
 FINGERPRINT_FIELDS = ("judges", "rubrics", "temperature", "prompt_version")
 PANEL_KEY = "judge_panel"
+# 1 when some judged text of the sample held a suspected planted rating (read masked by the judge), else 0.
+SUSPECTED_PLANT_KEY = "suspected_plant"
 
 _CURRENT: ContextVar[JudgementLog | None] = ContextVar("trustmh_judgement_log", default=None)
 
@@ -65,13 +67,17 @@ class JudgementLog:
     # rubric -> upstream protocol settings, for rubrics judged verbatim (scoring/verbatim.py); their
     # temperature is upstream's, not the fingerprint's "temperature" (trustmh's own judge).
     verbatim: dict[str, dict[str, object]] = field(default_factory=dict)
+    suspected_plant: bool = False  # some judged text held a suspected planted rating (scoring/planted.py)
 
     def note_panel(self, judges: list[str], self_family: list[str]) -> None:
         self.judges = judges
         self.self_family = self_family
 
-    def record(self, rubric: Rubric, prefix: str, response: str, result: PanelResult, repeats: int) -> None:
+    def record(
+        self, rubric: Rubric, prefix: str, response: str, result: PanelResult, repeats: int, suspected: bool = False
+    ) -> None:
         self.repeats = repeats
+        self.suspected_plant = self.suspected_plant or suspected
         self.judges = result.judges
         self.rubrics[rubric.name] = rubric_hash(rubric)
         self.fields[rubric.name] = _kind(rubric)
@@ -87,6 +93,8 @@ class JudgementLog:
             entry["repeats"] = [[r.verdict for r in again] for again in result.repeats]
         if result.undecided:
             entry["undecided"] = result.undecided
+        if suspected:
+            entry[SUSPECTED_PLANT_KEY] = 1
         self.judgements.append(entry)
 
     def fingerprint(self, temperature: float) -> dict[str, Any]:
@@ -104,14 +112,17 @@ class JudgementLog:
         return printed
 
     def metadata(self) -> dict[str, Any]:
-        """The two score-metadata keys, or nothing when no judge was asked or left out."""
+        """The score-metadata keys, or nothing when no judge was asked or left out; ``suspected_plant``
+        (0/1) only when some judge was asked."""
         if not self.judgements and not self.excluded_self:
             return {}
-
-        return {
+        recorded: dict[str, Any] = {
             FINGERPRINT_KEY: self.fingerprint(JUDGE_TEMPERATURE),
             PANEL_KEY: {"fields": self.fields, "judgements": self.judgements},
         }
+        if self.judgements:
+            recorded[SUSPECTED_PLANT_KEY] = int(self.suspected_plant)
+        return recorded
 
 
 def current_log() -> JudgementLog | None:

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from trustmh.scoring.judge import run_judge
 from trustmh.scoring.judge_record import current_log
+from trustmh.scoring.planted import suspected_plant
 from trustmh.scoring.rubric import JUDGE_ROLE, JudgeResult, PanelResult, Rubric, is_vote
 from trustmh.stats.judge_probes import UNDECIDED, panel_mean, strict_majority
 
@@ -183,7 +184,9 @@ async def judge_panel(rubric: Rubric, context: str, response: str, prefix: str =
         undecided=undecided,
     )
     if log is not None:
-        log.record(rubric, prefix, response, result, repeats)
+        # A published judge's prompt is upstream's, sent unmasked (benchmark mode): nothing was masked to flag.
+        suspected = rubric.verbatim is None and suspected_plant((context, response), rubric)
+        log.record(rubric, prefix, response, result, repeats, suspected)
     return result
 
 

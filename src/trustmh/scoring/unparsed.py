@@ -48,11 +48,13 @@ def trustmh_scorer(*, metrics: Sequence[Metric | Any], name: str | None = None) 
     Use it instead of ``@scorer`` so the unparsed convention holds under any epoch reducer.
     It also records what the judges did while the sample was scored (the judge fingerprint
     and panel verdicts in the score's metadata, :mod:`trustmh.scoring.judge_record`) and adds
-    the judge probe metrics (:mod:`trustmh.scoring.judge_probes`), which report nothing for a
+    the judge probe metrics (:mod:`trustmh.scoring.judge_probes`) and the share of samples with a
+    suspected planted rating (:mod:`trustmh.scoring.plant_share`), which report nothing for a
     scorer that judged nothing.
     """
     from trustmh.scoring.judge_probes import judge_probes
     from trustmh.scoring.judge_record import close_log, open_log
+    from trustmh.scoring.plant_share import suspected_plant_share
 
     def decorate(factory: F) -> F:
         @functools.wraps(factory)
@@ -74,6 +76,6 @@ def trustmh_scorer(*, metrics: Sequence[Metric | Any], name: str | None = None) 
 
             return score
 
-        return scorer(metrics=[*metrics, judge_probes()], name=name)(build)  # type: ignore[return-value]
+        return scorer(metrics=[*metrics, judge_probes(), suspected_plant_share()], name=name)(build)  # type: ignore[return-value]
 
     return decorate

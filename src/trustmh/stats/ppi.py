@@ -226,3 +226,118 @@ def ppi_mean_columns(labels: np.ndarray, judged: np.ndarray, alpha: float = 0.05
             )
         )
     return out
+
+
+def _groups(weights: np.ndarray) -> list[np.ndarray]:
+    """Indices of the labelled items sharing one inclusion probability (one stratum's sampling fraction)."""
+    keys = np.round(weights, 9)
+    return [np.flatnonzero(keys == key) for key in np.unique(keys)]
+
+
+def _design_terms(weights: np.ndarray, groups: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Per group: the Hájek share :math:`W_g` and the variance factor :math:`c_g = W_g^2 (1 - \\pi_g) / n_g`."""
+    sizes = np.array([weights[g].sum() for g in groups])
+    shares = sizes / sizes.sum()
+    factors = np.array([shares[k] ** 2 * (1 - 1 / weights[g][0]) / len(g) for k, g in enumerate(groups)])
+    return shares, factors
+
+
+def _within(values_a: np.ndarray, values_b: np.ndarray, groups: list[np.ndarray], pooled: float) -> np.ndarray:
+    """Each group's sample covariance (ddof 1) of a and b; a group of one item takes ``pooled``."""
+    out = []
+    for g in groups:
+        if len(g) < 2:
+            out.append(pooled)
+            continue
+        a, b = values_a[g], values_b[g]
+        out.append(float(((a - a.mean()) * (b - b.mean())).sum() / (len(g) - 1)))
+    return np.array(out)
+
+
+def _pooled_cov(a: np.ndarray, b: np.ndarray) -> float:
+    return float(((a - a.mean()) * (b - b.mean())).sum() / (len(a) - 1))
+
+
+def ppi_mean_weighted(
+    labels: np.ndarray | list[float],
+    judged: np.ndarray | list[float],
+    weights: np.ndarray | list[float],
+    judged_population: np.ndarray | list[float],
+    alpha: float = 0.05,
+    lam: float | None = None,
+) -> PPIMean:
+    r"""PPI++ with inverse-probability weights: the labelled items were drawn with unequal
+    inclusion probabilities :math:`\pi_i` (e.g. a stratified sample that over-draws the items the
+    judge flagged), and ``weights`` are :math:`w_i = 1/\pi_i`.
+
+    The judge scored every item of the run (the finite population :math:`U`, ``judged_population``:
+    the judge's scores of *all* its items, labelled ones included). The labelled items fall into
+    groups :math:`g` of equal :math:`\pi_g` (the strata of a stratified simple random sample,
+    strata with the same sampling fraction together). With the rectifier :math:`r_i = Y_i - \lambda f_i`:
+
+    .. math::
+        \hat\theta_\lambda = \lambda\,\bar f_U + \sum_g W_g\,\bar r_g, \qquad
+        W_g = \frac{n_g / \pi_g}{\sum_h n_h / \pi_h}
+
+        \widehat{se}^2 = \sum_g c_g\, s_g^2(r), \qquad c_g = W_g^2\,\frac{1 - \pi_g}{n_g}
+
+        \hat\lambda = \operatorname{clip}_{[0, 1]}
+            \frac{\sum_g c_g\, s_g(Y, f)}{\sum_g c_g\, s_g^2(f)}
+
+    :math:`\sum_g W_g \bar r_g` is the Hájek (ratio) form of the Horvitz–Thompson estimator
+    :math:`\frac1N \sum_{i \in S} r_i / \pi_i` (the two agree when every drawn item was labelled;
+    the ratio form stays unbiased for the population when labels are missing at random within a
+    group: a skipped item). :math:`s_g^2`, :math:`s_g(Y, f)` are the within-group sample
+    (co)variances (divisor :math:`n_g - 1`; a group of one item takes the pooled value), and the
+    variance is the stratified-sampling variance with its finite-population correction
+    :math:`1 - \pi_g`: the inference is about the run's items, whose judge scores are all known,
+    so :math:`\bar f_U` carries no sampling error. :math:`\hat\lambda` minimises that variance;
+    :math:`\lambda = 0` gives the weighted mean of the labels alone (``human_only``).
+
+    With every :math:`\pi_i` equal this is PPI for a simple random sample without replacement.
+    Fewer than 2 labels, a weight below 1 or a non-finite value is a ValueError.
+    """
+    y = np.asarray(labels, dtype=float)
+    f = np.asarray(judged, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    population = np.asarray(judged_population, dtype=float)
+    if not (y.shape == f.shape == w.shape) or y.ndim != 1:
+        raise ValueError(f"labels {y.shape}, judged {f.shape} and weights {w.shape} must be paired 1-d arrays")
+    if len(y) < 2:
+        raise ValueError(f"{len(y)} labelled item(s): PPI needs at least 2")
+    if not all(np.isfinite(a).all() for a in (y, f, w, population)):
+        raise ValueError("labels, judge scores and weights must be finite (leave unparsed verdicts out)")
+    if (w < 1 - 1e-9).any():
+        raise ValueError("a weight is 1 / inclusion probability: at least 1")
+    groups = _groups(w)
+    shares, factors = _design_terms(w, groups)
+    if lam is None:
+        var_f = float((factors * _within(f, f, groups, _pooled_cov(f, f))).sum())
+        cov = float((factors * _within(y, f, groups, _pooled_cov(y, f))).sum())
+        tuned = float(np.clip(cov / var_f, 0.0, 1.0)) if var_f > 0 else 0.0
+    else:
+        tuned = float(lam)
+
+    def estimate_and_se(lam_value: float) -> tuple[float, float]:
+        r = y - lam_value * f
+        means = np.array([r[g].mean() for g in groups])
+        variance = float((factors * _within(r, r, groups, _pooled_cov(r, r))).sum())
+        centre = lam_value * float(population.mean()) + float((shares * means).sum())
+        return centre, float(np.sqrt(max(variance, 0.0)))
+
+    estimate, se = estimate_and_se(tuned)
+    human_value, human_se = estimate_and_se(0.0)
+    n = len(y)
+    effective_n = n * human_se**2 / se**2 if se > 0 else float("inf") if human_se > 0 else float(n)
+    return PPIMean(
+        estimate=estimate,
+        ci=_interval(estimate, se, alpha),
+        n_labelled=n,
+        n_unlabelled=max(len(population) - n, 0),
+        lam=tuned,
+        effective_n=float(effective_n),
+        effective_n_gained=float(effective_n - n),
+        judge_only=classical_mean(population, alpha),
+        human_only=MeanInterval(human_value, _interval(human_value, human_se, alpha), n),
+        alpha=alpha,
+    )
