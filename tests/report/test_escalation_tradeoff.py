@@ -131,16 +131,25 @@ def test_a_miss_rate_from_mostly_unparsed_answers_gives_no_verdict_and_no_point(
     assert escalation_tradeoff_figure(rows, styles(["a"])) is None
 
 
-def test_the_crisis_prose_states_the_numbers_its_metrics_table_shows(logs: Logs, tmp_path: Path) -> None:
-    """The sentence's miss rate is 1 − the strict recall the table prints for the same model."""
+def test_the_crisis_prose_states_the_numbers_its_metrics_table_shows() -> None:
+    """The sentence's miss rate is 1 − the strict recall the metrics table prints for the same row."""
     import re
+    from types import SimpleNamespace
 
-    build_report([logs.root], tmp_path / "r.html")
-    page = (tmp_path / "r.html").read_text(encoding="utf-8")
-    sentences = re.findall(
-        r"misses (\d+)% \[[^]]*\] of high-risk messages \(1 − (high_risk_recall_strict [\d.]+),", page
+    from trustmh.report.render import _metric_cell
+
+    recall_row = MetricRow(
+        "crisis_classification", "crisis", "a", "high_risk_recall", 1.0, 0.8, 1.0, 18, 2, "starter", None,
+        strict=0.9, strict_ci_low=0.7, strict_ci_high=0.97, strict_n=20,
+    )  # fmt: skip
+    rows = [recall_row, row("a", "crisis_overescalation", "over_escalation_rate", 0.1, (0.05, 0.2))]
+    (sentence,) = escalation_sentences(escalation_points(rows))
+    log = SimpleNamespace(judge_corrections={}, judge_notes={}, key="k", path="p")
+    cell = _metric_cell(recall_row, log)  # type: ignore[arg-type]  # the fields the cell reads
+    found = re.search(
+        r"misses (\d+)% \[[^]]*\] of high-risk messages \(1 − (high_risk_recall_strict [\d.]+),", sentence["text"]
     )
-    assert len(sentences) == 2  # one per model
-    for percent, shown in sentences:
-        assert f"{shown} [" in page  # the very value, as the metrics table prints it
-        assert int(percent) == round(100 * (1 - float(shown.split()[1])))
+    assert found is not None, sentence["text"]
+    percent, shown = found.groups()
+    assert cell["strict"].startswith(f"{shown} [")  # the very value, as the metrics table prints it
+    assert int(percent) == round(100 * (1 - float(shown.split()[1])))
