@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from tests.hardening.double import running_double
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 
 
-def test_a_default_run_prints_no_warning_and_no_hooks_banner(tmp_path: Path) -> None:
+def test_a_default_run_prints_no_warning_and_no_hooks_banner() -> None:
     """The README's default run, shortened and on the OpenAI test double instead of the embedded
     model: a scripted task and a conversation task (the simulated-user line), piped."""
-    home = tmp_path / "home"
-    home.mkdir()
-    with running_double() as double:
+    # a short HOME and log folder: inspect's control socket lives under them, and pytest's deep tmp
+    # paths pass the 108-byte AF_UNIX limit (a warning of its own, not what this test is about)
+    with running_double() as double, tempfile.TemporaryDirectory(prefix="tmh", dir="/tmp") as short:
+        home = Path(short) / "h"
+        home.mkdir()
         result = run_cli(
             ["run", "ethics_ethicmh", "crisis_simulated_risk", "--model", "openai/test-model", "--limit", "1"]
-            + ["--log-dir", str(tmp_path / "logs"), "--no-report"],
+            + ["--log-dir", str(Path(short) / "logs"), "--no-report"],
             REPO,
             isolated_env(home, OPENAI_BASE_URL=double.base_url, OPENAI_API_KEY=TEST_KEY),
             timeout=300,
