@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from trustmh.report.evidence import evidence_problem, items_of
 from trustmh.report.figures import grouped_figures, left_out_points, styles
-from trustmh.report.headline import evidence_problem, items_of
 from trustmh.scoring.results import MetricRow
 
 

@@ -24,8 +24,9 @@ from dataclasses import asdict, dataclass
 import plotly.graph_objects as go
 
 from trustmh.core.plotting import style_layout
+from trustmh.report.evidence import row_problem
 from trustmh.report.figures import Style, row_hover
-from trustmh.report.headline import fmt, row_problem
+from trustmh.report.headline import fmt
 from trustmh.report.safety_tradeoff import point_trace
 from trustmh.scoring.results import MetricRow
 

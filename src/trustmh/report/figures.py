@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from trustmh.core.plotting import DASHES, OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
-from trustmh.report.headline import PillarScore, ci_text, fmt, row_problem
+from trustmh.report.evidence import row_problem
+from trustmh.report.headline import PillarScore, ci_text, fmt
 from trustmh.report.log_result import LogResult
 from trustmh.report.ranking import Leaderboard
 from trustmh.scoring.results import MetricRow

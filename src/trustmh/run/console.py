@@ -28,13 +28,12 @@ from rich import box
 from rich.table import Table
 
 from trustmh.pillars.headline import pillar_beside, pillar_headlines
+from trustmh.report.evidence import evidence_problem, items_of
 from trustmh.report.headline import (
     GROUPED,
     TaskHeadline,
-    evidence_problem,
     fmt,
     folded_strict,
-    items_of,
     matches,
     not_scored_reason,
     pillar_scores,
