@@ -5,7 +5,8 @@ One row is one rater's rating of one field of one sample, or, with the optional 
 ``turn`` means the sample as a whole. ``score`` is a number (a scale
 point, or 0/1) or a label (``refused``, ``partial``, ...). A CSV needs those four columns in
 its header (more columns, e.g. a note, are allowed and ignored); a JSONL file one object per
-line with those four keys (``score`` a number or a string). A sample a rater did not rate
+line with those four keys (``score`` a number or a string). A CSV cell written ``'=x`` by one of
+our writers (neutralised against formulas) is read as ``=x``. A sample a rater did not rate
 simply has no row; an empty score is an error, never read as 0. A field declared with a scale
 (``--scale harmfulness=1-5``) takes numbers on it only: a label or a number off the scale is
 an error naming the file, line and field, as are a non-finite number and a field mixing
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trustmh.core.errors import DataFormatError, UserError
+from trustmh.core.spreadsheet import restore_csv_cell
 from trustmh.data.readers import read_csv_rows, read_jsonl
 
 COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` is optional
@@ -111,7 +113,9 @@ def _rows(path: Path) -> Iterable[tuple[str, dict[str, object]]]:
             yield f"line {record['_line']}", record
     else:
         for row in read_csv_rows(path, COLUMNS):
-            yield f"line {row['_line']}", dict(row)
+            # a cell our CSV writers neutralised against formulas (the audit's flagged-turn
+            # file: an id "=x" written "'=x") reads back as the id it was
+            yield f"line {row['_line']}", {k: restore_csv_cell(v) for k, v in row.items()}
 
 
 def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | None = None) -> list[Rating]:
