@@ -10,6 +10,7 @@ from tests.hardening.bad_input import (
     datasets,
     http_chatbot,
     judge_check_turns,
+    label_scales,
     prices,
     rating_scales,
     run,
@@ -27,4 +28,5 @@ CASES: list[Case] = [
     *http_chatbot.CASES,
     *rating_scales.CASES,
     *prices.CASES,
+    *label_scales.CASES,
 ]
