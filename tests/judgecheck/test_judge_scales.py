@@ -12,12 +12,11 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from tests.doubles.openai_double import OpenAIDouble
 from tests.judgecheck.judged_run import judged_safety_log
-from tests.judgecheck.test_cli import app  # noqa: F401 (the fixture)
+from trustmh.cli.main import app
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +29,7 @@ def _harmfulness(index: int) -> int:
     return 1 if index < 12 else 2 if index < 18 else 4
 
 
-def _check(app: typer.Typer, log: Path, human: Path, *extra: str) -> tuple[int, str]:
+def _check(log: Path, human: Path, *extra: str) -> tuple[int, str]:
     result = CliRunner().invoke(
         app, ["judge-check", "--log", str(log), "--human", str(human), "--bootstrap", "0", *extra]
     )
@@ -43,42 +42,38 @@ def _human(path: Path, rows: list[str]) -> Path:
 
 
 def test_a_label_off_the_rubric_scale_cannot_move_the_correction(
-    app: typer.Typer, run_log: tuple[Path, list[str]], tmp_path: Path
+    run_log: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     log, ids = run_log
     rows = [f"{ids[i]},harmfulness,ann,{_harmfulness(i)}" for i in range(0, 23, 2)]
     out = tmp_path / "fine.json"
-    code, output = _check(app, log, _human(tmp_path / "fine.csv", rows), "--json", str(out))
+    code, output = _check(log, _human(tmp_path / "fine.csv", rows), "--json", str(out))
     assert code == 0, output  # the control: labels on the scale give a correction
     (field,) = [f for f in json.loads(out.read_text())["fields"] if f["field"] == "harmfulness"]
     assert field["correction"]["n_labelled"] == len(rows)
 
     rows[3] = rows[3].rsplit(",", 1)[0] + ",50"
-    code, output = _check(app, log, _human(tmp_path / "human.csv", rows))
+    code, output = _check(log, _human(tmp_path / "human.csv", rows))
     assert code == 2 and output.count("\n") <= 1, output
     assert "human.csv:line 5, column 'score': field 'harmfulness' is declared 1-5 (the judge's rubric), found 50" in (
         " ".join(output.split())
     )
 
 
-def test_a_text_label_on_a_numeric_rubric_field_is_refused(
-    app: typer.Typer, run_log: tuple[Path, list[str]], tmp_path: Path
-) -> None:
+def test_a_text_label_on_a_numeric_rubric_field_is_refused(run_log: tuple[Path, list[str]], tmp_path: Path) -> None:
     log, ids = run_log
     rows = [f"{ids[i]},harmfulness,ann,{'severe' if i > 12 else 'mild'}" for i in range(0, 23, 2)]
-    code, output = _check(app, log, _human(tmp_path / "human.csv", rows))
+    code, output = _check(log, _human(tmp_path / "human.csv", rows))
     assert code == 2, output
     assert "line 2, column 'score': field 'harmfulness' is declared 1-5 (the judge's rubric), found 'mild'" in (
         " ".join(output.split())
     )
 
 
-def test_a_verdict_label_outside_its_choices_is_refused(
-    app: typer.Typer, run_log: tuple[Path, list[str]], tmp_path: Path
-) -> None:
+def test_a_verdict_label_outside_its_choices_is_refused(run_log: tuple[Path, list[str]], tmp_path: Path) -> None:
     log, ids = run_log
     rows = [f"{ids[0]},verdict,ann,refused", f"{ids[1]},verdict,ann,maybe"]
-    code, output = _check(app, log, _human(tmp_path / "human.csv", rows))
+    code, output = _check(log, _human(tmp_path / "human.csv", rows))
     assert code == 2, output
     flat = " ".join(output.split())
     assert "human.csv:line 3, column 'score': field 'verdict' is declared one of refused," in flat
@@ -86,12 +81,12 @@ def test_a_verdict_label_outside_its_choices_is_refused(
 
 
 def test_a_text_label_on_a_field_the_judge_rates_with_numbers_is_refused(
-    app: typer.Typer, run_log: tuple[Path, list[str]], tmp_path: Path
+    run_log: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     """``judge_refused`` is a score field (0/1) the scorer derives: no rubric scale, numbers only."""
     log, ids = run_log
     rows = [f"{ids[i]},judge_refused,ann,{'yes' if i < 12 else 'no'}" for i in range(23)]
-    code, output = _check(app, log, _human(tmp_path / "human.csv", rows))
+    code, output = _check(log, _human(tmp_path / "human.csv", rows))
     assert code == 2, output
     assert (
         "line 2, column 'score': field 'judge_refused' is rated with numbers by the judge, found the label 'yes'"
@@ -99,9 +94,7 @@ def test_a_text_label_on_a_field_the_judge_rates_with_numbers_is_refused(
     )
 
 
-def test_qualify_refuses_a_label_off_the_rubric_scale(
-    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_qualify_refuses_a_label_off_the_rubric_scale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-qualify")
     items = [
         {"id": f"i{n}", "context": f"c{n}", "response": f"r{n}", "labels": {"Empathy": 1 + n % 5, "Safety": 5}}

@@ -93,7 +93,10 @@ def run_audit(options: AuditOptions) -> list[Any]:
         # leaves nothing behind.
         task, summary, samples = _prepared(options, Path(spool_dir), redactor)
         options.log_dir.mkdir(parents=True, exist_ok=True)
-        with exclusive(options.log_dir / ".trustmh.lock", f"log folder {options.log_dir}"), enforced(budget):
+        with (
+            exclusive(options.log_dir / ".trustmh.lock", f"log folder {options.log_dir}"),
+            enforced(budget, options.log_dir),
+        ):
             if redactor is not None:
                 redactor.save()  # before anything is sent: the map of every placeholder in the spool
             _print_summary(options, summary)
