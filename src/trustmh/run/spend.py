@@ -25,13 +25,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from trustmh.bulk.budget import Budget, CapReached
 from trustmh.core.errors import DataFormatError
-
-if TYPE_CHECKING:
-    from trustmh.run.budget import RunBudget
 
 SPEND_FILE = "trustmh-spend.json"
 
@@ -110,9 +107,10 @@ def record_spent(budget: Budget, earlier: Spent | None, log_dir: Path) -> None:
 
 
 @contextmanager
-def counted_in_folder(run: RunBudget | None, log_dir: Path) -> Iterator[str | None]:
-    """While a capped run runs into ``log_dir``: the folder's earlier spending counts toward its
-    caps, and its own is added when it ends. Yields the line to print (``None``: none earlier)."""
+def counted_in_folder(run: Any, log_dir: Path) -> Iterator[str | None]:
+    """While a capped run (a :class:`trustmh.run.budget.RunBudget`, which imports this module)
+    runs into ``log_dir``: the folder's earlier spending counts toward its caps, and its own is
+    added when it ends. Yields the line to print (``None``: none earlier)."""
     if run is None:
         yield None
         return

@@ -15,6 +15,7 @@ from tests.hardening.bad_input import (
     rating_scales,
     run,
     score,
+    spend_record,
 )
 from tests.hardening.hardening_cli import Case
 
@@ -29,4 +30,5 @@ CASES: list[Case] = [
     *rating_scales.CASES,
     *prices.CASES,
     *label_scales.CASES,
+    *spend_record.CASES,
 ]
