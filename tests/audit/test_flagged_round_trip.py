@@ -36,7 +36,9 @@ def test_flagged_ids_are_inert_and_read_back_by_judge_check(tmp_path: Path) -> N
     with pytest.MonkeyPatch.context() as patch, OpenAIDouble(responder=RubricJudge()) as server:
         patch.setenv("OPENAI_BASE_URL", server.base_url)
         patch.setenv("OPENAI_API_KEY", "sk-test-audit-0000")
-        args = ["audit", str(_export(tmp_path / "bot.jsonl")), "--judge", "openai/test-judge"]
+        # a judge name of its own: inspect memoizes a model per process with the base URL it was
+        # made with, and another test's double under that name is gone
+        args = ["audit", str(_export(tmp_path / "bot.jsonl")), "--judge", "openai/flagged-round-trip-judge"]
         result = runner.invoke(app, [*args, "--log-dir", str(log_dir), "--no-report"])
     assert result.exit_code == 0, result.output
     assert sorted(str(s.id) for s in audit_log(log_dir).samples or []) == sorted(HOSTILE_IDS)

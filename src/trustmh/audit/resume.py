@@ -111,8 +111,7 @@ def follow_export(
 def _keep_current(location: str, current: dict[str, str], seed: Sequence[Any]) -> None:
     """Rewrite the log at ``location`` with only the samples whose content key is current, as a
     log eval-set resumes (status ``started``); a log with none left is removed."""
-    from inspect_ai.log import read_eval_log, write_eval_log
-    from inspect_ai.log._log import EvalDataset
+    from inspect_ai.log import EvalDataset, read_eval_log, write_eval_log
 
     from trustmh.core.inspect_compat import cleanup_sample_buffers_for_log
 
