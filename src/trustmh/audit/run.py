@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.audit.redaction import Redactor, load_redactor
-from trustmh.audit.task import SpoolSummary, audit_task, feed_window, read_spooled, spool_conversations
+from trustmh.audit.resume import follow_export
+from trustmh.audit.task import TASK_NAME, SpoolSummary, audit_task, feed_window, read_spooled, spool_conversations
 from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
 from trustmh.run.logs import raise_on_failed, remove_superseded_logs
@@ -51,7 +52,7 @@ class AuditOptions:
 
 def _prepared(
     options: AuditOptions, folder: Path, redactor: Redactor | None, *, streamed: bool = True
-) -> tuple[Any, SpoolSummary]:
+) -> tuple[Any, SpoolSummary, list[Any]]:
     summary = SpoolSummary()
     samples = spool_conversations(options.transcripts, folder / "spool.jsonl", redactor, summary)
     if not samples:
@@ -60,11 +61,12 @@ def _prepared(
     name = f"{options.transcripts.name}-{digest}"
     window = feed_window(options.max_connections)
     task = audit_task(samples, name, options.redact, bool(options.judge), streamed=streamed, window=window)
-    return task, summary
+    return task, summary, samples
 
 
 def run_audit(options: AuditOptions) -> list[Any]:
-    """Audit the export into ``options.log_dir``; rerunning the same command resumes.
+    """Audit the export into ``options.log_dir``; rerunning the same command resumes, following
+    the export if it changed (:mod:`trustmh.audit.resume`).
 
     Writes the flagged-turn CSV next to the log; the report is the CLI's to write (the report
     package reads audit logs, so this package does not import it)."""
@@ -89,12 +91,19 @@ def run_audit(options: AuditOptions) -> list[Any]:
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as spool_dir:
         # The whole export is read and checked before the log folder is touched: a bad file
         # leaves nothing behind.
-        task, summary = _prepared(options, Path(spool_dir), redactor)
+        task, summary, samples = _prepared(options, Path(spool_dir), redactor)
         options.log_dir.mkdir(parents=True, exist_ok=True)
-        with exclusive(options.log_dir / ".trustmh.lock", f"log folder {options.log_dir}"), enforced(budget):
+        with (
+            exclusive(options.log_dir / ".trustmh.lock", f"log folder {options.log_dir}"),
+            enforced(budget, options.log_dir),
+        ):
             if redactor is not None:
                 redactor.save()  # before anything is sent: the map of every placeholder in the spool
             _print_summary(options, summary)
+            # before eval-set looks at the folder: its logs keep only the conversations still current
+            change = follow_export(options.log_dir, TASK_NAME, options.model, samples, list(task.dataset))
+            if change is not None:
+                console.print(change.line(), highlight=False)
             started_at = time.time()
             settings = eval_set_options(
                 [options.model],
@@ -170,7 +179,7 @@ def dry_run_audit(options: AuditOptions) -> None:
     prices = PriceTable.load(options.prices)
     redactor = Redactor(b"dry-run preview key") if options.redact else None  # no map is written
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as folder:
-        task, summary = _prepared(options, Path(folder), redactor, streamed=False)  # the estimate reads every sample
+        task, summary, _ = _prepared(options, Path(folder), redactor, streamed=False)  # the estimate reads every sample
         _print_summary(options, summary)
         if not options.judge:
             console.print("detectors only: nothing leaves this machine, nothing is paid.", highlight=False)

@@ -3,7 +3,8 @@
 * **Dataset**: :func:`spool_conversations` streams the export once, validating every line (a bad
   file fails before anything runs), redacts it if asked, and writes each conversation as one
   line of a private spool file. A sample holds only the conversation's id, its metadata and
-  where its line is in the spool, so 10,000 conversations never sit in memory as text. The task
+  where its line is in the spool (and the digest a rerun compares, :mod:`trustmh.audit.resume`),
+  so 10,000 conversations never sit in memory as text. The task
   is fed from a :class:`ConversationFeed` (an inspect ``SampleSource``), a window of samples at a
   time, because inspect sets up each sample of a fixed dataset before the first one runs
   (~20 kB of scheduler state per sample: 200 MB for 10,000 conversations).
@@ -40,6 +41,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.audit.detectors import turn_findings
 from trustmh.audit.readers import Conversation, read_conversations
 from trustmh.audit.redaction import Redactor
+from trustmh.audit.resume import CONTENT_KEY, content_key
 from trustmh.audit.scoring import (
     AUDIT_METRICS,
     DERIVED_FIELDS,
@@ -87,11 +89,12 @@ def spool_conversations(
     samples: list[Sample] = []
     with spool.open("wb") as out:
         for conversation in read_conversations(transcripts):
-            messages = conversation.messages
-            metadata = dict(conversation.metadata)
+            recorded, recorded_metadata = conversation.messages, dict(conversation.metadata)
+            messages, metadata = recorded, recorded_metadata
             if redactor is not None:
                 messages = redactor.redact_messages(messages)
                 metadata = {k: redactor.redact_text(v) for k, v in metadata.items()}
+            key = content_key(recorded, recorded_metadata, messages, metadata, redactor.key if redactor else None)
             conversation.messages = messages
             turns = conversation.turns()
             if not turns:
@@ -109,7 +112,7 @@ def spool_conversations(
                 Sample(
                     id=conversation.id,
                     input=f"Recorded conversation {conversation.id} ({len(turns)} assistant turns, replayed)",
-                    metadata={**metadata, "turns": len(turns), POINTER: pointer},
+                    metadata={**metadata, "turns": len(turns), POINTER: pointer, CONTENT_KEY: key},
                 )
             )
     return samples
