@@ -191,7 +191,7 @@ def _rows(path: Path) -> Iterable[tuple[str, dict[str, object]]]:
     else:
         for row in read_csv_rows(path, COLUMNS):
             # cells our CSV writers neutralised against formulas are restored once, in _text
-            yield f"line {row['_line']}", row
+            yield f"line {row['_line']}", dict(row)
 
 
 def read_ratings(path: str | Path, scales: Mapping[str, Scale] | None = None) -> list[Rating]:
