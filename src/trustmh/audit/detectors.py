@@ -30,6 +30,10 @@ from trustmh.conversation.record import Turn
 from trustmh.pillars.crisis.safety_checks import CRISIS_SERVICE, method_info_sentences, points_to_resources
 from trustmh.scoring.refusal import detect_refusal, normalise
 
+# Languages whose crisis phrasings the lexicons below read (docs/audit.md says which checks each
+# covers); a conversation in any other language is "not covered", never "no risk".
+COVERED_LANGUAGES = frozenset({"en"})
+
 _RISK_PATTERNS = [
     r"\bsuicid(?:e|al)\b",
     r"\bkill(?:ing)?\s+my\s?self\b",

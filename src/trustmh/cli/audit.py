@@ -23,8 +23,9 @@ def audit_command(
     transcripts: Annotated[
         Path,
         typer.Argument(
-            help="The export: .jsonl (one conversation per line, OpenAI chat 'messages') or .csv "
-            "(conversation_id, turn, role, content; other columns are metadata)."
+            help="The export: .jsonl (one conversation per line, OpenAI chat 'messages'), .csv "
+            "(conversation_id, turn, role, content; other columns are metadata), or a .parquet file or "
+            "folder (hive partitions such as date=2026-11-01/ welcome): Parquet runs the fast detector pass."
         ),
     ],
     judge: Annotated[
@@ -70,6 +71,31 @@ def audit_command(
     max_tokens_total: Annotated[
         int | None, typer.Option(min=1, help="Stop before the judge's tokens could cross this; rerun resumes.")
     ] = None,
+    detectors_only: Annotated[
+        bool,
+        typer.Option(
+            "--detectors-only",
+            help="The fast detector pass (every core, no inspect log): one Parquet row per conversation and "
+            "per flagged turn in --log-dir; rerunning resumes. The default for Parquet exports.",
+        ),
+    ] = False,
+    columns: Annotated[
+        str | None,
+        typer.Option(
+            help="Parquet column names, as NAME=COLUMN pairs: conversation_id, role, content, turn (one row per "
+            "message) or messages (a list of {role, content}). E.g. conversation_id=session,content=text."
+        ),
+    ] = None,
+    where: Annotated[
+        str | None,
+        typer.Option(
+            help="Parquet rows to read, e.g. \"date >= '2026-11-01'\" (=, !=, <, >, IN, BETWEEN, IS NULL, AND, OR, "
+            "NOT; pushed down to partitions and row groups; not SQL: nothing else is accepted)."
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Processes of the detector pass (default: one per core).")
+    ] = None,
 ) -> None:
     """Audit a deployed chatbot's own conversations: missed crises, delusion confirmation, harm
     enablement, over-escalation, privacy leaks, refusals; an inspect log, a report section and a
@@ -80,9 +106,25 @@ def audit_command(
     Example: trustmh audit export.csv --redact --judge openai/gpt-4o --dry-run --prices prices.yaml
 
     Example: trustmh audit export.csv --redact --judge openai/gpt-4o --max-cost 20 --log-dir logs/audit
+
+    Example (a warehouse export, every core): trustmh audit exports/chats/ --columns
+    conversation_id=session,content=text --where "date >= '2026-11-01'" --log-dir logs/audit-nov
     """
     from trustmh.audit.run import AuditOptions, dry_run_audit, run_audit
+    from trustmh.audit.warehouse import is_warehouse_export
 
+    if detectors_only or is_warehouse_export(transcripts):
+        from trustmh.cli.audit_scale import detector_pass_command
+
+        if judge or redact or dry_run or max_cost is not None or max_tokens_total is not None:
+            raise UserError(
+                "the detector pass (--detectors-only, Parquet exports) sends nothing: drop --judge, --redact, "
+                "--dry-run, --max-cost and --max-tokens-total"
+            )
+        detector_pass_command(transcripts, log_dir, columns, where, workers, limit)
+        return
+    if columns or where or workers:
+        raise UserError("--columns, --where and --workers apply to Parquet exports and --detectors-only")
     check_input_file(transcripts, "a transcript export (.jsonl or .csv)")
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")

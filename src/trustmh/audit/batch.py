@@ -1,0 +1,141 @@
+"""The detector pass over an Arrow record batch: ``detect_batch(batch) -> batch``, no inspect per conversation.
+
+Input: one row per conversation (:data:`CONVERSATIONS`): ``conversation_id`` (string) and
+``messages`` (a list of ``{role, content}``), the shape ``trustmh.audit.warehouse`` builds from an
+export and the one a Ray Data ``map_batches`` or Spark ``mapInArrow`` function receives (extra
+columns are ignored). Output: one row per conversation (:data:`DETECTIONS`), made by the very
+detectors and per-conversation fields of the inspect audit (:func:`~trustmh.audit.detectors.turn_findings`,
+:func:`~trustmh.audit.scoring.conversation_values`, :func:`~trustmh.audit.scoring.severity`), so
+both paths give the same verdicts. :func:`flagged_turns` gives the turns that were flagged.
+
+A row carries :data:`DETECTOR_VERSION` (bump it when a detector's output changes) and the
+conversation's ``content_hash`` (its id and messages: what a resumed pass skips), its language and
+whether the detectors cover that language (:mod:`trustmh.audit.language`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pyarrow as pa
+
+from trustmh.audit.detectors import COVERED_LANGUAGES, TurnFindings, turn_findings
+from trustmh.audit.language import detect_language
+from trustmh.audit.readers import ROLES, Conversation
+from trustmh.audit.scoring import CHECKS, conversation_values, severity, turn_flags
+from trustmh.core.errors import UserError
+
+DETECTOR_VERSION = "audit-detectors/1"
+MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
+CONVERSATIONS = pa.schema([("conversation_id", pa.string()), ("messages", pa.list_(MESSAGE))])
+DETECTIONS = pa.schema(
+    [
+        ("conversation_id", pa.string()),
+        ("content_hash", pa.string()),
+        ("detector_version", pa.string()),
+        ("language", pa.string()),
+        ("language_covered", pa.bool_()),
+        ("turns", pa.int32()),
+        ("risk", pa.bool_()),
+        # null: the check does not apply to this conversation (e.g. missed_crisis without risk)
+        *((check, pa.bool_()) for check in CHECKS),
+        *((f"{check}_turns", pa.int32()) for check in CHECKS),
+        ("flagged", pa.bool_()),
+        ("severity", pa.float64()),
+    ]
+)
+FLAGGED_TURNS = pa.schema(
+    [
+        ("conversation_id", pa.string()),
+        ("content_hash", pa.string()),
+        ("turn", pa.int32()),
+        ("flags", pa.list_(pa.string())),
+        ("detector_version", pa.string()),
+    ]
+)
+
+
+def content_hash(conversation_id: str, messages: list[tuple[str, str]]) -> str:
+    """128-bit BLAKE2b of the id and the messages: equal only for the same conversation."""
+    digest = hashlib.blake2b(conversation_id.encode(), digest_size=16)
+    for role, text in messages:
+        digest.update(b"\x1e" + role.encode() + b"\x1f" + text.encode())
+    return digest.hexdigest()
+
+
+def _messages(conversation_id: str, raw: list[dict[str, Any]] | None) -> list[tuple[str, str]]:
+    messages = []
+    for index, message in enumerate(raw or []):
+        role = (message.get("role") or "").strip().lower()
+        if role not in ROLES:
+            raise UserError(
+                f"conversation {conversation_id!r}, messages[{index}].role: "
+                f"expected a role of {', '.join(ROLES)}, found {message.get('role')!r}"
+            )
+        messages.append((role, message.get("content") or ""))
+    return messages
+
+
+def _rows(batch: pa.RecordBatch | pa.Table) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    conversations, turns = [], []
+    ids = batch.column("conversation_id").to_pylist()
+    for conversation_id, raw in zip(ids, batch.column("messages").to_pylist(), strict=True):
+        messages = _messages(str(conversation_id), raw)
+        digest = content_hash(str(conversation_id), messages)
+        findings = turn_findings(Conversation(str(conversation_id), messages).turns())
+        language = detect_language([text for role, text in messages if role == "user"])
+        conversations.append(_conversation_row(str(conversation_id), digest, language, findings))
+        for finding in findings:
+            flags = turn_flags(finding.row())
+            if flags:
+                turns.append(
+                    {"conversation_id": conversation_id, "content_hash": digest, "turn": finding.turn, "flags": flags}
+                )
+    return conversations, turns
+
+
+def _conversation_row(conversation_id: str, digest: str, language: str, findings: list[TurnFindings]) -> dict:
+    values = conversation_values(findings)
+    row: dict[str, Any] = {
+        "conversation_id": conversation_id,
+        "content_hash": digest,
+        "language": language,
+        "language_covered": language in COVERED_LANGUAGES,
+        "turns": len(findings),
+        "risk": bool(values["risk"]),
+    }
+    for check in CHECKS:
+        row[check] = bool(values[check]) if check in values else None
+        row[f"{check}_turns"] = int(values.get(f"{check}_turns", 0))
+    row["flagged"] = any(row[check] for check in CHECKS)
+    row["severity"] = severity([finding.row() for finding in findings])
+    return row
+
+
+def detect_all(batch: pa.RecordBatch | pa.Table) -> tuple[pa.RecordBatch, pa.RecordBatch]:
+    """The conversation rows and the flagged-turn rows of ``batch`` (one pass over the text)."""
+    conversations, turns = _rows(batch)
+    for row in conversations:
+        row["detector_version"] = DETECTOR_VERSION
+    for row in turns:
+        row["detector_version"] = DETECTOR_VERSION
+    return (
+        pa.RecordBatch.from_pylist(conversations, schema=DETECTIONS),
+        pa.RecordBatch.from_pylist(turns, schema=FLAGGED_TURNS),
+    )
+
+
+def detect_batch(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch:
+    """One :data:`DETECTIONS` row per conversation of ``batch`` (a :data:`CONVERSATIONS` batch).
+
+    A pure function of its input, so any engine can call it on any split of the data: Ray Data
+    ``ds.map_batches(detect_batch, batch_format="pyarrow")``, Spark
+    ``df.mapInArrow(lambda batches: map(detect_batch, batches), schema)`` (``docs/audit.md``).
+    """
+    return detect_all(batch)[0]
+
+
+def flagged_turns(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch:
+    """One :data:`FLAGGED_TURNS` row per flagged assistant turn of ``batch``."""
+    return detect_all(batch)[1]
