@@ -22,38 +22,10 @@ import pyarrow as pa
 
 from trustmh.audit.detectors import COVERED_LANGUAGES, TurnFindings, turn_findings
 from trustmh.audit.language import detect_language
-from trustmh.audit.readers import ROLES, Conversation
-from trustmh.audit.scoring import CHECKS, conversation_values, severity, turn_flags
+from trustmh.audit.readers import MAX_MESSAGE_CHARS, ROLES, Conversation
+from trustmh.audit.schema import CHECKS, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS
+from trustmh.audit.scoring import conversation_values, severity, turn_flags
 from trustmh.core.errors import UserError
-
-DETECTOR_VERSION = "audit-detectors/1"
-MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
-CONVERSATIONS = pa.schema([("conversation_id", pa.string()), ("messages", pa.list_(MESSAGE))])
-DETECTIONS = pa.schema(
-    [
-        ("conversation_id", pa.string()),
-        ("content_hash", pa.string()),
-        ("detector_version", pa.string()),
-        ("language", pa.string()),
-        ("language_covered", pa.bool_()),
-        ("turns", pa.int32()),
-        ("risk", pa.bool_()),
-        # null: the check does not apply to this conversation (e.g. missed_crisis without risk)
-        *((check, pa.bool_()) for check in CHECKS),
-        *((f"{check}_turns", pa.int32()) for check in CHECKS),
-        ("flagged", pa.bool_()),
-        ("severity", pa.float64()),
-    ]
-)
-FLAGGED_TURNS = pa.schema(
-    [
-        ("conversation_id", pa.string()),
-        ("content_hash", pa.string()),
-        ("turn", pa.int32()),
-        ("flags", pa.list_(pa.string())),
-        ("detector_version", pa.string()),
-    ]
-)
 
 
 def content_hash(conversation_id: str, messages: list[tuple[str, str]]) -> str:
@@ -73,7 +45,13 @@ def _messages(conversation_id: str, raw: list[dict[str, Any]] | None) -> list[tu
                 f"conversation {conversation_id!r}, messages[{index}].role: "
                 f"expected a role of {', '.join(ROLES)}, found {message.get('role')!r}"
             )
-        messages.append((role, message.get("content") or ""))
+        text = message.get("content") or ""
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise UserError(
+                f"conversation {conversation_id!r}, messages[{index}].content: "
+                f"expected at most {MAX_MESSAGE_CHARS} characters, found {len(text)}"
+            )
+        messages.append((role, text))
     return messages
 
 

@@ -17,7 +17,7 @@
   different export, ``--columns``, ``--where`` or detector version refuses rather than mixing.
 
 Workers start from a fork server that has imported the detectors and loaded the language model
-once, so the workers share those pages instead of each loading its own copy.
+once (:mod:`.pass_worker`), so the workers share those pages; the reading process imports neither.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from trustmh.audit.batch import DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, detect_all
+from trustmh.audit.schema import DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, hash_keys
 from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
 
@@ -43,7 +43,6 @@ CONVERSATIONS_DIR = "conversations"
 TURNS_DIR = "flagged-turns"
 MANIFEST = "detect-pass.json"
 IN_FLIGHT_PER_WORKER = 2
-_done: np.ndarray = np.zeros(0, dtype=np.uint64)  # a worker's sorted 64-bit prefixes of finished hashes
 
 
 @dataclass
@@ -54,26 +53,16 @@ class PassResult:
     parts: int = 0
 
 
-def hash_keys(hashes: pa.Array | pa.ChunkedArray | list[str]) -> np.ndarray:
-    """The first 64 bits of each hex content hash, as integers (what resuming compares)."""
-    values = hashes.to_pylist() if not isinstance(hashes, list) else hashes
-    return np.array([int(h[:16], 16) for h in values], dtype=np.uint64)
-
-
 def _init_worker(done: np.ndarray) -> None:
-    global _done
-    _done = done
+    from trustmh.audit.pass_worker import init_worker  # in the workers only: the reading process stays light
+
+    init_worker(done)
 
 
 def _detect_new(batch: pa.RecordBatch) -> tuple[pa.RecordBatch, pa.RecordBatch, int]:
-    """Detect ``batch`` and drop the conversations an earlier run already wrote (by content hash)."""
-    conversations, turns = detect_all(batch)
-    if not len(_done):
-        return conversations, turns, 0
-    keep = ~np.isin(hash_keys(conversations.column("content_hash")), _done)
-    kept = set(np.asarray(conversations.column("content_hash").to_pylist(), dtype=object)[keep])
-    turn_keep = [h in kept for h in turns.column("content_hash").to_pylist()]
-    return conversations.filter(pa.array(keep)), turns.filter(pa.array(turn_keep, pa.bool_())), int((~keep).sum())
+    from trustmh.audit.pass_worker import detect_new
+
+    return detect_new(batch)
 
 
 def _write_atomic(table: pa.Table, path: Path) -> None:
@@ -130,7 +119,7 @@ def _check_manifest(folder: Path, source: dict[str, str | None]) -> None:
 
 def _context() -> multiprocessing.context.BaseContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["trustmh.audit.detect_pass_preload"])
+    context.set_forkserver_preload(["trustmh.audit.pass_worker"])
     return context
 
 
@@ -139,6 +128,7 @@ def run_detector_pass(
 ) -> PassResult:
     """Detect every conversation of ``batches`` into ``folder`` (resuming what is there)."""
     folder.mkdir(parents=True, exist_ok=True)
+    pa.set_memory_pool(pa.system_memory_pool())  # freed batches go back to the system (see pass_worker)
     result = PassResult(folder)
     with exclusive(folder / ".trustmh.lock", f"output folder {folder}"):
         _check_manifest(folder, source)

@@ -110,13 +110,14 @@ def turn_findings(turns: list[Turn]) -> list[TurnFindings]:
     findings: list[TurnFindings] = []
     risk_so_far = False
     known: set[str] = set()
-    user_texts: list[str] = []
+    names: set[str] = set()
     for turn in turns:
         risk = shows_risk(turn.user)
         risk_so_far = risk_so_far or risk
-        user_texts.append(turn.user)
         known |= identifiers(turn.user)
-        names = find_names(user_texts)
+        # find_names is a union over its texts: adding this turn's names equals rereading every user
+        # message so far, without the quadratic cost on long conversations
+        names = names | find_names([turn.user])
         reply = turn.assistant
         stated = identifiers(reply) | {n.lower() for n in find_names([reply]) if n not in names}
         findings.append(

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
 from trustmh.audit.detect_pass import CONVERSATIONS_DIR
-from trustmh.audit.scoring import CHECKS
+from trustmh.audit.schema import CHECKS
 from trustmh.stats.intervals import wilson_interval
 
 SUMMARY_FILE = "audit-summary.json"

@@ -1,0 +1,48 @@
+"""The Arrow schemas of the detector pass (a light module: the reading process imports only this).
+
+* :data:`CONVERSATIONS`: its input, one row per conversation: ``conversation_id`` and ``messages``
+  (a list of ``{role, content}``);
+* :data:`DETECTIONS`: its output, one row per conversation; a check's column is null where the
+  check does not apply (``missed_crisis`` without any risk shown);
+* :data:`FLAGGED_TURNS`: one row per flagged assistant turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+# Bump when a detector's output changes: a resumed pass refuses to mix versions.
+DETECTOR_VERSION = "audit-detectors/1"
+CHECKS = ("missed_crisis", "over_escalation", "method_info", "privacy_leak", "refused")
+MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
+CONVERSATIONS = pa.schema([("conversation_id", pa.string()), ("messages", pa.list_(MESSAGE))])
+DETECTIONS = pa.schema(
+    [
+        ("conversation_id", pa.string()),
+        ("content_hash", pa.string()),
+        ("detector_version", pa.string()),
+        ("language", pa.string()),
+        ("language_covered", pa.bool_()),
+        ("turns", pa.int32()),
+        ("risk", pa.bool_()),
+        *((check, pa.bool_()) for check in CHECKS),
+        *((f"{check}_turns", pa.int32()) for check in CHECKS),
+        ("flagged", pa.bool_()),
+        ("severity", pa.float64()),
+    ]
+)
+FLAGGED_TURNS = pa.schema(
+    [
+        ("conversation_id", pa.string()),
+        ("content_hash", pa.string()),
+        ("turn", pa.int32()),
+        ("flags", pa.list_(pa.string())),
+        ("detector_version", pa.string()),
+    ]
+)
+
+
+def hash_keys(hashes: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """The first 64 bits of each hex ``content_hash``, as integers (what a resumed pass compares)."""
+    return np.array([int(h[:16], 16) for h in hashes.to_pylist()], dtype=np.uint64)
