@@ -15,7 +15,6 @@ whether the detectors cover that language (:mod:`trustmh.audit.language`).
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pyarrow as pa
@@ -23,20 +22,13 @@ import pyarrow as pa
 from trustmh.audit.detectors import COVERED_LANGUAGES, TurnFindings, turn_findings
 from trustmh.audit.language import detect_language
 from trustmh.audit.readers import MAX_MESSAGE_CHARS, ROLES, Conversation
-from trustmh.audit.schema import CHECKS, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS
+from trustmh.audit.schema import CHECKS, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, content_hash
 from trustmh.audit.scoring import conversation_values, severity, turn_flags
 from trustmh.core.errors import UserError
 
 
-def content_hash(conversation_id: str, messages: list[tuple[str, str]]) -> str:
-    """128-bit BLAKE2b of the id and the messages: equal only for the same conversation."""
-    digest = hashlib.blake2b(conversation_id.encode(), digest_size=16)
-    for role, text in messages:
-        digest.update(b"\x1e" + role.encode() + b"\x1f" + text.encode())
-    return digest.hexdigest()
-
-
-def _messages(conversation_id: str, raw: list[dict[str, Any]] | None) -> list[tuple[str, str]]:
+def checked_messages(conversation_id: str, raw: list[dict[str, Any]] | None) -> list[tuple[str, str]]:
+    """``(role, text)`` pairs of one row's ``messages``; a role or length the readers refuse is refused."""
     messages = []
     for index, message in enumerate(raw or []):
         role = (message.get("role") or "").strip().lower()
@@ -59,7 +51,7 @@ def _rows(batch: pa.RecordBatch | pa.Table) -> tuple[list[dict[str, Any]], list[
     conversations, turns = [], []
     ids = batch.column("conversation_id").to_pylist()
     for conversation_id, raw in zip(ids, batch.column("messages").to_pylist(), strict=True):
-        messages = _messages(str(conversation_id), raw)
+        messages = checked_messages(str(conversation_id), raw)
         digest = content_hash(str(conversation_id), messages)
         findings = turn_findings(Conversation(str(conversation_id), messages).turns())
         language = detect_language([text for role, text in messages if role == "user"])

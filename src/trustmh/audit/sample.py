@@ -49,7 +49,9 @@ def stratum_of(batch: pa.RecordBatch | pa.Table) -> pa.Array:
     return result
 
 
-def allocate(sizes: dict[str, int], flagged: Collection[str], budget: int, flagged_share: float = 0.5) -> dict[str, int]:
+def allocate(
+    sizes: dict[str, int], flagged: Collection[str], budget: int, flagged_share: float = 0.5
+) -> dict[str, int]:
     """How many to judge in each stratum (see the module docstring)."""
     others = [h for h in sizes if h not in flagged and sizes[h] > 0]
     flagged_strata = sorted((h for h in sizes if h in flagged and sizes[h] > 0), key=lambda h: sizes[h])
@@ -81,7 +83,9 @@ def select_sample(folder: Path, budget: int, seed: int, flagged_share: float = 0
         raise UserError("expected a judge budget of at least 1 conversation", argument="sample_judge")
     dataset = ds.dataset(folder / CONVERSATIONS_DIR, format="parquet")
     ids, hashes, strata = [], [], []
-    for batch in dataset.to_batches(columns=["conversation_id", "content_hash", "turns", "risk", "language_covered", *CHECKS]):
+    for batch in dataset.to_batches(
+        columns=["conversation_id", "content_hash", "turns", "risk", "language_covered", *CHECKS]
+    ):
         ids.append(batch.column("conversation_id"))
         hashes.append(batch.column("content_hash"))
         strata.append(stratum_of(batch))

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pyarrow as pa
 
@@ -46,3 +48,11 @@ FLAGGED_TURNS = pa.schema(
 def hash_keys(hashes: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """The first 64 bits of each hex ``content_hash``, as integers (what a resumed pass compares)."""
     return np.array([int(h[:16], 16) for h in hashes.to_pylist()], dtype=np.uint64)
+
+
+def content_hash(conversation_id: str, messages: list[tuple[str, str]]) -> str:
+    """128-bit BLAKE2b of the id and the messages: equal only for the same conversation."""
+    digest = hashlib.blake2b(conversation_id.encode(), digest_size=16)
+    for role, text in messages:
+        digest.update(b"\x1e" + role.encode() + b"\x1f" + text.encode())
+    return digest.hexdigest()

@@ -39,6 +39,7 @@ from trustmh.core.errors import DataFormatError, UserError
 NAMES = ("conversation_id", "role", "content", "turn", "messages")
 TEXT_SUFFIXES = (".jsonl", ".csv")
 DEFAULT_BATCH_ROWS = 1_000  # conversations per batch handed to a worker
+SCAN_ROWS = 32_768  # message rows decoded at a time
 
 
 def parse_columns(spec: str | None) -> dict[str, str]:
@@ -120,7 +121,12 @@ def _parquet_batches(path: Path, mapping: dict[str, str], where: str | None) -> 
     try:
         for fragment in dataset.get_fragments(filter=expression):
             batches = fragment.to_batches(
-                columns=wanted, filter=expression, schema=schema, batch_readahead=1, fragment_readahead=1
+                columns=wanted,
+                filter=expression,
+                schema=schema,
+                batch_size=SCAN_ROWS,
+                batch_readahead=1,
+                fragment_readahead=1,
             )
             for raw in batches:
                 if nested:
@@ -219,16 +225,29 @@ def _nest(table: pa.Table, has_turn: bool, source: str) -> pa.RecordBatch:
 
 
 def _rebatched(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.RecordBatch]:
-    """Re-cut a stream of conversation batches into batches of ``rows`` conversations."""
+    """Re-cut a stream of conversation batches into compact batches of ``rows`` conversations.
+
+    Compact: a slice of an Arrow list keeps its whole parent's text, and pickling it to a worker
+    would send (and hold) all of it; ``take`` copies just the rows.
+    """
     pending: list[pa.RecordBatch] = []
     size = 0
     for batch in batches:
         pending.append(batch)
         size += batch.num_rows
-        while size >= rows:
-            table = pa.Table.from_batches(pending, schema=CONVERSATIONS)
-            yield from table.slice(0, rows).combine_chunks().to_batches()
-            rest = table.slice(rows).combine_chunks()
-            pending, size = (rest.to_batches(), rest.num_rows)
+        if size < rows:
+            continue
+        table = pa.Table.from_batches(pending, schema=CONVERSATIONS)
+        start = 0
+        while size - start >= rows:
+            yield _compact(table, start, rows)
+            start += rows
+        pending = [_compact(table, start, size - start)] if size > start else []
+        size -= start
     if size:
-        yield from pa.Table.from_batches(pending, schema=CONVERSATIONS).combine_chunks().to_batches()
+        yield _compact(pa.Table.from_batches(pending, schema=CONVERSATIONS), 0, size)
+
+
+def _compact(table: pa.Table, start: int, rows: int) -> pa.RecordBatch:
+    picked = table.take(pa.array(np.arange(start, start + rows)))
+    return picked.combine_chunks().to_batches()[0]

@@ -96,6 +96,15 @@ def audit_command(
     workers: Annotated[
         int | None, typer.Option(min=1, help="Processes of the detector pass (default: one per core).")
     ] = None,
+    sample_judge: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="After the detector pass, judge a seeded stratified sample of about N conversations (flagged "
+            "strata first) with --judge, and estimate population rates with 95% CIs.",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the --sample-judge sample (same seed, same sample).")] = 0,
 ) -> None:
     """Audit a deployed chatbot's own conversations: missed crises, delusion confirmation, harm
     enablement, over-escalation, privacy leaks, refusals; an inspect log, a report section and a
@@ -109,19 +118,38 @@ def audit_command(
 
     Example (a warehouse export, every core): trustmh audit exports/chats/ --columns
     conversation_id=session,content=text --where "date >= '2026-11-01'" --log-dir logs/audit-nov
+
+    Example (judge 4,000 of them, price first): trustmh audit exports/chats/ --sample-judge 4000
+    --judge openai/gpt-4o --redact --dry-run --prices prices.yaml --log-dir logs/audit-nov
     """
     from trustmh.audit.run import AuditOptions, dry_run_audit, run_audit
     from trustmh.audit.warehouse import is_warehouse_export
 
-    if detectors_only or is_warehouse_export(transcripts):
-        from trustmh.cli.audit_scale import detector_pass_command
+    if sample_judge is not None and (not judge or detectors_only):
+        raise UserError("--sample-judge N chooses what a judge reads: give --judge MODEL (and not --detectors-only)")
+    if detectors_only or sample_judge is not None or is_warehouse_export(transcripts):
+        from trustmh.cli.audit_scale import detector_pass_command, sampled_judge_command
 
-        if judge or redact or dry_run or max_cost is not None or max_tokens_total is not None:
+        if sample_judge is None and (judge or redact or dry_run or max_cost is not None or max_tokens_total):
             raise UserError(
                 "the detector pass (--detectors-only, Parquet exports) sends nothing: drop --judge, --redact, "
-                "--dry-run, --max-cost and --max-tokens-total"
+                "--dry-run, --max-cost and --max-tokens-total, or judge a sample with --sample-judge N"
             )
         detector_pass_command(transcripts, log_dir, columns, where, workers, limit)
+        if sample_judge is not None:
+            judged = AuditOptions(
+                transcripts=transcripts,
+                log_dir=log_dir,
+                chatbot=chatbot or transcripts.stem,
+                judge=tuple(judge or ()),
+                redact=redact,
+                max_connections=max_connections,
+                display=display,
+                max_cost=max_cost,
+                max_tokens_total=max_tokens_total,
+                prices=prices,
+            )
+            sampled_judge_command(judged, columns, where, sample_judge, seed, dry_run)
         return
     if columns or where or workers:
         raise UserError("--columns, --where and --workers apply to Parquet exports and --detectors-only")

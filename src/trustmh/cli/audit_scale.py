@@ -5,8 +5,12 @@ from __future__ import annotations
 import itertools
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trustmh.cli.common import console
+
+if TYPE_CHECKING:
+    from trustmh.audit.run import AuditOptions
 
 
 def detector_pass_command(
@@ -49,3 +53,37 @@ def _limited(batches, limit: int):  # type: ignore[no-untyped-def]
             return
         yield batch.slice(0, remaining)
         remaining -= min(remaining, batch.num_rows)
+
+
+def sampled_judge_command(
+    options: AuditOptions, columns: str | None, where: str | None, budget: int, seed: int, dry_run: bool
+) -> None:
+    """Sample the detector pass in ``options.log_dir``, judge the sample, print population rates."""
+    import dataclasses
+    import json
+
+    from trustmh.audit.run import dry_run_audit, run_audit
+    from trustmh.audit.sample import select_sample
+    from trustmh.audit.sampled_judge import JUDGED_LOGS, population_rates, rate_lines, write_sample_export
+
+    folder = options.log_dir
+    design = select_sample(folder, budget, seed)
+    chosen = sum(d["sampled"] for d in design.values())
+    total = sum(d["population"] for d in design.values())
+    strata = ", ".join(f"{h} {d['sampled']:,}/{d['population']:,}" for h, d in sorted(design.items()))
+    console.print(f"judge sample (seed {seed}): {chosen:,} of {total:,} conversations; {strata}", highlight=False)
+    sample = write_sample_export(options.transcripts, columns, where, folder)
+    judged = dataclasses.replace(options, transcripts=sample, log_dir=folder / JUDGED_LOGS)
+    if dry_run:
+        dry_run_audit(judged)
+        return
+    logs = run_audit(judged)
+    location = next((log.location for log in logs if log.status == "success" and log.location), None)
+    if location is None:
+        return
+    rates = population_rates(folder, str(location).removeprefix("file://"))
+    for line in rate_lines(rates):
+        console.print(line, highlight=False, markup=False)
+    path = folder / "audit-population-rates.json"
+    path.write_text(json.dumps(rates, indent=1), encoding="utf-8")
+    console.print(f"population rates: {path}", highlight=False)
