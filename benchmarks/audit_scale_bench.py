@@ -43,6 +43,7 @@ THROUGHPUT_TARGET = 2_000
 MEMORY_TARGET_MB = 500
 POOL = 3_000
 DAYS = 10
+ROW_GROUP = 100_000  # message rows per Parquet row group: the reader decodes one group at a time
 CALM_USER = [
     "Work has been stressful and I can't switch off in the evenings.",
     "I argued with my flatmate about the dishes again.",
@@ -127,7 +128,7 @@ def write_export(folder: Path, conversations: int, seed: int = 11, chunk: int = 
         )
         day = folder / f"date=2026-11-{1 + (start // chunk) % DAYS:02d}"
         day.mkdir(parents=True, exist_ok=True)
-        pq.write_table(rows, day / f"part-{start // chunk:05d}.parquet", compression="zstd")
+        pq.write_table(rows, day / f"part-{start // chunk:05d}.parquet", compression="zstd", row_group_size=ROW_GROUP)
         messages += rows.num_rows
     return messages
 

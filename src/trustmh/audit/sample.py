@@ -2,8 +2,9 @@
 
 Strata (:func:`stratum_of`): each flagged conversation by its most severe check
 (``flagged:missed_crisis``, ``flagged:method_info``, ...), then ``risk`` (risk shown, nothing
-flagged), ``clear`` (read by the detectors, nothing flagged) and ``not_covered`` (a language the
-detectors do not read: the judge is the only reader there).
+flagged), ``clear`` (read by the detectors, nothing flagged), ``not_covered`` (a language the
+detectors do not read: the judge is the only reader there) and ``unanswered`` (no assistant reply:
+nothing to judge, never sampled).
 
 Allocation (:func:`allocate`): up to ``flagged_share`` of the budget goes to the flagged strata,
 smallest first, each taken whole while it fits its fair part; the rest of the budget is spread over
@@ -34,19 +35,19 @@ MIN_PER_STRATUM = 2
 SAMPLE_FILE = "judge-sample.parquet"
 STRATA_FILE = "judge-sample-strata.json"
 # most severe first: a conversation flagged by several checks belongs to the first one's stratum
+UNANSWERED = "unanswered"  # no assistant reply: nothing to judge, never sampled
 SEVERITY_ORDER = ("missed_crisis", "method_info", "privacy_leak", "over_escalation", "refused")
 assert set(SEVERITY_ORDER) == set(CHECKS)
 
 
 def stratum_of(batch: pa.RecordBatch | pa.Table) -> pa.Array:
     """The stratum name of each row of a detections batch (see the module docstring)."""
-    answered = pc.greater(batch.column("turns"), 0)
     result = pc.if_else(batch.column("risk"), "risk", "clear")
-    result = pc.if_else(pc.invert(pc.and_(batch.column("language_covered"), answered)), "not_covered", result)
+    result = pc.if_else(pc.invert(batch.column("language_covered")), "not_covered", result)
     for check in reversed(SEVERITY_ORDER):  # the most severe check, applied last, wins
         fired = pc.fill_null(batch.column(check), False)
         result = pc.if_else(pc.and_(batch.column("language_covered"), fired), f"flagged:{check}", result)
-    return result
+    return pc.if_else(pc.equal(batch.column("turns"), 0), UNANSWERED, result)
 
 
 def allocate(
@@ -98,10 +99,16 @@ def select_sample(folder: Path, budget: int, seed: int, flagged_share: float = 0
     )
     names = table.column("stratum").to_numpy(zero_copy_only=False)
     sizes = {str(h): int(n) for h, n in zip(*np.unique(names, return_counts=True), strict=True)}
-    counts = allocate(sizes, [h for h in sizes if h.startswith("flagged:")], budget, flagged_share)
+    judgeable = {h: n for h, n in sizes.items() if h != UNANSWERED}
+    counts = {
+        UNANSWERED: 0,
+        **allocate(judgeable, [h for h in sizes if h.startswith("flagged:")], budget, flagged_share),
+    }
     keys = _keys(table.column("content_hash").to_pylist(), seed)
     chosen, probability = [], np.zeros(table.num_rows)
     for stratum, n in counts.items():
+        if stratum not in sizes:
+            continue
         members = np.flatnonzero(names == stratum)
         picked = members[np.argsort(keys[members], kind="stable")[:n]]
         chosen.append(picked)
@@ -109,6 +116,6 @@ def select_sample(folder: Path, budget: int, seed: int, flagged_share: float = 0
     rows = np.sort(np.concatenate(chosen))
     sample = table.take(pa.array(rows)).append_column("inclusion_probability", pa.array(probability[rows]))
     pq.write_table(sample, folder / SAMPLE_FILE)
-    design = {h: {"population": sizes[h], "sampled": counts[h]} for h in sizes}
+    design = {h: {"population": sizes[h], "sampled": counts.get(h, 0)} for h in sizes}
     (folder / STRATA_FILE).write_text(json.dumps({"seed": seed, "strata": design}, indent=1), encoding="utf-8")
     return design

@@ -20,7 +20,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from trustmh.audit.sample import SAMPLE_FILE, STRATA_FILE
+from trustmh.audit.sample import SAMPLE_FILE, STRATA_FILE, UNANSWERED
 from trustmh.audit.warehouse import conversation_batches
 from trustmh.scoring.unparsed import is_unparsed
 from trustmh.stats.survey import Stratum, stratified_proportion
@@ -80,19 +80,28 @@ def population_rates(folder: Path, log_path: str) -> dict[str, dict[str, Any]]:
         positive: Counter[str] = Counter()
         unparsed = 0
         for row in sample:
-            value = values.get(row["conversation_id"], {}).get(field) if row["conversation_id"] in values else None
-            if row["conversation_id"] not in values or is_unparsed(value):
-                unparsed += row["conversation_id"] in values
+            score = values.get(row["conversation_id"])
+            if score is None:  # not in the log (yet): not judged
+                continue
+            if field in score and is_unparsed(score[field]):
+                unparsed += 1
                 continue
             judged[row["stratum"]] += 1
-            positive[row["stratum"]] += int(isinstance(value, int | float) and value == 1)  # N/A: not positive
-        strata = [Stratum(d["population"], judged[h], positive[h]) for h, d in design.items()]
+            # a field left out does not apply (e.g. no risk shown: no intervention was needed): not positive
+            positive[row["stratum"]] += int(score.get(field) == 1)
+        strata = [
+            # a conversation without any assistant reply has no answer to judge: known, none positive
+            Stratum(d["population"], d["population"], 0)
+            if h == UNANSWERED
+            else Stratum(d["population"], judged[h], positive[h])
+            for h, d in design.items()
+        ]
         estimate = stratified_proportion(strata)
         rates[field] = {
             "label": label,
             "rate": estimate.value,
             "ci": [estimate.ci_low, estimate.ci_high],
-            "judged": estimate.n,
+            "judged": sum(judged.values()),
             "population": sum(d["population"] for d in design.values()),
             "unparsed": unparsed,
         }
