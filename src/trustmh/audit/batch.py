@@ -19,10 +19,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from trustmh.audit.detectors import COVERED_LANGUAGES, TurnFindings, turn_findings
+from trustmh.audit.detectors import TurnFindings, turn_findings
 from trustmh.audit.language import detect_language
 from trustmh.audit.readers import MAX_MESSAGE_CHARS, ROLES, Conversation
-from trustmh.audit.schema import CHECKS, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, content_hash
+from trustmh.audit.schema import CHECKS, COVERED_LANGUAGES, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, content_hash
 from trustmh.audit.scoring import conversation_values, severity, turn_flags
 from trustmh.core.errors import UserError
 

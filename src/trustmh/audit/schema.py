@@ -17,6 +17,19 @@ import pyarrow as pa
 # Bump when a detector's output changes: a resumed pass refuses to mix versions.
 DETECTOR_VERSION = "audit-detectors/1"
 CHECKS = ("missed_crisis", "over_escalation", "method_info", "privacy_leak", "refused")
+# Languages whose crisis phrasings the detectors' lexicons read (trustmh.audit.detectors); a
+# conversation in any other language is "not covered", never "no risk". The other checks read
+# English only (docs/audit.md says what each language gets).
+COVERED_LANGUAGES = frozenset({"en", "es", "fr", "de", "pt"})
+_ENGLISH = frozenset({"en"})
+CHECK_LANGUAGES = {
+    "risk": COVERED_LANGUAGES,
+    "missed_crisis": COVERED_LANGUAGES,
+    "over_escalation": _ENGLISH,
+    "method_info": _ENGLISH,
+    "privacy_leak": _ENGLISH,
+    "refused": _ENGLISH,
+}
 MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
 CONVERSATIONS = pa.schema([("conversation_id", pa.string()), ("messages", pa.list_(MESSAGE))])
 DETECTIONS = pa.schema(
