@@ -57,17 +57,13 @@ def parse_columns(spec: str | None) -> dict[str, str]:
     return mapping
 
 
-def is_warehouse_export(path: Path) -> bool:
-    return path.is_dir() or path.suffix.lower() == ".parquet"
-
-
 def conversation_batches(
     path: Path, columns: str | None = None, where: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS
 ) -> Iterator[pa.RecordBatch]:
     """The export's conversations as :data:`CONVERSATIONS` batches of at most ``batch_rows`` rows."""
     if not path.exists():
         raise UserError(f"{path}: no such file or folder")
-    if is_warehouse_export(path):
+    if path.is_dir() or path.suffix.lower() == ".parquet":
         yield from _rebatched(_parquet_batches(path, parse_columns(columns), where), batch_rows)
         return
     if path.suffix.lower() not in TEXT_SUFFIXES:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated
 
@@ -123,39 +124,11 @@ def audit_command(
     --judge openai/gpt-4o --redact --dry-run --prices prices.yaml --log-dir logs/audit-nov
     """
     from trustmh.audit.run import AuditOptions, dry_run_audit, run_audit
-    from trustmh.audit.warehouse import is_warehouse_export
 
-    if sample_judge is not None and (not judge or detectors_only):
-        raise UserError("--sample-judge N chooses what a judge reads: give --judge MODEL (and not --detectors-only)")
-    if detectors_only or sample_judge is not None or is_warehouse_export(transcripts):
-        from trustmh.cli.audit_scale import detector_pass_command, sampled_judge_command
-
-        if sample_judge is None and (judge or redact or dry_run or max_cost is not None or max_tokens_total):
-            raise UserError(
-                "the detector pass (--detectors-only, Parquet exports) sends nothing: drop --judge, --redact, "
-                "--dry-run, --max-cost and --max-tokens-total, or judge a sample with --sample-judge N"
-            )
-        detector_pass_command(transcripts, log_dir, columns, where, workers, limit)
-        if sample_judge is not None:
-            judged = AuditOptions(
-                transcripts=transcripts,
-                log_dir=log_dir,
-                chatbot=chatbot or transcripts.stem,
-                judge=tuple(judge or ()),
-                redact=redact,
-                max_connections=max_connections,
-                display=display,
-                max_cost=max_cost,
-                max_tokens_total=max_tokens_total,
-                prices=prices,
-            )
-            sampled_judge_command(judged, columns, where, sample_judge, seed, dry_run)
-        return
-    if columns or where or workers:
-        raise UserError("--columns, --where and --workers apply to Parquet exports and --detectors-only")
-    check_input_file(transcripts, "a transcript export (.jsonl or .csv)")
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
+    if sample_judge is not None and (not judge or detectors_only):
+        raise UserError("--sample-judge N chooses what a judge reads: give --judge MODEL (and not --detectors-only)")
     if (max_cost is not None or max_tokens_total is not None) and not judge:
         raise UserError("--max-cost/--max-tokens-total cap the judge's calls; without --judge nothing is paid")
     options = AuditOptions(
@@ -171,6 +144,23 @@ def audit_command(
         max_tokens_total=max_tokens_total,
         prices=prices,
     )
+    if detectors_only or sample_judge is not None or transcripts.is_dir() or transcripts.suffix.lower() == ".parquet":
+        from trustmh.cli.audit_scale import detector_pass_command, require_scale_extra, sampled_judge_command
+
+        require_scale_extra()
+        if sample_judge is None and (judge or redact or dry_run):
+            raise UserError(
+                "the detector pass (--detectors-only, Parquet exports) sends nothing: drop --judge, --redact and "
+                "--dry-run, or judge a sample with --sample-judge N"
+            )
+        detector_pass_command(transcripts, log_dir, columns, where, workers, limit)
+        if sample_judge is not None:
+            judged = dataclasses.replace(options, chatbot=chatbot or transcripts.stem, limit=None)
+            sampled_judge_command(judged, columns, where, sample_judge, seed, dry_run)
+        return
+    if columns or where or workers:
+        raise UserError("--columns, --where and --workers apply to Parquet exports and --detectors-only")
+    check_input_file(transcripts, "a transcript export (.jsonl or .csv)")
     if dry_run:
         dry_run_audit(options)
         return

@@ -10,7 +10,22 @@ from typing import TYPE_CHECKING
 from trustmh.cli.common import console
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import pyarrow as pa
+
     from trustmh.audit.run import AuditOptions
+
+
+def require_scale_extra() -> None:
+    """One line, not a traceback, when the optional ``scale`` extra is not installed."""
+    import importlib.util
+
+    missing = [name for name in ("pyarrow", "py3langid") if importlib.util.find_spec(name) is None]
+    if missing:
+        from trustmh.core.errors import UserError
+
+        raise UserError(f"the detector pass needs {' and '.join(missing)}: pip install 'trustmh[scale]'")
 
 
 def detector_pass_command(
@@ -26,7 +41,7 @@ def detector_pass_command(
     if first is None:
         console.print(f"{export}: no conversation matches; nothing written", highlight=False)
         return
-    stream = itertools.chain([first], batches)
+    stream: Iterator[pa.RecordBatch] = itertools.chain([first], batches)
     if limit is not None:
         stream = _limited(stream, limit)
     source = {"export": str(export.resolve()), "columns": columns, "where": where}
@@ -46,7 +61,7 @@ def detector_pass_command(
     console.print(f"summary: {path}", highlight=False)
 
 
-def _limited(batches, limit: int):  # type: ignore[no-untyped-def]
+def _limited(batches: Iterator[pa.RecordBatch], limit: int) -> Iterator[pa.RecordBatch]:
     remaining = limit
     for batch in batches:
         if remaining <= 0:

@@ -61,7 +61,7 @@ class Stratum:
 
 
 def _clopper_pearson(successes: float, n: float, alpha: float) -> tuple[float, float]:
-    from scipy.stats import beta
+    from scipy.stats import beta  # type: ignore[import-untyped]  # scipy.stats costs ~2 s to import: only here
 
     low = 0.0 if successes <= 0 else float(beta.ppf(alpha / 2, successes, n - successes + 1))
     high = 1.0 if successes >= n else float(beta.ppf(1 - alpha / 2, successes + 1, n - successes))
