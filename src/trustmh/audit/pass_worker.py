@@ -8,6 +8,8 @@ each process's memory flat over millions of conversations.
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pyarrow as pa
 
@@ -17,6 +19,9 @@ from trustmh.audit.schema import hash_keys
 
 pa.set_memory_pool(pa.system_memory_pool())
 load_language_model()
+# What is loaded so far lives as long as the process: keep it out of the garbage collector's passes,
+# which would touch (and so copy) every page the forked workers share with the fork server.
+gc.freeze()
 _done: np.ndarray = np.zeros(0, dtype=np.uint64)  # sorted 64-bit prefixes of the hashes already written
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,9 @@ from trustmh.cli.evaluate import DEFAULT_LOG_DIR
 from trustmh.core.errors import UserError
 from trustmh.core.paths import check_input_file
 from trustmh.run.config import DISPLAYS
+
+if TYPE_CHECKING:
+    from trustmh.audit.run import AuditOptions
 
 
 def register(app: typer.Typer) -> None:
@@ -123,27 +126,30 @@ def audit_command(
     Example (judge 4,000 of them, price first): trustmh audit exports/chats/ --sample-judge 4000
     --judge openai/gpt-4o --redact --dry-run --prices prices.yaml --log-dir logs/audit-nov
     """
-    from trustmh.audit.run import AuditOptions, dry_run_audit, run_audit
-
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
     if sample_judge is not None and (not judge or detectors_only):
         raise UserError("--sample-judge N chooses what a judge reads: give --judge MODEL (and not --detectors-only)")
     if (max_cost is not None or max_tokens_total is not None) and not judge:
         raise UserError("--max-cost/--max-tokens-total cap the judge's calls; without --judge nothing is paid")
-    options = AuditOptions(
-        transcripts=transcripts,
-        log_dir=log_dir,
-        chatbot=chatbot,
-        judge=tuple(judge or ()),
-        redact=redact,
-        limit=limit,
-        max_connections=max_connections,
-        display=display,
-        max_cost=max_cost,
-        max_tokens_total=max_tokens_total,
-        prices=prices,
-    )
+
+    def audit_options() -> AuditOptions:  # imported when needed: the detector pass runs without inspect
+        from trustmh.audit.run import AuditOptions
+
+        return AuditOptions(
+            transcripts=transcripts,
+            log_dir=log_dir,
+            chatbot=chatbot,
+            judge=tuple(judge or ()),
+            redact=redact,
+            limit=limit,
+            max_connections=max_connections,
+            display=display,
+            max_cost=max_cost,
+            max_tokens_total=max_tokens_total,
+            prices=prices,
+        )
+
     if detectors_only or sample_judge is not None or transcripts.is_dir() or transcripts.suffix.lower() == ".parquet":
         from trustmh.cli.audit_scale import detector_pass_command, require_scale_extra, sampled_judge_command
 
@@ -155,12 +161,15 @@ def audit_command(
             )
         detector_pass_command(transcripts, log_dir, columns, where, workers, limit)
         if sample_judge is not None:
-            judged = dataclasses.replace(options, chatbot=chatbot or transcripts.stem, limit=None)
+            judged = dataclasses.replace(audit_options(), chatbot=chatbot or transcripts.stem, limit=None)
             sampled_judge_command(judged, columns, where, sample_judge, seed, dry_run)
         return
     if columns or where or workers:
         raise UserError("--columns, --where and --workers apply to Parquet exports and --detectors-only")
     check_input_file(transcripts, "a transcript export (.jsonl or .csv)")
+    from trustmh.audit.run import dry_run_audit, run_audit
+
+    options = audit_options()
     if dry_run:
         dry_run_audit(options)
         return
