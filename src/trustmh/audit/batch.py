@@ -96,14 +96,17 @@ def detect_all(batch: pa.RecordBatch | pa.Table) -> tuple[pa.RecordBatch, pa.Rec
     )
 
 
-def detect_batch(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch:
-    """One :data:`DETECTIONS` row per conversation of ``batch`` (a :data:`CONVERSATIONS` batch).
+def detect_batch(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch | pa.Table:
+    """One :data:`DETECTIONS` row per conversation of ``batch`` (a :data:`CONVERSATIONS` batch),
+    returned as the same kind it came in: a Table for a Table (what Ray Data's ``map_batches``
+    with ``batch_format="pyarrow"`` expects), a RecordBatch for a RecordBatch (Spark's ``mapInArrow``).
 
     A pure function of its input, so any engine can call it on any split of the data: Ray Data
     ``ds.map_batches(detect_batch, batch_format="pyarrow")``, Spark
     ``df.mapInArrow(lambda batches: map(detect_batch, batches), schema)`` (``docs/audit.md``).
     """
-    return detect_all(batch)[0]
+    conversations = detect_all(batch)[0]
+    return pa.Table.from_batches([conversations]) if isinstance(batch, pa.Table) else conversations
 
 
 def flagged_turns(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch:
