@@ -259,10 +259,13 @@ _ID_CUES = (
     r"policy(?: number| no\.?)|case(?: number| no\.?)|ref(?:erence)?(?: number| no\.?)?|student (?:id|number)|"
     r"employee (?:id|number)|passport(?: number| no\.?)?|licen[cs]e(?: number| no\.?)|insurance (?:id|number)|"
     r"numéro de sécurité sociale|versichertennummer|n[úu]mero de (?:afiliaci[óo]n|paciente)|номер (?:полиса|паспорта)|"
-    r"полис|паспорт|снилс|身份证号?码?|病历号|保険証番号|カルテ番号"
+    r"полис|паспорт|снилс|身份证号?码?|病历号|保険証番号|カルテ番号|"
+    # an id a checksum rejects (a typo, HMRC's example prefix QQ) is still written after its name
+    r"ni(?: number| no\.?)?|nino|national insurance(?: number| no\.?)?|nhs(?: number| no\.?)|ssn|"
+    r"social security(?: number| no\.?)?|tax id|dni|nir|iban"
 )
 ID_PATTERNS = (
-    regex.compile(rf"(?i)(?:{_ID_CUES})\s*(?:is|was|:|：|#|№)?\s*(?P<v>[A-Z0-9][A-Z0-9 -]{{1,20}}[A-Z0-9])"),
+    regex.compile(rf"(?i)(?<!\w)(?:{_ID_CUES})\s*(?:is|was|:|：|#|№)?\s*(?P<v>[A-Z0-9][A-Z0-9 -]{{1,20}}[A-Z0-9])"),
     regex.compile(r"\b(?=(?:[A-Z-]*\d){4})(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{5,}\b"),
 )
 DIGIT_RUN = regex.compile(rf"(?<![\w.])\+?{_DIGIT}(?:{_DIGIT}|{_SEP}{{1,2}}(?={_DIGIT}))*")
