@@ -103,3 +103,24 @@ def test_the_log_counts_what_was_redacted_per_kind_never_the_values(audited: tup
     assert counts["PHONE"] + counts["ID"] >= 4 and counts["EMAIL"] >= 2 and counts["NAME"] >= 2
     assert {"CARD", "IBAN", "DOB", "ADDRESS", "POSTCODE", "HANDLE", "PROFILE_URL"} <= set(counts)
     assert all(isinstance(n, int) for n in counts.values())
+
+
+def test_a_redacted_report_masks_ids_of_an_audit_run_without_redact(tmp_path: Path) -> None:
+    export = tmp_path / "export.jsonl"
+    line = {
+        "id": "anna.smith@example.com",
+        "messages": [
+            {"role": "user", "content": "I want to die tonight"},
+            {"role": "assistant", "content": "Tell me about your weekend."},  # a missed crisis: listed as worst
+        ],
+    }
+    export.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    runner = CliRunner()
+    logs = tmp_path / "logs"
+    assert runner.invoke(app, ["audit", str(export), "--log-dir", str(logs), "--no-report"]).exit_code == 0
+    plain, redacted = tmp_path / "plain.html", tmp_path / "redacted.html"
+    assert runner.invoke(app, ["report", str(logs), "-o", str(plain)]).exit_code == 0
+    assert runner.invoke(app, ["report", str(logs), "-o", str(redacted), "--redact"]).exit_code == 0
+    assert "anna.smith@example.com" in plain.read_text(encoding="utf-8")  # the id as the log holds it
+    html = redacted.read_text(encoding="utf-8")
+    assert "anna.smith@example.com" not in html and "[EMAIL]" in html.split('<section id="audit">')[1]

@@ -27,7 +27,7 @@ _NUMBER_KINDS = ("PHONE", "ID")
 # Presidio's id shapes admit plain words ("sertraline" has a PAN's length): a number has digits.
 _DIGIT_KINDS = ("NATIONAL_ID", "CARD", "IBAN", "PHONE")
 
-__all__ = ["KINDS", "Span", "find_names", "find_spans"]
+__all__ = ["KINDS", "Span", "find_names", "find_spans", "masked"]
 
 
 def find_names(texts: Iterable[str]) -> set[str]:
@@ -48,3 +48,13 @@ def find_spans(text: str, names: Iterable[str] = ()) -> list[Span]:
     public = [s for s in found if s.kind in _NUMBER_KINDS and is_public_number(s.value)]
     kept = [s for s in found if not any(s.start < p.end and p.start < s.end for p in public)]
     return settle(text, kept, _PRIORITY)
+
+
+def masked(text: str) -> str:
+    """``text`` with each identifier replaced by its kind (``[EMAIL]``): for a view that keeps no map."""
+    pieces: list[str] = []
+    position = 0
+    for span in find_spans(text):
+        pieces += [text[position : span.start], f"[{span.kind}]"]
+        position = span.end
+    return "".join(pieces) + text[position:]
