@@ -74,6 +74,20 @@ def test_handles_profile_urls_and_glued_emails(text: str, value: str, kind: str)
     assert _covered(text, value, kind)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "there were a few instances of this",  # "insta"
+        "she just ignores me",  # "ig"
+        "Does reddit make it worse",
+        "all 3 did way better than me",  # "way" is a street type only capitalised or after "live at"
+        "Plz tell me what to do",  # "PLZ" is a German postcode cue only in capitals, with digits
+    ],
+)
+def test_ordinary_words_near_platform_or_street_words_stay(text: str) -> None:
+    assert find_spans(text) == []
+
+
 def test_public_web_pages_stay() -> None:
     assert find_spans("chat at https://988lifeline.org or see www.nhs.uk/mental-health") == []
 
@@ -82,6 +96,8 @@ def test_public_web_pages_stay() -> None:
     ("text", "value", "kind"),
     [
         ("i live at 42 elm street", "42 elm street", "ADDRESS"),
+        ("my flat is at 3 rowan close", "3 rowan close", "ADDRESS"),
+        ("7 Ocean Drive apt 4", "7 Ocean Drive apt 4", "ADDRESS"),
         ("j'habite au 12 rue de la Paix", "12 rue de la Paix", "ADDRESS"),
         ("wohne Berliner Str. 12a", "Berliner Str. 12a", "ADDRESS"),
         ("vivo en Calle Mayor 12", "Calle Mayor 12", "ADDRESS"),

@@ -122,9 +122,10 @@ _PLATFORMS = (
 )
 HANDLE_PATTERNS = (
     regex.compile(r"(?<![\w@.])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?"),
+    # a platform, then ":" / "is" / "handle" / an @ ("insta" alone is also the start of "instance")
     regex.compile(
-        rf"(?i:\b(?:{_PLATFORMS}))(?:\s*(?:handle|username|user name|name|id|account|is|on|:|：|-))*\s*[:：]?\s*"
-        r"(?P<h>@?[A-Za-z0-9_][A-Za-z0-9_.#-]{2,31})"
+        rf"(?i:\b(?:{_PLATFORMS}))(?![\w])(?i:\s+(?:handle|username|user name|id|account|name))?"
+        r"(?:\s*[:：]\s*|(?i:\s+is\s+)|\s+(?=@))(?P<h>@?[A-Za-z0-9_][A-Za-z0-9_.#-]{2,31})"
     ),
     regex.compile(r"(?<![\w/])/?u/[A-Za-z0-9_-]{3,20}"),
 )
@@ -157,14 +158,17 @@ def handle_spans(text: str) -> Iterator[Span]:
         yield Span("PROFILE_URL", match.start(), match.end(), match.group(0).rstrip(".,;:!?"))
 
 
-_STREET_EN = (
-    r"street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|close|crescent|terrace|"
-    r"square|sq|highway|hwy|parkway|pkwy|row|gardens|grove|hill|mews|walk|circle|cir"
-)
+# street types that are also common words ("all 3 did way better") count only capitalised
+_STREET_EN = r"street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|crescent|terrace|sq|highway|hwy|parkway|pkwy|mews"
+_STREET_EN_CAPITALISED = r"Drive|Dr|Way|Court|Ct|Place|Pl|Close|Square|Row|Gardens|Grove|Hill|Walk|Circle|Cir"
 _WORDS = r"(?:[\p{L}\p{M}'’.-]+\s+){1,4}"
+_UNIT = r"(?:,?\s+(?i:apt|flat|unit|suite)\.?\s*\w+)?"
 ADDRESS_PATTERNS = (
+    regex.compile(rf"\b\d{{1,5}}[a-zA-Z]?,?\s+{_WORDS}(?:(?i:{_STREET_EN})|{_STREET_EN_CAPITALISED})\b\.?{_UNIT}"),
+    # after "live at", "address", ... any street type in any case ("3 rowan close")
     regex.compile(
-        rf"(?i)\b\d{{1,5}}[a-z]?,?\s+{_WORDS}(?:{_STREET_EN})\b\.?(?:,?\s+(?:apt|flat|unit|suite)\.?\s*\w+)?"
+        rf"(?i:\b(?:live at|living at|lives at|address(?: is)?|flat is at|house is at|moved to|staying at|at))\s+"
+        rf"(?P<a>\d{{1,5}}[a-zA-Z]?,?\s+{_WORDS}(?i:{_STREET_EN}|{_STREET_EN_CAPITALISED})\b\.?{_UNIT})"
     ),
     regex.compile(
         r"(?i)\b\d{1,5}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|av\.|boulevard|bd|chemin|place|allée|allee|impasse|quai|"
@@ -200,7 +204,8 @@ _US_STATES = (
 POSTCODE_PATTERNS = (
     regex.compile(rf"\b(?:{'|'.join(_US_STATES)}),?\s+\d{{5}}(?:-\d{{4}})?\b"),
     regex.compile(
-        r"(?i)\b(?:zip|zip code|postcode|post code|postal code|code postal|PLZ|CP|индекс)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b"
+        r"(?i:\b(?:zip|zip code|postcode|post code|postal code|code postal|индекс))[:\s]+"
+        r"(?=[A-Za-z0-9 -]*\d)[A-Za-z0-9][A-Za-z0-9 -]{2,8}[A-Za-z0-9]\b|\b(?:PLZ|CP)[:\s]+\d{4,5}\b"
     ),
     regex.compile(r"\b\d{4,5}\s+\p{Lu}[\p{Ll}\p{M}]{2,}"),  # 75008 Paris, 10115 Berlin, 1010 Wien
     regex.compile(r"\b\d{4}\s?[A-Z]{2}\s+\p{Lu}[\p{Ll}]{2,}"),  # 1012 AB Amsterdam
@@ -212,8 +217,9 @@ POSTCODE_PATTERNS = (
 
 def place_spans(text: str) -> Iterator[Span]:
     for pattern in ADDRESS_PATTERNS:
+        group = "a" if "a" in pattern.groupindex else 0
         for match in pattern.finditer(text):
-            yield Span("ADDRESS", match.start(), match.end(), match.group(0))
+            yield Span("ADDRESS", match.start(group), match.end(group), match.group(group))
     for pattern in POSTCODE_PATTERNS:
         for match in pattern.finditer(text):
             value = match.group(0).rstrip(", ")
