@@ -76,7 +76,7 @@ NOT_NAMES = frozenset(
     why how again ever never always sometimes often said says told tells thinks thought wants wanted keeps
     doesn't don't didn't isn't wasn't can't won't has had have does did do will would could should might must
     depressed anxious lonely stressed exhausted overwhelmed suicidal hopeless fine ok lost stuck broken numb
-    mental health help support therapy crisis anxiety depression someone somebody""".split()
+    mental health help support therapy crisis anxiety depression someone somebody dr mr mrs ms mx prof""".split()
 )
 
 
