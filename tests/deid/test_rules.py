@@ -143,7 +143,12 @@ def test_other_dates_stay(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("my MRN is 00482913", "00482913"), ("member ID: WX 8812 4471", "WX 8812 4471"), ("ref 99887766 ok", "99887766")],
+    [
+        ("SSN 123-45-6789", "123-45-6789"),
+        ("my MRN is 00482913", "00482913"),
+        ("member ID: WX 8812 4471", "WX 8812 4471"),
+        ("ref 99887766 ok", "99887766"),
+    ],
 )
 def test_identifiers_after_a_cue_and_long_digit_runs(text: str, value: str) -> None:
     assert _covered(text, value)

@@ -275,8 +275,11 @@ ID_PATTERNS = (
     regex.compile(r"\b(?=(?:[A-Z-]*\d){4})(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{5,}\b"),
 )
 DIGIT_RUN = regex.compile(rf"(?<![\w.])\+?{_DIGIT}(?:{_DIGIT}|{_SEP}{{1,2}}(?={_DIGIT}))*")
+# a date (d/m/y, y-m-d), a span of years or a time: not an id ("123-45-6789" is no date: its
+# first part has three digits)
 NOT_AN_ID = regex.compile(
-    r"\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}|(?:19|20)\d\d\s*[-–]\s*(?:19|20)?\d\d|\d{1,2}:\d\d(?::\d\d)?"
+    r"\d{1,2}[./\-]\d{1,2}[./\-](?:\d{2}|\d{4})|\d{4}[./\-]\d{1,2}[./\-]\d{1,2}"
+    r"|(?:19|20)\d\d\s*[-–]\s*(?:19|20)?\d\d|\d{1,2}:\d\d(?::\d\d)?"
 )
 
 
