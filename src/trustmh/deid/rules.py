@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import regex
 
@@ -78,6 +79,16 @@ NOT_NAMES = frozenset(
     depressed anxious lonely stressed exhausted overwhelmed suicidal hopeless fine ok lost stuck broken numb
     mental health help support therapy crisis anxiety depression someone somebody dr mr mrs ms mx prof""".split()
 )
+
+
+def _found(text: str, pattern: Any, kind: str, group: str | int = 0, strip: str = " ") -> Iterator[Span]:
+    """Each match's ``group`` of ``pattern`` in ``text``, stripped of ``strip``, as a span of ``kind``."""
+    for match in pattern.finditer(text):
+        raw = match.group(group)
+        value = raw.strip(strip)
+        if value:
+            start = match.start(group) + len(raw) - len(raw.lstrip(strip))
+            yield Span(kind, start, start + len(value), value)
 
 
 def _name_words(name: str) -> list[str]:
@@ -217,13 +228,9 @@ POSTCODE_PATTERNS = (
 
 def place_spans(text: str) -> Iterator[Span]:
     for pattern in ADDRESS_PATTERNS:
-        group = "a" if "a" in pattern.groupindex else 0
-        for match in pattern.finditer(text):
-            yield Span("ADDRESS", match.start(group), match.end(group), match.group(group))
+        yield from _found(text, pattern, "ADDRESS", "a" if "a" in pattern.groupindex else 0)
     for pattern in POSTCODE_PATTERNS:
-        for match in pattern.finditer(text):
-            value = match.group(0).rstrip(", ")
-            yield Span("POSTCODE", match.start(), match.start() + len(value), value)
+        yield from _found(text, pattern, "POSTCODE", strip=", ")
 
 
 _MONTH_NAMES = (
@@ -253,11 +260,7 @@ DOB_PATTERNS = (
 
 def dob_spans(text: str) -> Iterator[Span]:
     for pattern in DOB_PATTERNS:
-        for match in pattern.finditer(text):
-            value = match.group("d").strip(" ,.")
-            if value and any(c.isdigit() for c in value):
-                start = match.start("d") + (len(match.group("d")) - len(match.group("d").lstrip(" ")))
-                yield Span("DOB", start, start + len(value), value)
+        yield from (s for s in _found(text, pattern, "DOB", "d", " ,.") if any(c.isdigit() for c in s.value))
 
 
 _ID_CUES = (
@@ -293,12 +296,8 @@ def is_public_number(value: str) -> bool:
 
 
 def id_spans(text: str) -> Iterator[Span]:
-    for match in ID_PATTERNS[0].finditer(text):
-        value = match.group("v").strip()
-        if sum(c.isdigit() for c in value) >= 2:
-            yield Span("ID", match.start("v"), match.start("v") + len(value), value)
-    for match in ID_PATTERNS[1].finditer(text):
-        yield Span("ID", match.start(), match.end(), match.group(0))
+    yield from (s for s in _found(text, ID_PATTERNS[0], "ID", "v") if sum(c.isdigit() for c in s.value) >= 2)
+    yield from _found(text, ID_PATTERNS[1], "ID")
     for match in DIGIT_RUN.finditer(text):
         value = match.group(0).rstrip(" -.")
         if len(digits_of(value)) >= 7 and not NOT_AN_ID.fullmatch(value.strip("()（） ")):
