@@ -70,7 +70,16 @@ def audited(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RubricJudge
         patch.setenv("OPENAI_API_KEY", "sk-test-audit-0000")
         result = CliRunner().invoke(
             app,
-            ["audit", str(export), "--redact", "--judge", "openai/test-judge", "--log-dir", str(log_dir), "--no-report"],
+            [
+                "audit",
+                str(export),
+                "--redact",
+                "--judge",
+                "openai/test-judge",
+                "--log-dir",
+                str(log_dir),
+                "--no-report",
+            ],
         )
     assert result.exit_code == 0, result.output
     return log_dir, judge
