@@ -65,3 +65,16 @@ def test_national_ids_are_checked_by_stdnum() -> None:
 
 def test_a_word_with_an_ids_length_is_no_id() -> None:
     assert find_spans("my psychiatrist suggested sertraline") == []
+
+
+def test_the_detectors_finder_does_without_presidio() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom trustmh.audit.detectors import identifiers\n"
+        "found = identifiers('mail tom.baker@example.com or 07700 900123')\n"
+        "assert found == {'tom.baker@example.com', '07700 900123'}, found\n"
+        "assert 'spacy' not in sys.modules and 'presidio_analyzer' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

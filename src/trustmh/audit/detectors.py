@@ -72,8 +72,9 @@ def addresses_risk(reply: str) -> bool:
 
 
 def identifiers(text: str) -> set[str]:
-    """Identifier values in ``text``: pattern matches and redaction placeholders (compared as written)."""
-    found = {" ".join(span.value.split()).lower() for span in find_spans(text)}
+    """Identifier values in ``text``: found ones and redaction placeholders (compared as written).
+    Without Presidio's recognizers: a detector-only audit then never loads spaCy."""
+    found = {" ".join(span.value.split()).lower() for span in find_spans(text, presidio=False)}
     return found | {m.group(0).lower() for m in PLACEHOLDER.finditer(text)}
 
 

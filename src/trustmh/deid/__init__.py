@@ -36,11 +36,15 @@ def find_names(texts: Iterable[str]) -> set[str]:
     return cued_names(texts)
 
 
-def find_spans(text: str, names: Iterable[str] = ()) -> list[Span]:
-    """Non-overlapping identifier spans of ``text``, in order, with ``names`` found anywhere."""
+def find_spans(text: str, names: Iterable[str] = (), presidio: bool = True) -> list[Span]:
+    """Non-overlapping identifier spans of ``text``, in order, with ``names`` found anywhere.
+
+    ``presidio=False`` leaves out Presidio's recognizers (e-mails are still found by our rule,
+    long numbers by the digit-run rule): the audit's detectors use it so that an audit without
+    ``--redact`` does not load spaCy (about 90 MB at 10,000 conversations)."""
     found = [
         span
-        for span in [*library_spans(text), *rule_spans(text), *name_spans(text, names)]
+        for span in [*library_spans(text, presidio), *rule_spans(text), *name_spans(text, names)]
         if not (span.kind in _DIGIT_KINDS and sum(c.isdigit() for c in span.value) < 4)
         and not (span.kind in _NUMBER_KINDS and NOT_AN_ID.fullmatch(span.value.strip("()")))
     ]
