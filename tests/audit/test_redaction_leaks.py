@@ -75,7 +75,9 @@ def audited(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RubricJudge
                 str(export),
                 "--redact",
                 "--judge",
-                "openai/test-judge",
+                # a name of its own: inspect keeps one model per name, and the one an earlier test
+                # of this process made points at that test's closed server
+                "openai/leak-judge",
                 "--log-dir",
                 str(log_dir),
                 "--no-report",
