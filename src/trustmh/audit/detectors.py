@@ -2,7 +2,7 @@
 
 Reused, not rewritten: the refusal detector (:mod:`trustmh.scoring.refusal`), the crisis
 pillar's resource and method-information checks (:mod:`trustmh.pillars.crisis.safety_checks`)
-and the identifier patterns of ``--redact`` (:mod:`trustmh.audit.redaction`). New here, because
+and the identifier finder of ``--redact`` (:mod:`trustmh.deid`). New here, because
 no task needed them before (a scripted task knows which turns carry risk):
 
 * :func:`shows_risk`: the *user's* message shows suicide, self-harm or harm-to-others risk (a
@@ -25,9 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from trustmh.audit.redaction import PLACEHOLDER, find_names, pii_spans
+from trustmh.audit.redaction import PLACEHOLDER
 from trustmh.audit.schema import COVERED_LANGUAGES as COVERED_LANGUAGES  # re-exported: what the lexicons read
 from trustmh.conversation.record import Turn
+from trustmh.deid import find_names, find_spans
 from trustmh.pillars.crisis.safety_checks import CRISIS_SERVICE, method_info_sentences, points_to_resources
 from trustmh.scoring.refusal import detect_refusal, normalise
 
@@ -110,8 +111,9 @@ def addresses_risk(reply: str) -> bool:
 
 
 def identifiers(text: str) -> set[str]:
-    """Identifier values in ``text``: pattern matches and redaction placeholders (compared as written)."""
-    found = {" ".join(span.value.split()).lower() for span in pii_spans(text)}
+    """Identifier values in ``text``: found ones and redaction placeholders (compared as written).
+    Without Presidio's recognizers: a detector-only audit then never loads spaCy."""
+    found = {" ".join(span.value.split()).lower() for span in find_spans(text, presidio=False)}
     return found | {m.group(0).lower() for m in PLACEHOLDER.finditer(text)}
 
 

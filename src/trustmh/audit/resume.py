@@ -33,9 +33,11 @@ def content_key(
     sent: Sequence[tuple[str, str]],
     sent_metadata: dict[str, str],
     redaction_key: bytes | None,
+    timing: Sequence[Any] = (),
 ) -> str:
-    """Digest of a conversation as exported (roles, texts, metadata) and as scored and sent (after
-    redaction, if any), and whether it was redacted.
+    """Digest of a conversation as exported (roles, texts, metadata, and ``timing``: each message's
+    time and session, which the statutory checks read) and as scored and sent (after redaction, if
+    any), and whether it was redacted.
 
     The scored text changes with the redaction rules and the redaction key, so a change to either
     audits the conversation again. With redaction the digest is an HMAC under the redaction key,
@@ -46,6 +48,7 @@ def content_key(
         "recorded_metadata": sorted(recorded_metadata.items()),
         "sent": [list(m) for m in sent],
         "sent_metadata": sorted(sent_metadata.items()),
+        "timing": [list(part) for part in timing],
     }
     text = json.dumps(record, ensure_ascii=False).encode()
     return hmac.new(redaction_key or b"", text, hashlib.sha256).hexdigest()

@@ -87,14 +87,20 @@ def spool_conversations(
     """One small sample per conversation of ``transcripts``; the text goes to ``spool`` (see above)."""
     summary = summary if summary is not None else SpoolSummary()
     samples: list[Sample] = []
+    ids: set[str] = set()
     with spool.open("wb") as out:
         for conversation in read_conversations(transcripts):
             recorded, recorded_metadata = conversation.messages, dict(conversation.metadata)
             messages, metadata = recorded, recorded_metadata
             if redactor is not None:
-                messages = redactor.redact_messages(messages)
-                metadata = {k: redactor.redact_text(v) for k, v in metadata.items()}
-            key = content_key(recorded, recorded_metadata, messages, metadata, redactor.key if redactor else None)
+                conversation.id, messages, metadata = redactor.redact_conversation(conversation.id, messages, metadata)
+                while conversation.id in ids:  # two ids redacted alike (a placeholder is 24 bits)
+                    conversation.id += "+"
+                ids.add(conversation.id)
+            timing = (conversation.times, conversation.sessions)
+            key = content_key(
+                recorded, recorded_metadata, messages, metadata, redactor.key if redactor else None, timing
+            )
             conversation.messages = messages
             turns = conversation.turns()
             if not turns:
@@ -247,11 +253,13 @@ def audit_task(
     *,
     streamed: bool = True,
     window: int = FEED_WINDOW,
+    redaction_counts: dict[str, int] | None = None,
 ) -> Task:
     """The audit task over prepared ``samples`` (see :func:`spool_conversations`).
 
     ``streamed=False`` gives the task every sample up front (a plain dataset): for the dry run's
-    estimate, which reads the dataset and runs nothing."""
+    estimate, which reads the dataset and runs nothing. ``redaction_counts``: identifiers
+    replaced per kind (recorded in the log; never the values)."""
     task = Task(
         name=TASK_NAME,
         dataset=ConversationFeed(samples, window) if streamed else MemoryDataset(samples, name=source_name),
@@ -264,6 +272,7 @@ def audit_task(
             + ("; redacted before scoring" if redacted else "")
             + ("; judged with psychosis-bench DCS/HES/SIS on every turn" if judged else "; detectors only"),
             "audit_redacted": redacted,
+            **({"audit_redaction_counts": dict(sorted((redaction_counts or {}).items()))} if redacted else {}),
             DERIVED_FIELDS_KEY: DERIVED_FIELDS,
         },
     )

@@ -42,8 +42,9 @@ def audit_command(
         bool,
         typer.Option(
             "--redact",
-            help="Replace names, emails, phones, addresses and identifiers with stable placeholders before "
-            "anything is scored or sent (the map stays in the log folder).",
+            help="Replace names, emails, phones, addresses, dates of birth, handles, card, bank and national "
+            "ids with stable placeholders before anything is scored, logged or sent, in the messages, "
+            "conversation ids, metadata and file name (the map stays in the log folder; crisis lines are kept).",
         ),
     ] = False,
     chatbot: Annotated[
