@@ -38,7 +38,8 @@ def test_every_planted_identifier_is_replaced() -> None:
     leaked = [s for s in SECRETS if s in text]
     assert not leaked, (leaked, text)
     kinds = {m.group(0).split("_")[0][1:] for m in PLACEHOLDER.finditer(text)}
-    assert kinds == {"NAME", "EMAIL", "PHONE", "ADDRESS", "ID"}
+    # the postcode is its own kind now (it was an ADDRESS)
+    assert {"NAME", "EMAIL", "PHONE", "ADDRESS", "POSTCODE", "ID"} <= kinds, kinds
 
 
 def test_placeholders_are_stable_across_conversations_and_runs() -> None:
@@ -86,3 +87,17 @@ def test_unreadable_map_is_a_one_line_error(tmp_path: Path) -> None:
 
     with pytest.raises(UserError, match="not a readable redaction map"):
         load_redactor(tmp_path)
+
+
+def test_a_conversation_is_redacted_in_its_id_metadata_keys_and_values_and_counted_per_kind() -> None:
+    redactor = _redactor()
+    conversation_id, messages, metadata = redactor.redact_conversation(
+        "anna.smith@example.com",
+        [("user", "my name is anna, call 988 if needed")],
+        {"+1 415 555 0137": "caller", "who": "anna"},
+    )
+    assert "anna.smith@example.com" not in conversation_id and conversation_id.startswith("[EMAIL_")
+    assert "anna" not in messages[0][1] and "988" in messages[0][1]  # a crisis line is no identifier
+    assert "+1 415 555 0137" not in "".join(metadata) and "anna" not in "".join(metadata.values())
+    assert redactor.counts == {"EMAIL": 1, "NAME": 2, "PHONE": 1}
+    assert "anna" not in str(dict(redactor.counts))  # counts only, never values

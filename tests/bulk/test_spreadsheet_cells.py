@@ -20,6 +20,12 @@ HOSTILE = [
     "@SUM(A1:A9)",
     "\t=1+1",
     "\r=1+1",
+    "＝cmd|' /C calc'!A0",  # fullwidth = + - @: East Asian input methods make them formulas
+    "＋SUM(1,2)",
+    "－2+3",
+    "＠SUM(A1:A9)",
+    "'＝already quoted",
+    "+１２",  # fullwidth digits: not a plain number
     "'=already quoted",
     "''-twice",
     "'plain quote",
@@ -61,7 +67,7 @@ def test_csv_cells_start_with_no_formula_character(tmp_path: Path) -> None:
     write_table(path, ["ConvID", "context", "reply"], _rows())
     with path.open(encoding="utf-8", newline="") as handle:
         cells = [row["reply"] for row in csv.DictReader(handle)]
-    dangerous = [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r") and c not in ("-0.25",)]
+    dangerous = [c for c in cells if c[:1] and c[0] in "=+-@\t\r＝＋－＠" and c != "-0.25"]
     assert dangerous == []
     assert cells[HOSTILE.index("=cmd|' /C calc'!A0")] == "'=cmd|' /C calc'!A0"
     assert cells[HOSTILE.index("-0.25")] == "-0.25"  # a number is not a formula

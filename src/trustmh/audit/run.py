@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.audit.redaction import Redactor, load_redactor
-from trustmh.audit.task import SpoolSummary, audit_task, feed_window, read_spooled, spool_conversations
+from trustmh.audit.resume import follow_export
+from trustmh.audit.task import TASK_NAME, SpoolSummary, audit_task, feed_window, read_spooled, spool_conversations
 from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
 from trustmh.run.logs import raise_on_failed, remove_superseded_logs
@@ -45,26 +46,43 @@ class AuditOptions:
 
     @property
     def model(self) -> str:
+        return self.model_name(None)
+
+    def model_name(self, redactor: Redactor | None) -> str:
+        """The log's name for the chatbot; with ``--redact``, a file name holding an identifier
+        (``anna.smith@example.com.jsonl``) is redacted before it reaches the log."""
         name = self.chatbot or self.transcripts.stem
+        if redactor is not None:
+            name = redactor.redact_text(name)
         return "transcripts/" + ("".join(c if c.isalnum() or c in "-_." else "-" for c in name) or "chatbot")
 
 
 def _prepared(
     options: AuditOptions, folder: Path, redactor: Redactor | None, *, streamed: bool = True
-) -> tuple[Any, SpoolSummary]:
+) -> tuple[Any, SpoolSummary, list[Any]]:
     summary = SpoolSummary()
     samples = spool_conversations(options.transcripts, folder / "spool.jsonl", redactor, summary)
     if not samples:
         raise UserError(f"{options.transcripts}: no conversation has an assistant reply; nothing to audit")
     digest = hashlib.sha256(str(options.transcripts.resolve()).encode()).hexdigest()[:8]
-    name = f"{options.transcripts.name}-{digest}"
+    file_name = options.transcripts.name if redactor is None else redactor.redact_text(options.transcripts.name)
+    counts = dict(redactor.counts) if redactor is not None else None
     window = feed_window(options.max_connections)
-    task = audit_task(samples, name, options.redact, bool(options.judge), streamed=streamed, window=window)
-    return task, summary
+    task = audit_task(
+        samples,
+        f"{file_name}-{digest}",
+        options.redact,
+        bool(options.judge),
+        streamed=streamed,
+        window=window,
+        redaction_counts=counts,
+    )
+    return task, summary, samples
 
 
 def run_audit(options: AuditOptions) -> list[Any]:
-    """Audit the export into ``options.log_dir``; rerunning the same command resumes.
+    """Audit the export into ``options.log_dir``; rerunning the same command resumes, following
+    the export if it changed (:mod:`trustmh.audit.resume`).
 
     Writes the flagged-turn CSV next to the log; the report is the CLI's to write (the report
     package reads audit logs, so this package does not import it)."""
@@ -79,26 +97,34 @@ def run_audit(options: AuditOptions) -> list[Any]:
     from trustmh.run.summary import print_results
     from trustmh.scoring.judge import raise_if_a_judge_stopped
 
-    validate_models([options.model], list(options.judge))
+    redactor = load_redactor(options.log_dir) if options.redact else None
+    model = options.model_name(redactor)
+    validate_models([model], list(options.judge))
     if options.log_dir.exists() and not options.log_dir.is_dir():
         raise UserError(f"--log-dir {options.log_dir}: not a folder")
     caps = RunCaps(options.max_cost, options.max_tokens_total, options.prices)
     # the recorded "model" is never called: only the judges can cost anything
     budget = run_budget_of(RunConfig(tasks=(), models=(), judges=tuple(options.judge), caps=caps))
     quiet_hooks_banner()  # after the budget's hooks are registered, before any model is made
-    redactor = load_redactor(options.log_dir) if options.redact else None
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as spool_dir:
         # The whole export is read and checked before the log folder is touched: a bad file
         # leaves nothing behind.
-        task, summary = _prepared(options, Path(spool_dir), redactor)
+        task, summary, samples = _prepared(options, Path(spool_dir), redactor)
         options.log_dir.mkdir(parents=True, exist_ok=True)
-        with exclusive(options.log_dir / ".trustmh.lock", f"log folder {options.log_dir}"), enforced(budget):
+        with (
+            exclusive(options.log_dir / ".trustmh.lock", f"log folder {options.log_dir}"),
+            enforced(budget, options.log_dir),
+        ):
             if redactor is not None:
                 redactor.save()  # before anything is sent: the map of every placeholder in the spool
-            _print_summary(options, summary)
+            _print_summary(options, summary, model, redactor)
+            # before eval-set looks at the folder: its logs keep only the conversations still current
+            change = follow_export(options.log_dir, TASK_NAME, model, samples, list(task.dataset))
+            if change is not None:
+                console.print(change.line(), highlight=False)
             started_at = time.time()
             settings = eval_set_options(
-                [options.model],
+                [model],
                 judge=list(options.judge) or None,
                 limit=options.limit,
                 max_connections=options.max_connections,
@@ -143,12 +169,13 @@ def _print_headline(logs: Sequence[Any]) -> None:
         console.print(line, highlight=False, soft_wrap=True)
 
 
-def _print_summary(options: AuditOptions, summary: SpoolSummary) -> None:
+def _print_summary(options: AuditOptions, summary: SpoolSummary, model: str, redactor: Redactor | None) -> None:
     skipped = f"; {summary.unanswered:,} without any assistant reply left out" if summary.unanswered else ""
+    counts = ", ".join(f"{kind} {n:,}" for kind, n in sorted(redactor.counts.items())) if redactor else ""
     console.print(
         f"auditing {summary.conversations:,} conversations ({summary.turns:,} assistant turns) of "
-        f"{options.transcripts} as {options.model}"
-        + (" (redacted)" if options.redact else "")
+        f"{options.transcripts} as {model}"
+        + (f" (redacted: {counts or 'nothing found'})" if redactor is not None else "")
         + (f", judged by {', '.join(options.judge)}" if options.judge else ", detectors only")
         + f" into {options.log_dir}/{skipped}",
         highlight=False,
@@ -186,12 +213,13 @@ def dry_run_audit(options: AuditOptions) -> None:
     from trustmh.cost.run_estimate import estimate_run
     from trustmh.run.models import validate_models
 
-    validate_models([options.model], list(options.judge))
-    prices = PriceTable.load(options.prices)
     redactor = Redactor(b"dry-run preview key") if options.redact else None  # no map is written
+    model = options.model_name(redactor)
+    validate_models([model], list(options.judge))
+    prices = PriceTable.load(options.prices)
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as folder:
-        task, summary = _prepared(options, Path(folder), redactor, streamed=False)  # the estimate reads every sample
-        _print_summary(options, summary)
+        task, summary, _ = _prepared(options, Path(folder), redactor, streamed=False)  # the estimate reads every sample
+        _print_summary(options, summary, model, redactor)
         if not options.judge:
             console.print("detectors only: nothing leaves this machine, nothing is paid.", highlight=False)
             return
@@ -206,5 +234,5 @@ def dry_run_audit(options: AuditOptions) -> None:
             shown = text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + " …"
             console.print(f"  {role}: {shown}", highlight=False, markup=False)
         roles = {("judge" if i == 0 else f"judge_{i + 1}"): judge for i, judge in enumerate(options.judge)}
-        estimate = estimate_run([task], [options.model], roles, options.limit, prices)
+        estimate = estimate_run([task], [model], roles, options.limit, prices)
     print_estimate(console, estimate, f"trustmh audit --dry-run ({summary.conversations:,} conversations)")

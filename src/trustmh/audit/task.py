@@ -3,7 +3,8 @@
 * **Dataset**: :func:`spool_conversations` streams the export once, validating every line (a bad
   file fails before anything runs), redacts it if asked, and writes each conversation as one
   line of a private spool file. A sample holds only the conversation's id, its metadata and
-  where its line is in the spool, so 10,000 conversations never sit in memory as text. The task
+  where its line is in the spool (and the digest a rerun compares, :mod:`trustmh.audit.resume`),
+  so 10,000 conversations never sit in memory as text. The task
   is fed from a :class:`ConversationFeed` (an inspect ``SampleSource``), a window of samples at a
   time, because inspect sets up each sample of a fixed dataset before the first one runs
   (~20 kB of scheduler state per sample: 200 MB for 10,000 conversations).
@@ -40,6 +41,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from trustmh.audit.detectors import turn_findings
 from trustmh.audit.readers import Conversation, read_conversations
 from trustmh.audit.redaction import Redactor
+from trustmh.audit.resume import CONTENT_KEY, content_key
 from trustmh.audit.scoring import (
     AUDIT_METRICS,
     DERIVED_FIELDS,
@@ -85,13 +87,20 @@ def spool_conversations(
     """One small sample per conversation of ``transcripts``; the text goes to ``spool`` (see above)."""
     summary = summary if summary is not None else SpoolSummary()
     samples: list[Sample] = []
+    ids: set[str] = set()
     with spool.open("wb") as out:
         for conversation in read_conversations(transcripts):
-            messages = conversation.messages
-            metadata = dict(conversation.metadata)
+            recorded, recorded_metadata = conversation.messages, dict(conversation.metadata)
+            messages, metadata = recorded, recorded_metadata
             if redactor is not None:
-                messages = redactor.redact_messages(messages)
-                metadata = {k: redactor.redact_text(v) for k, v in metadata.items()}
+                conversation.id, messages, metadata = redactor.redact_conversation(conversation.id, messages, metadata)
+                while conversation.id in ids:  # two ids redacted alike (a placeholder is 24 bits)
+                    conversation.id += "+"
+                ids.add(conversation.id)
+            timing = (conversation.times, conversation.sessions)
+            key = content_key(
+                recorded, recorded_metadata, messages, metadata, redactor.key if redactor else None, timing
+            )
             conversation.messages = messages
             turns = conversation.turns()
             if not turns:
@@ -109,7 +118,7 @@ def spool_conversations(
                 Sample(
                     id=conversation.id,
                     input=f"Recorded conversation {conversation.id} ({len(turns)} assistant turns, replayed)",
-                    metadata={**metadata, "turns": len(turns), POINTER: pointer},
+                    metadata={**metadata, "turns": len(turns), POINTER: pointer, CONTENT_KEY: key},
                 )
             )
     return samples
@@ -244,11 +253,13 @@ def audit_task(
     *,
     streamed: bool = True,
     window: int = FEED_WINDOW,
+    redaction_counts: dict[str, int] | None = None,
 ) -> Task:
     """The audit task over prepared ``samples`` (see :func:`spool_conversations`).
 
     ``streamed=False`` gives the task every sample up front (a plain dataset): for the dry run's
-    estimate, which reads the dataset and runs nothing."""
+    estimate, which reads the dataset and runs nothing. ``redaction_counts``: identifiers
+    replaced per kind (recorded in the log; never the values)."""
     task = Task(
         name=TASK_NAME,
         dataset=ConversationFeed(samples, window) if streamed else MemoryDataset(samples, name=source_name),
@@ -261,6 +272,7 @@ def audit_task(
             + ("; redacted before scoring" if redacted else "")
             + ("; judged with psychosis-bench DCS/HES/SIS on every turn" if judged else "; detectors only"),
             "audit_redacted": redacted,
+            **({"audit_redaction_counts": dict(sorted((redaction_counts or {}).items()))} if redacted else {}),
             DERIVED_FIELDS_KEY: DERIVED_FIELDS,
         },
     )

@@ -23,7 +23,7 @@ from trustmh.judgecheck.analysis import FieldAgreement, agreement
 from trustmh.judgecheck.correction import corrected_mean
 from trustmh.judgecheck.fields import build_table
 from trustmh.judgecheck.raters import rater_agreement
-from trustmh.judgecheck.ratings import Rating, Value
+from trustmh.judgecheck.ratings import Rating, Value, check_on_judge_scales
 from trustmh.judgecheck.turns import check_turn_ratings
 from trustmh.judgecheck.verdicts import JudgeVerdicts
 from trustmh.stats.intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED
@@ -81,7 +81,9 @@ def check(
     n_boot: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
 ) -> JudgeCheck:
-    """Agreement per field of the human file; a field or sample the judge never saw is a UserError."""
+    """Agreement per field of the human file; a field or sample the judge never saw is a UserError,
+    and so is a human label the judge's field cannot take (off its rubric's scale, or a label on
+    a field the judge rates with numbers): it would move the agreement and the corrected mean."""
     if n_boot < 0:
         raise UserError(f"{n_boot} bootstrap replicates: expected 0 or more", argument="n_boot")
     by_field: dict[str, list[Rating]] = {}
@@ -91,6 +93,7 @@ def check(
     for name in [*(kinds or {}), *(binary or {})]:
         if name not in by_field:
             raise UserError(f"field {name!r} is not in {human_path} (fields: {', '.join(sorted(by_field))})")
+    check_on_judge_scales(Path(human_path), human, verdicts.scales, verdicts.numeric_fields)
     samples = verdicts.samples
     results = []
     for name, ratings in by_field.items():

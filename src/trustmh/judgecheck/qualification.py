@@ -12,7 +12,8 @@ raters). Two sources:
   when that file has one, else by the exact context text.
 * **A team's own set** (:func:`file_set`): JSONL, one item per line,
   ``{"id", "context", "response", "labels": {field: number}}``, for any rubric whose fields
-  the labels name (:data:`RUBRICS`; add one there to qualify another judge).
+  the labels name (:data:`RUBRICS`; add one there to qualify another judge); a label off its
+  field's scale in the rubric (7 on 1-5) is an error naming the file, line and label.
 
 The set's fingerprint (sha256 of ids, texts and labels) is recorded with a qualification, so
 a drift check compares two judges on the same items only.
@@ -32,6 +33,7 @@ import numpy as np
 
 from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.readers import read_jsonl
+from trustmh.judgecheck.ratings import Scale
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.mentalalign.schema import (
     ATTRIBUTES,
@@ -133,7 +135,7 @@ def file_set(path: Path, rubric: str = "mentalalign") -> QualificationSet:
     """A team's own labelled set (JSONL; see the module docstring)."""
     if rubric not in RUBRICS:
         raise UserError(f"unknown rubric {rubric!r} (known: {', '.join(RUBRICS)})", argument="rubric")
-    fields = {f.name for f in RUBRICS[rubric].fields}
+    fields = {f.name: Scale.recorded(f.values()) for f in RUBRICS[rubric].fields}
     items: list[QualificationItem] = []
     seen: set[str] = set()
     for line, record in enumerate(read_jsonl(path), start=1):
@@ -147,7 +149,7 @@ def file_set(path: Path, rubric: str = "mentalalign") -> QualificationSet:
     return QualificationSet(path.stem, rubric, tuple(items), str(path))
 
 
-def _item(path: Path, line: int, record: object, fields: set[str]) -> QualificationItem:
+def _item(path: Path, line: int, record: object, fields: Mapping[str, Scale | None]) -> QualificationItem:
     expected = 'expected {"id", "context", "response", "labels": {field: number}}'
     if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("id", "context", "response")):
         raise DataFormatError(path, f"line {line}", expected)
@@ -161,6 +163,9 @@ def _item(path: Path, line: int, record: object, fields: set[str]) -> Qualificat
             )
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise DataFormatError(path, f"line {line}", f"label {name!r}: expected a number, found {value!r}")
+        scale = fields[name]
+        if scale is not None and (problem := scale.problem(name, float(value))) is not None:
+            raise DataFormatError(path, f"line {line}, label {name!r}", problem)  # it would move the agreement
     return QualificationItem(
         record["id"], record["context"], record["response"], {k: float(v) for k, v in labels.items()}
     )

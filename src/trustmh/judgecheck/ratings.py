@@ -5,7 +5,8 @@ One row is one rater's rating of one field of one sample, or, with the optional 
 ``turn`` means the sample as a whole. ``score`` is a number (a scale
 point, or 0/1) or a label (``refused``, ``partial``, ...). A CSV needs those four columns in
 its header (more columns, e.g. a note, are allowed and ignored); a JSONL file one object per
-line with those four keys (``score`` a number or a string). A sample a rater did not rate
+line with those four keys (``score`` a number or a string). A CSV cell written ``'=x`` by one of
+our writers (neutralised against formulas) is read as ``=x``. A sample a rater did not rate
 simply has no row; an empty score is an error, never read as 0. A field declared with a scale
 (``--scale harmfulness=1-5``) takes numbers on it only: a label or a number off the scale is
 an error naming the file, line and field, as are a non-finite number and a field mixing
@@ -75,27 +76,78 @@ def parse_value(raw: object) -> Value:
 
 
 _SCALE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:-|\.\.|:)\s*(-?\d+(?:\.\d+)?)\s*$")
+RUBRIC = "the judge's rubric"  # a Scale's source when the log recorded it with the verdicts
 
 
-def parse_scales(specs: Sequence[str]) -> dict[str, tuple[float, float]]:
+@dataclass(frozen=True)
+class Scale:
+    """The values a field takes: numbers from ``low`` to ``high``, or one of ``choices``; ``source``
+    says who declared it (``--scale``, or the judge's rubric as the log records it)."""
+
+    low: float = 0.0
+    high: float = 0.0
+    choices: tuple[str, ...] = ()
+    source: str = "--scale"
+
+    @classmethod
+    def recorded(cls, values: object) -> Scale | None:
+        """The scale a log records for a rubric field (:meth:`JudgeField.values`); None if unreadable."""
+        if not isinstance(values, dict):
+            return None
+        if isinstance(values.get("choices"), list) and values["choices"]:
+            return cls(choices=tuple(str(c).strip().lower() for c in values["choices"]), source=RUBRIC)
+        low, high = values.get("low"), values.get("high")
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (low, high)):
+            return cls(float(low), float(high), source=RUBRIC)  # type: ignore[arg-type]
+        return None
+
+    def problem(self, field: str, value: Value) -> str | None:
+        """What is wrong with ``value`` on this scale, or None."""
+        found = repr(value) if isinstance(value, str) else f"{value:g}"
+        if self.choices:
+            if isinstance(value, str) and value in self.choices:
+                return None
+            return f"field {field!r} is declared one of {', '.join(self.choices)} ({self.source}), found {found}"
+        if isinstance(value, str) or not self.low <= value <= self.high:
+            return f"field {field!r} is declared {self.low:g}-{self.high:g} ({self.source}), found {found}"
+        return None
+
+
+def parse_scales(specs: Sequence[str]) -> dict[str, Scale]:
     """``--scale FIELD=LOW-HIGH`` (also ``LOW..HIGH``), e.g. ``harmfulness=1-5``: each field's declared scale."""
-    scales: dict[str, tuple[float, float]] = {}
+    scales: dict[str, Scale] = {}
     for spec in specs:
         field, sep, bounds = spec.partition("=")
         match = _SCALE.match(bounds)
         if not sep or not field.strip() or match is None or float(match[1]) >= float(match[2]):
             raise UserError(f"--scale {spec!r}: expected FIELD=LOW-HIGH with LOW < HIGH, e.g. harmfulness=1-5")
-        scales[field.strip()] = (float(match[1]), float(match[2]))
+        scales[field.strip()] = Scale(float(match[1]), float(match[2]))
     return scales
 
 
-def _check_on_scale(path: Path, where: str, field: str, value: Value, scale: tuple[float, float]) -> None:
-    low, high = scale
-    if isinstance(value, str) or not low <= value <= high:
-        found = repr(value) if isinstance(value, str) else f"{value:g}"
-        raise DataFormatError(
-            path, f"{where}, column 'score'", f"field {field!r} is declared {low:g}-{high:g} (--scale), found {found}"
-        )
+def _check_on_scale(path: Path, where: str, field: str, value: Value, scale: Scale) -> None:
+    if (problem := scale.problem(field, value)) is not None:
+        raise DataFormatError(path, f"{where}, column 'score'", problem)
+
+
+def check_on_judge_scales(
+    path: Path, ratings: Iterable[Rating], scales: Mapping[str, Scale], numeric: Iterable[str]
+) -> None:
+    """Human labels the judge's own fields cannot take: off the scale the rubric declares
+    (``scales``, recorded in the log), or a text label on a field the judge rated with numbers
+    (``numeric``). Either would move an agreement and a corrected mean (a label turns the field
+    nominal; 7 on a 0-2 scale pulls the mean), so each is a one-line error naming file, line and field."""
+    numeric = set(numeric)
+    for rating in ratings:
+        where = rating.where.removeprefix(f"{path}:")
+        if rating.field in scales:
+            _check_on_scale(path, where, rating.field, rating.value, scales[rating.field])
+        elif rating.field in numeric and isinstance(rating.value, str):
+            raise DataFormatError(
+                path,
+                f"{where}, column 'score'",
+                f"field {rating.field!r} is rated with numbers by the judge, found the label {rating.value!r}",
+            )
 
 
 def parse_turn(raw: object) -> int | None:
@@ -138,10 +190,11 @@ def _rows(path: Path) -> Iterable[tuple[str, dict[str, object]]]:
             yield f"line {record['_line']}", record
     else:
         for row in read_csv_rows(path, COLUMNS):
+            # cells our CSV writers neutralised against formulas are restored once, in _text
             yield f"line {row['_line']}", dict(row)
 
 
-def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | None = None) -> list[Rating]:
+def read_ratings(path: str | Path, scales: Mapping[str, Scale] | None = None) -> list[Rating]:
     """Every rating of a long-format file; a bad row is a one-line error naming file, line and column.
     ``scales``: declared scales by field (:func:`parse_scales`); a value off its field's scale is one."""
     path = Path(path)

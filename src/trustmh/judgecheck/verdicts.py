@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from trustmh.core.errors import UserError
-from trustmh.judgecheck.ratings import Value, read_ratings
+from trustmh.judgecheck.ratings import Scale, Value, read_ratings
 from trustmh.judgecheck.turns import TurnValues, derived_metrics, sample_turns, turn_count, turn_rows
-from trustmh.scoring.judge_record import FINGERPRINT_FIELDS, FINGERPRINT_KEY
+from trustmh.scoring.judge_record import FINGERPRINT_FIELDS, FINGERPRINT_KEY, PANEL_KEY
 
 VERDICT_KEY = "judge_verdict"
 DETECTORS = ("refusal",)
@@ -51,6 +51,8 @@ class JudgeVerdicts:
     # The distinct judge fingerprints of the log's samples (judges, rubric hashes, temperature,
     # prompt version: trustmh.scoring.judge_record), recorded with a correction made from them.
     fingerprints: list[dict[str, Any]] = field(default_factory=list)
+    # field -> the values its rubric lets the judge give (recorded in the log with each judgement)
+    scales: dict[str, Scale] = field(default_factory=dict)
 
     @property
     def fields(self) -> list[str]:
@@ -59,6 +61,18 @@ class JudgeVerdicts:
     @property
     def turn_fields(self) -> list[str]:
         return sorted({f for _, _, f in self.turn_values})
+
+    @property
+    def numeric_fields(self) -> set[str]:
+        """Fields the judge rated with numbers only (at least one parsed value)."""
+        kinds: dict[str, set[bool]] = {}
+        for (_, name), value in self.values.items():
+            if value is not None:
+                kinds.setdefault(name, set()).add(isinstance(value, str))
+        for (_, _, name), value in self.turn_values.items():
+            if value is not None:
+                kinds.setdefault(name, set()).add(isinstance(value, str))
+        return {name for name, labels in kinds.items() if labels == {False}}
 
     @property
     def samples(self) -> set[str]:
@@ -124,12 +138,14 @@ def from_log(path: str | Path) -> JudgeVerdicts:
         raise UserError(f"{path}: this run had no judge (run with --judge MODEL); there are no verdicts to check")
     fields_metrics = metric_fields(log.eval.scorers or [])
     fingerprints: dict[str, dict[str, Any]] = {}
+    scales: dict[str, Scale] = {}
     for s in samples:
         for score in (s.scores or {}).values():
             found = (score.metadata or {}).get(FINGERPRINT_KEY)
             if isinstance(found, dict):
                 kept = {k: v for k, v in found.items() if k in FINGERPRINT_FIELDS}
                 fingerprints.setdefault(json.dumps(kept, sort_keys=True), kept)
+            scales.update(_panel_scales((score.metadata or {}).get(PANEL_KEY)))
     return JudgeVerdicts(
         judge=judge,
         source=str(path),
@@ -141,7 +157,23 @@ def from_log(path: str | Path) -> JudgeVerdicts:
         turn_counts=turn_counts,
         derived_metric_fields=derived_metrics(log.eval.metadata, fields_metrics),
         fingerprints=list(fingerprints.values()),
+        scales=scales,
     )
+
+
+def _panel_scales(panel: object) -> dict[str, Scale]:
+    """Verdict field (the judgement's prefix + the rubric field) -> its rubric's scale, from the
+    ``judge_panel`` score metadata (:mod:`trustmh.scoring.judge_record`); logs written before it
+    recorded scales give none."""
+    if not isinstance(panel, dict) or not isinstance(panel.get("scales"), dict):
+        return {}
+    found: dict[str, Scale] = {}
+    for judgement in panel.get("judgements") or []:
+        rubric = panel["scales"].get(judgement.get("rubric")) if isinstance(judgement, dict) else None
+        for name, values in (rubric or {}).items():
+            if (scale := Scale.recorded(values)) is not None:
+                found[str(judgement.get("prefix") or "") + name] = scale
+    return found
 
 
 def from_ratings_file(path: str | Path, judge: str | None = None) -> JudgeVerdicts:

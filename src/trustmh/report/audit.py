@@ -11,9 +11,11 @@ conversation by its id in ``inspect view``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from trustmh.deid import masked
 from trustmh.report.headline import ci_text, fmt
 from trustmh.report.log_result import LogResult
 from trustmh.scoring.sample_scores import log_sample_scores
@@ -80,7 +82,11 @@ def worst_conversations(path: str, shown: int = WORST_SHOWN) -> tuple[list[Worst
     return flagged[:shown], len(flagged)
 
 
-def audit_views(results: list[LogResult]) -> list[dict[str, Any]]:
+def audit_views(results: list[LogResult], redact: bool = False) -> list[dict[str, Any]]:
+    """The audit section of each audit log; ``redact`` (``trustmh report --redact``) masks any
+    identifier in the conversation ids, the chatbot's name and the note (which names the export
+    file), as a log audited without ``--redact`` holds them as written."""
+    shown: Callable[[str], str] = masked if redact else str
     views = []
     for result in results:
         if result.pillar != AUDIT_PILLAR:
@@ -89,14 +95,14 @@ def audit_views(results: list[LogResult]) -> list[dict[str, Any]]:
         views.append(
             {
                 "key": result.key,
-                "model": result.model,
-                "note": result.note,
+                "model": shown(result.model),
+                "note": shown(result.note),
                 "conversations": result.total_samples,
                 "rates": _rates(result),
                 "flagged": flagged,
                 "worst": [
                     {
-                        "id": c.id,
+                        "id": shown(c.id),
                         "severity": f"{c.severity:g}",
                         "flags": ", ".join(f"{name} ×{count}" for name, count in sorted(c.flags.items())),
                     }

@@ -371,7 +371,7 @@ def page_context(
         "modified_tasks": _modified_tasks(results),
         "starter_warning": STARTER_WARNING,
         "alignment": _alignment_view(alignment, store),
-        "audits": audit_views(results),
+        "audits": audit_views(results, redact),
         "gate": gate,
         "figures_json": store.script_json(),
         "plotly_js": Markup(get_plotlyjs()),

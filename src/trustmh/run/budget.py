@@ -50,6 +50,7 @@ from trustmh.bulk.request import ChatRequest, Completion, GenerationParams
 from trustmh.core.run_stop import hold_until_cancelled, stop_reasons, stop_run
 from trustmh.cost.prices import PriceTable
 from trustmh.run.batching import goes_through_batch_api
+from trustmh.run.spend import Spent
 
 UNSET_MAX_TOKENS = 4096  # reserved for a call that leaves max_tokens to the provider
 WAIT_SECONDS = 0.05  # how often a call waiting for room (calls in flight to settle) looks again
@@ -60,6 +61,7 @@ class RunBudget:
     budget: Budget
     reservations: dict[asyncio.Task[Any], Reservation] = field(default_factory=dict)
     batched_calls: int = 0  # calls reserved at the batch price (every attempt counts)
+    earlier: Spent | None = None  # what earlier capped runs on the log folder spent (counted in budget)
 
     def settle(self, task: asyncio.Task[Any] | None, completion: Completion | None) -> None:
         """The task's call ended with this usage (``None``: nothing billable, e.g. an HTTP error)."""
@@ -128,9 +130,16 @@ def active(run: RunBudget | None) -> Iterator[None]:
 
 def cap_message(run: RunBudget, finished_samples: int) -> CapReached:
     run.close()  # calls cancelled in flight by the stop count at their worst case
+    budget, earlier = run.budget, run.earlier
+    if earlier is not None and budget.spent_tokens == earlier.tokens:  # not one call was sent
+        return CapReached(
+            f"{stopped_before_cap(budget)} This run made no progress: what earlier runs on this log "
+            "folder spent counts toward the cap, and no call fits in what is left. Raise the cap to resume."
+        )
     return CapReached(
-        f"{stopped_before_cap(run.budget)} {finished_samples:,} samples finished and are in the logs. "
-        "Rerun the same command to resume (a cap counts the spending of one run)."
+        f"{stopped_before_cap(budget)} {finished_samples:,} samples finished and are in the logs. "
+        "Rerun the same command to resume with what is left of the cap (the spending of every capped "
+        "run on this log folder counts toward it), or raise the cap."
     )
 
 

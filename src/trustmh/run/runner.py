@@ -130,7 +130,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
     lock_file = log_dir / LOCK_FILE
     # One run per log folder: a second would pay every call again and remove logs the first
     # is still writing (remove_superseded_logs).
-    with exclusive(lock_file, f"log folder {log_dir}"), enforced(budget):
+    with exclusive(lock_file, f"log folder {log_dir}"), enforced(budget, log_dir):
         started_at = time.time()
         try:
             options = eval_set_options(
@@ -213,13 +213,18 @@ def run_budget_of(config: RunConfig) -> Any:
 
 
 @contextmanager
-def enforced(budget: Any) -> Iterator[None]:
+def enforced(budget: Any, log_dir: Path) -> Iterator[None]:
+    """The caps hold while the block runs, counting what earlier capped runs spent in ``log_dir``
+    (:mod:`trustmh.run.spend`)."""
     if budget is None:
         yield
         return
     from trustmh.run.budget import active
+    from trustmh.run.spend import counted_in_folder
 
-    with active(budget):
+    with counted_in_folder(budget, log_dir) as earlier, active(budget):
+        if earlier is not None:
+            console.print(earlier, highlight=False)
         yield
 
 

@@ -13,7 +13,9 @@ leaves with two metadata keys when anything was judged:
   there under plain ``inspect eval`` and a resumed run with another judge shows as mixed).
 * ``judge_panel`` — per judgement, each judge's own verdict (ratings only), their repeats, the
   fields left undecided and the answer's length in words; ``fields`` gives each rubric field's
-  kind (``scale`` or ``vote``). The probe metrics (:mod:`trustmh.scoring.judge_probes`) read it.
+  kind (``scale`` or ``vote``), ``scales`` the values it takes (``{"low", "high"}`` or
+  ``{"choices"}``: ``trustmh judge-check`` refuses human labels off them). The probe metrics
+  (:mod:`trustmh.scoring.judge_probes`) read it.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class JudgementLog:
     excluded_self: list[str] = field(default_factory=list)
     rubrics: dict[str, str] = field(default_factory=dict)
     fields: dict[str, dict[str, str]] = field(default_factory=dict)
+    scales: dict[str, dict[str, dict[str, object]]] = field(default_factory=dict)  # rubric -> field -> values
     judgements: list[dict[str, Any]] = field(default_factory=list)
     repeats: int = 0
     # rubric -> upstream protocol settings, for rubrics judged verbatim (scoring/verbatim.py); their
@@ -81,6 +84,7 @@ class JudgementLog:
         self.judges = result.judges
         self.rubrics[rubric.name] = rubric_hash(rubric)
         self.fields[rubric.name] = _kind(rubric)
+        self.scales[rubric.name] = {f.name: values for f in rubric.fields if (values := f.values()) is not None}
         if rubric.verbatim is not None:
             self.verbatim[rubric.name] = rubric.verbatim.describe()
         entry: dict[str, Any] = {
@@ -118,7 +122,7 @@ class JudgementLog:
             return {}
         recorded: dict[str, Any] = {
             FINGERPRINT_KEY: self.fingerprint(JUDGE_TEMPERATURE),
-            PANEL_KEY: {"fields": self.fields, "judgements": self.judgements},
+            PANEL_KEY: {"fields": self.fields, "scales": self.scales, "judgements": self.judgements},
         }
         if self.judgements:
             recorded[SUSPECTED_PLANT_KEY] = int(self.suspected_plant)

@@ -50,6 +50,13 @@ class JudgeField:
             raise ValueError(f'"{self.name}" must be an integer from {self.low} to {self.high}')
         return int(number)
 
+    def values(self) -> dict[str, object] | None:
+        """What the field takes, as the log records it (``judge-check`` holds human labels to it):
+        ``{"low": 0, "high": 2}`` or ``{"choices": [...]}``; ``None`` for free text."""
+        if self.text:
+            return None
+        return {"choices": list(self.choices)} if self.choices else {"low": self.low, "high": self.high}
+
     def schema_line(self) -> str:
         if self.text:
             kind = "string"

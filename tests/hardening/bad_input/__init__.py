@@ -10,10 +10,12 @@ from tests.hardening.bad_input import (
     datasets,
     http_chatbot,
     judge_check_turns,
+    label_scales,
     prices,
     rating_scales,
     run,
     score,
+    spend_record,
 )
 from tests.hardening.hardening_cli import Case
 
@@ -27,4 +29,6 @@ CASES: list[Case] = [
     *http_chatbot.CASES,
     *rating_scales.CASES,
     *prices.CASES,
+    *label_scales.CASES,
+    *spend_record.CASES,
 ]

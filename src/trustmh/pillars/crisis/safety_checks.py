@@ -84,6 +84,10 @@ def points_to_resources(text: str) -> bool:
 
 def method_info_sentences(text: str) -> list[str]:
     """Sentences of ``text`` that give self-harm or suicide means/methods (refusals excluded)."""
+    # Sentences split at whitespace and METHOD looks no further than word boundaries, so a match in
+    # a sentence is a match in the whole text: one scan settles the common case of no match at all.
+    if not METHOD.search(text):
+        return []
     return [s.strip() for s in _SENTENCE.split(text) if METHOD.search(s) and not REFUSAL.search(s)]
 
 

@@ -1,0 +1,41 @@
+"""The worker side of the detector pass (:mod:`.detect_pass`): what each worker process runs.
+
+The fork server imports this module once: the detectors and the language model are loaded there,
+so every worker forked from it shares them instead of loading its own copy. Arrow's system
+allocator returns freed batches to the operating system (its default pools keep them), which keeps
+each process's memory flat over millions of conversations.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pyarrow as pa
+
+from trustmh.audit.batch import detect_all
+from trustmh.audit.language import load_language_model
+from trustmh.audit.schema import hash_keys
+
+pa.set_memory_pool(pa.system_memory_pool())
+load_language_model()
+# What is loaded so far lives as long as the process: keep it out of the garbage collector's passes,
+# which would touch (and so copy) every page the forked workers share with the fork server.
+gc.freeze()
+_done: np.ndarray = np.zeros(0, dtype=np.uint64)  # sorted 64-bit prefixes of the hashes already written
+
+
+def init_worker(done: np.ndarray) -> None:
+    global _done
+    _done = done
+
+
+def detect_new(batch: pa.RecordBatch) -> tuple[pa.RecordBatch, pa.RecordBatch, int]:
+    """Detect ``batch`` and drop the conversations an earlier run already wrote (by content hash)."""
+    conversations, turns = detect_all(batch)
+    if not len(_done):
+        return conversations, turns, 0
+    keep = ~np.isin(hash_keys(conversations.column("content_hash")), _done)
+    kept = {h for h, k in zip(conversations.column("content_hash").to_pylist(), keep, strict=True) if k}
+    turn_keep = pa.array([h in kept for h in turns.column("content_hash").to_pylist()], pa.bool_())
+    return conversations.filter(pa.array(keep)), turns.filter(turn_keep), int((~keep).sum())
