@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from trustmh.core.errors import UserError, redact
+from trustmh.core.errors import EXIT_INTERRUPTED, UserError, redact
 
 console = Console()
 err_console = Console(stderr=True)
@@ -33,8 +33,12 @@ def flag_for(argument: str) -> str:
     return FLAGS.get(argument, "--" + argument.replace("_", "-"))
 
 
+INTERRUPTED = "interrupted (Ctrl-C): the command stopped before its end"
+
+
 def user_errors(function: F) -> F:
-    """Turn :class:`UserError` raised inside a command into one line on stderr and exit 2.
+    """Turn :class:`UserError` raised inside a command into one line on stderr and exit 2, and
+    Ctrl-C (``KeyboardInterrupt``) into one line and exit 130.
 
     An error about one argument (``UserError.argument``) is prefixed with the flag that sets it.
     """
@@ -46,6 +50,8 @@ def user_errors(function: F) -> F:
         except UserError as error:
             message = f"{flag_for(error.argument)}: {error}" if error.argument else str(error)
             raise fail(message, error.exit_code) from None
+        except KeyboardInterrupt:  # typer would turn it into a silent exit 130
+            raise fail(INTERRUPTED, EXIT_INTERRUPTED) from None
 
     return cast(F, wrapper)  # functools.wraps keeps the signature typer reads
 
