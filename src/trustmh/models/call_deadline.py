@@ -11,8 +11,8 @@ by the eval set), each time with the whole budget again: a ``null`` reply took 1
 
 :func:`bounded_calls` wraps a built model:
 
-* the call's retry loop (entered once the call holds its connection slot, so waiting for a slot
-  is not counted) is cancelled when ``timeout`` seconds have passed;
+* the call's retry loop is cancelled ``timeout`` seconds after its first attempt was sent
+  (waiting for a connection slot, or for room under a cost cap, is not counted);
 * each attempt's error is noted, so the end is one line naming the model, its endpoint and the
   last error: :class:`ModelCallError`;
 * a call that used up its whole ``timeout`` stops the run
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from contextlib import nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -67,9 +66,26 @@ class ModelCallError(Exception):
 
 @dataclass
 class _Attempts:
+    """One call's attempts; its deadline is set when the first attempt is sent."""
+
+    scope: anyio.CancelScope
+    timeout: float | None
+    started: float | None = None  # time.monotonic() of the first attempt
     count: int = 0
     last: BaseException | None = None  # the error the last finished attempt ended with
     in_flight: bool = False
+
+    def sent(self) -> None:
+        self.count += 1
+        self.in_flight = True  # stays so when the attempt is cancelled (a deadline cut it)
+        if self.started is None:
+            self.started = time.monotonic()
+            if self.timeout:
+                self.scope.deadline = anyio.current_time() + self.timeout
+
+    @property
+    def elapsed(self) -> float:
+        return 0.0 if self.started is None else time.monotonic() - self.started
 
     def __str__(self) -> str:
         counted = f"{self.count} attempt{'s' if self.count != 1 else ''}"
@@ -108,8 +124,7 @@ def _note_attempts(generate: Callable[..., Awaitable[Any]]) -> Callable[..., Awa
         attempts = _current.get()
         if attempts is None:
             return await generate(*args, **kwargs)
-        attempts.count += 1
-        attempts.in_flight = True  # stays so when the attempt is cancelled (a deadline cut it)
+        attempts.sent()
         try:
             result = await generate(*args, **kwargs)
         except Exception as error:
@@ -129,32 +144,30 @@ def _bounded(model: Model, loop: Callable[..., Awaitable[Any]]) -> Callable[...,
     from tenacity import RetryError
 
     async def bounded(*args: Any, **kwargs: Any) -> Any:
-        timeout = getattr(kwargs.get("config"), "timeout", None) or None
-        attempts = _Attempts()
-        token = _current.set(attempts)
-        started = time.monotonic()
-        try:
-            with anyio.move_on_after(timeout) if timeout else nullcontext():
-                try:
-                    return await loop(*args, **kwargs)
-                except RetryError:
-                    elapsed = time.monotonic() - started
-                    if timeout is None or elapsed < timeout:
-                        raise ModelCallError(
-                            f"{model} at {endpoint_of(model)}: gave up after {elapsed:.0f} s ({attempts})"
-                        ) from None
-            _timed_out(model, timeout, attempts)  # cancelled at the deadline, or gave up past it
-        finally:
-            _current.reset(token)
+        # The clock starts with the first attempt: a call held before it (waiting for room under
+        # a cost cap) has not asked the endpoint anything yet.
+        with anyio.CancelScope() as scope:
+            attempts = _Attempts(scope, getattr(kwargs.get("config"), "timeout", None) or None)
+            token = _current.set(attempts)
+            try:
+                return await loop(*args, **kwargs)
+            except RetryError:
+                if attempts.timeout is None or attempts.elapsed < attempts.timeout:
+                    raise ModelCallError(
+                        f"{model} at {endpoint_of(model)}: gave up after {attempts.elapsed:.0f} s ({attempts})"
+                    ) from None
+            finally:
+                _current.reset(token)
+        _timed_out(model, attempts)  # cancelled at the deadline, or gave up past it
 
     return bounded
 
 
-def _timed_out(model: Model, timeout: float | None, attempts: _Attempts) -> None:
+def _timed_out(model: Model, attempts: _Attempts) -> None:
     from trustmh.core.run_stop import stop_run
 
     message = (
-        f"{model} at {endpoint_of(model)}: no answer within --timeout {timeout:g} s ({attempts}); "
+        f"{model} at {endpoint_of(model)}: no answer within --timeout {attempts.timeout:g} s ({attempts}); "
         "finished samples are in the log, rerun the same command to resume"
     )
     stop_run(TIMED_OUT, message)
