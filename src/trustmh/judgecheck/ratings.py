@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trustmh.core.errors import DataFormatError, UserError
-from trustmh.data.readers import read_csv_rows, read_jsonl
+from trustmh.data.readers import checked_id, read_csv_rows, read_jsonl
 
 COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` is optional
 Value = float | str
@@ -123,9 +123,7 @@ def read_ratings(path: str | Path, scales: Mapping[str, tuple[float, float]] | N
     for where, row in _rows(path):
         keys = {}
         for column in ("sample_id", "field", "rater"):
-            keys[column] = _text(row.get(column))
-            if not keys[column]:
-                raise DataFormatError(path, f"{where}, column {column!r}", f"expected a non-empty {column}")
+            keys[column] = checked_id(_text(row.get(column)), path, f"{where}, column {column!r}", column)
         try:
             value = parse_value(row.get("score"))
         except ValueError as error:

@@ -9,7 +9,7 @@ from pathlib import Path
 from trustmh.core.errors import UserError
 from trustmh.run.logs import raise_on_failed
 from trustmh.run.models import model_roles, with_redacting_models
-from trustmh.run.replay_check import check_recordings
+from trustmh.run.replay_check import check_covered, load_recordings
 from trustmh.run.runner import build_tasks, raise_if_stopped, stoppable_run
 from trustmh.scoring.results import score_summary
 
@@ -28,8 +28,9 @@ def score_responses(
     import trustmh._registry  # noqa: F401  (the trustmh/replay provider)
 
     (built,) = build_tasks([task], source, data_dir)
+    recordings = load_recordings(task, responses)  # a malformed file is its own error, whatever the data
     try:
-        check_recordings(task, built, responses)
+        check_covered(task, built, recordings)
     except UserError as error:
         if (built.metadata or {}).get("trustmh_source") != "starter":
             raise

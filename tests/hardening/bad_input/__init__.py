@@ -7,6 +7,7 @@ single stderr line must contain and the outputs that must not exist afterwards.
 from tests.hardening.bad_input import (
     align_report,
     bulk,
+    clean_errors,
     datasets,
     http_chatbot,
     judge_check_turns,
@@ -27,4 +28,5 @@ CASES: list[Case] = [
     *http_chatbot.CASES,
     *rating_scales.CASES,
     *prices.CASES,
+    *clean_errors.CASES,
 ]
