@@ -165,7 +165,7 @@ def wrap_retry_loop(
         raise _missing(
             "inspect_ai.model.Model._generate", "bound a whole model call by --timeout", ImportError("_generate")
         )
-    model._generate = wrap(loop)  # type: ignore[method-assign]
+    model._generate = wrap(loop)  # type: ignore[method-assign,assignment]
 
 
 def record_event(event: Event) -> None:

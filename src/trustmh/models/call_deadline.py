@@ -182,7 +182,7 @@ def bounded_calls(model: Model) -> Model:
 
     if getattr(model, _MARK, False):
         return model
-    model.api.generate = _note_attempts(model.api.generate)  # type: ignore[method-assign]
+    model.api.generate = _note_attempts(model.api.generate)  # type: ignore[method-assign,assignment]
     wrap_retry_loop(model, lambda loop: _bounded(model, loop))
     setattr(model, _MARK, True)
     return model
