@@ -6,6 +6,9 @@
   - ``huge``: a plain JSON body of :data:`HUGE_BYTES`;
   - ``trickle``: a valid JSON reply sent one byte every :data:`TRICKLE_GAP_S` seconds
     (about :data:`TRICKLE_SECONDS` in all), so no single read ever waits long;
+  - ``null``: ``{"data": {"reply": null}}`` (no answer: retried by the client);
+  - ``slow``: ``{"data": {"reply": "fine"}}`` after :data:`SLOW_SECONDS`;
+  - ``unavailable``: HTTP 503 (retried by the client);
   - ``fine``: ``{"data": {"reply": "fine"}}``, gzip-compressed.
 
 * :class:`BlackHole`: a port that accepts no connection and refuses none (its listen queue is
@@ -30,6 +33,7 @@ BOMB_BYTES = 100_000_000
 HUGE_BYTES = 2_000_000
 TRICKLE_GAP_S = 0.1
 TRICKLE_SECONDS = 6.0
+SLOW_SECONDS = 1.0
 
 
 @functools.cache
@@ -53,6 +57,13 @@ def _app() -> web.Application:
             return web.json_response({"data": {"reply": padding}})
         if kind == "trickle":
             return await _trickle(request)
+        if kind == "null":
+            return web.json_response({"data": {"reply": None}})
+        if kind == "unavailable":
+            return web.json_response({"error": "overloaded"}, status=503)
+        if kind == "slow":
+            await asyncio.sleep(SLOW_SECONDS)
+            return web.json_response({"data": {"reply": "fine"}})
         body = gzip.compress(json.dumps({"data": {"reply": "fine"}}).encode())
         return web.Response(body=body, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"})
 

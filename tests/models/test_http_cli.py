@@ -28,7 +28,7 @@ def test_run_single_and_multi_turn_tasks_against_a_session_bot(tmp_path: Path) -
             ["run", "crisis_classification", "reliability_esconv_support", "--model", "trustmh/http/bot"]
             + ["-M", f"config={config}", "--limit", "2", "--log-dir", str(log_dir), "--no-report"],
             REPO,
-            isolated_env(home, BOT_KEY=KEY),
+            isolated_env(home, TRUSTMH_HTTP_BOT_KEY=KEY),
         )
         sessions = bot.sessions
     assert result.returncode == 0, result.stderr[-3000:]
@@ -67,7 +67,7 @@ def test_a_reply_path_that_matches_no_reply_is_one_line_and_exit_2(tmp_path: Pat
             ["run", "crisis_classification", "--model", "trustmh/http/bot", "-M", f"config={config}"]
             + ["--limit", "4", "--log-dir", str(tmp_path / "logs"), "--no-report"],
             REPO,
-            isolated_env(home, BOT_KEY=KEY),
+            isolated_env(home, TRUSTMH_HTTP_BOT_KEY=KEY),
         )
     assert result.returncode == 2, result.stderr[-3000:]
     output = result.stdout + result.stderr

@@ -18,9 +18,9 @@ from trustmh.models.http_config import load_config
 KEY = "odd-key-0a1b2c3d4e5f6a7b"
 CONFIG = """\
 url: "{base}/{kind}"
-secrets: [BOT_KEY]
+secrets: [TRUSTMH_HTTP_BOT_KEY]
 headers:
-  X-Api-Key: "${{BOT_KEY}}"
+  X-Api-Key: "${{TRUSTMH_HTTP_BOT_KEY}}"
 body:
   text: "{{{{message}}}}"
 reply: data.reply
@@ -75,12 +75,12 @@ def _error(tmp_path: Path, kind: str) -> HttpChatbotError:
 def test_an_odd_reply_is_one_clear_error_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, expected: str
 ) -> None:
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     message = str(_error(tmp_path, kind))
     assert expected in message and "\n" not in message and KEY not in message
 
 
 def test_a_key_echoed_across_the_cut_is_redacted_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     message = str(_error(tmp_path, "echo-at-the-cut"))
     assert KEY[:6] not in message and REDACTED in message

@@ -20,9 +20,9 @@ KEY = "bot-key-5e1f0c9a7d3b"
 
 SESSION_CONFIG = """\
 url: "{base}/api/sessions/{{{{session_id}}}}/messages"
-secrets: [BOT_KEY]
+secrets: [TRUSTMH_HTTP_BOT_KEY]
 headers:
-  X-Api-Key: "${{BOT_KEY}}"
+  X-Api-Key: "${{TRUSTMH_HTTP_BOT_KEY}}"
 body:
   text: "{{{{message}}}}"
 reply: data.reply.text
@@ -37,9 +37,9 @@ session:
 
 OPENAI_STYLE_CONFIG = """\
 url: "{base}/chat/completions"
-secrets: [BOT_KEY]
+secrets: [TRUSTMH_HTTP_BOT_KEY]
 headers:
-  Authorization: "Bearer ${{BOT_KEY}}"
+  Authorization: "Bearer ${{TRUSTMH_HTTP_BOT_KEY}}"
 body:
   model: my-bot
   messages: "{{{{messages}}}}"
@@ -75,8 +75,8 @@ def test_json_path_walks_lists_and_names_what_it_found():
         ("url: http://x\nbody: {t: '{{prompt}}'}\nreply: a\n", "field 'body': unknown variable {{prompt}}"),
         ("url: http://x\nbody: {}\nreply: a\nretries: 3\n", "field 'retries': Extra inputs are not permitted"),
         (
-            "url: http://x\nsecrets: [NOT_SET_ANYWHERE]\nheaders: {A: '${NOT_SET_ANYWHERE}'}\nbody: {}\nreply: a\n",
-            "NOT_SET_ANYWHERE is not set",
+            "url: http://x\nsecrets: [TRUSTMH_HTTP_NOT_SET_ANYWHERE]\nheaders: {A: '${TRUSTMH_HTTP_NOT_SET_ANYWHERE}'}\nbody: {}\nreply: a\n",
+            "TRUSTMH_HTTP_NOT_SET_ANYWHERE is not set",
         ),
         ("url: [unclosed\n", ":line 2: invalid YAML or JSON"),
         ("- a list\n", "expected a YAML or JSON mapping"),
@@ -96,7 +96,7 @@ def test_provider_requires_config():
 
 
 def test_openai_style_endpoint_gets_history_and_key(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     with OpenAIDouble() as double:
         path = write_config(tmp_path, OPENAI_STYLE_CONFIG, double.base_url)
         model = get_model("trustmh/http/style", http_config=str(path), memoize=False)
@@ -115,7 +115,7 @@ def _chatbot(tmp_path: Path, base: str) -> HttpChatbot:
 
 
 def test_session_sends_only_new_user_turns_and_restarts_on_a_new_question(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     key = "sample-1:1"
     monkeypatch.setattr("trustmh.models.http_chatbot._conversation_key", lambda: key)
     with ChatbotDouble(api_key=KEY) as bot:
@@ -136,7 +136,7 @@ def test_session_sends_only_new_user_turns_and_restarts_on_a_new_question(tmp_pa
 
 
 def test_session_retry_resumes_and_errors_are_classified(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     monkeypatch.setattr("trustmh.models.http_chatbot._conversation_key", lambda: "s")
     with ChatbotDouble(api_key=KEY, fail_first=1) as bot:
         chatbot = _chatbot(tmp_path, bot.base_url)
@@ -151,7 +151,7 @@ def test_session_retry_resumes_and_errors_are_classified(tmp_path, monkeypatch):
 
 
 def test_refused_key_is_not_retried_and_never_shown(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     with ChatbotDouble(api_key="another-key", echo_key=True) as bot:
         chatbot = _chatbot(tmp_path, bot.base_url)
         with pytest.raises(HttpChatbotError) as error:
@@ -161,7 +161,7 @@ def test_refused_key_is_not_retried_and_never_shown(tmp_path, monkeypatch):
 
 
 def test_reply_echoing_the_key_is_scrubbed(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     with ChatbotDouble(api_key=KEY, echo_key=True) as bot:
         chatbot = _chatbot(tmp_path, bot.base_url)
         output = asyncio.run(chatbot.generate([ChatMessageUser(content="hi")], GenerateConfig()))
@@ -169,7 +169,7 @@ def test_reply_echoing_the_key_is_scrubbed(tmp_path, monkeypatch):
 
 
 def test_unreachable_endpoint_is_retryable(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     chatbot = _chatbot(tmp_path, "http://127.0.0.1:9")
     with pytest.raises(HttpChatbotError) as error:
         asyncio.run(chatbot.generate([ChatMessageUser(content="hi")], GenerateConfig()))
@@ -177,7 +177,7 @@ def test_unreachable_endpoint_is_retryable(tmp_path, monkeypatch):
 
 
 def test_config_secrets_are_not_in_the_models_args(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOT_KEY", KEY)
+    monkeypatch.setenv("TRUSTMH_HTTP_BOT_KEY", KEY)
     config = load_config(write_config(tmp_path, SESSION_CONFIG, "http://127.0.0.1:1"))
     assert config.secret_values == (KEY,)
     assert KEY not in json.dumps(config.model_dump(exclude={"headers"}))

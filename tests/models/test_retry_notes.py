@@ -53,3 +53,23 @@ def test_error_names_and_the_closing_lines_come_from_the_logs() -> None:
 
     lines = retry_lines([log("a", [0, 2, 1]), log("b", [0, 0])])
     assert lines == ["a on m: 3 failed sample attempts retried (full errors in the log: trustmh view)"]
+
+
+def test_a_failed_task_is_reported_without_its_traceback_and_the_task_retry_notice_is_dropped(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A failed task's console line kept its multi-line traceback (issue 35; the traceback is in the
+    log); eval_set's notice that task retries are off is about a choice trustmh made (audit)."""
+    root, evalset = logging.getLogger(""), logging.getLogger("inspect_ai._eval.evalset")
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError as error:
+        failure = (type(error), error, error.__traceback__)
+    with caplog.at_level(logging.WARNING), retry_notes():
+        root.error("privacy_psyleak (2 samples): trustmh/http/bot failed (0/2 logged)", exc_info=failure)
+        evalset.warning(
+            "retry_immediate=True has no effect when retry_attempts=0; no task-level retries will be performed."
+        )
+    (record,) = caplog.records
+    assert record.getMessage().endswith("failed (0/2 logged)") and record.exc_info is None
+    assert "Traceback" not in caplog.text

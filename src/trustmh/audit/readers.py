@@ -25,7 +25,6 @@ naming the file, the line and the field.
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 from collections.abc import Callable, Iterator
@@ -37,6 +36,7 @@ from typing import Any, TextIO
 from trustmh.conversation.record import Turn
 from trustmh.core.errors import DataFormatError, UserError
 from trustmh.core.paths import check_input_file, os_error_words
+from trustmh.data.readers import checked_id, csv_rows, parse_json
 
 ROLES = ("system", "developer", "user", "assistant")
 CSV_COLUMNS = ("conversation_id", "turn", "role", "content")
@@ -176,7 +176,7 @@ def _session_of(record: dict[str, Any], path: Path, where: Callable[[str], str])
 def _jsonl_conversation(path: Path, number: int, line: str) -> Conversation:
     where = f"line {number}"
     try:
-        record = json.loads(line)
+        record = parse_json(line)
     except json.JSONDecodeError as error:
         raise DataFormatError(path, where, f"expected one JSON object per line ({error.msg})") from None
     if not isinstance(record, dict):
@@ -198,9 +198,11 @@ def _jsonl_conversation(path: Path, number: int, line: str) -> Conversation:
         times.append(_time_of(message, path, field_of))
         sessions.append(_session_of(message, path, field_of))
     raw_id = record.get("id", record.get("conversation_id"))
-    conversation_id = f"line-{number}" if raw_id is None else _scalar(raw_id, path, f"{where}, field 'id'").strip()
-    if not conversation_id:
-        raise DataFormatError(path, f"{where}, field 'id'", "expected a non-empty conversation id")
+    conversation_id = (
+        f"line-{number}"
+        if raw_id is None
+        else checked_id(_scalar(raw_id, path, f"{where}, field 'id'"), path, f"{where}, field 'id'", "conversation id")
+    )
     metadata: dict[str, str] = {}
     extra = record.get("metadata", {})
     if not isinstance(extra, dict):
@@ -227,68 +229,63 @@ def _csv_turn(value: str | None, path: Path, where: str) -> int:
         number = int((value or "").strip())
     except ValueError:
         raise DataFormatError(path, where, f"expected a whole turn number, found {value!r}") from None
+    if number < 0:
+        raise DataFormatError(path, where, f"expected a turn number of 0 or more, found {number}")
     return number
 
 
+def _check_csv_header(path: Path) -> Callable[[list[str]], None]:
+    def check(header: list[str]) -> None:
+        missing = [c for c in CSV_COLUMNS if c not in header]
+        if missing:
+            raise DataFormatError(
+                path, "line 1", f"expected the columns {', '.join(CSV_COLUMNS)}; missing {', '.join(missing)}"
+            )
+
+    return check
+
+
 def _csv_conversations(path: Path, handle: TextIO) -> Iterator[Conversation]:
-    reader = csv.DictReader(handle)
-    try:
-        header = [name.strip().lstrip("\ufeff") for name in (reader.fieldnames or [])]
-    except csv.Error as error:
-        raise DataFormatError(path, "line 1", f"expected a CSV header ({error})") from None
-    missing = [c for c in CSV_COLUMNS if c not in header]
-    if missing:
-        raise DataFormatError(
-            path, "line 1", f"expected the columns {', '.join(CSV_COLUMNS)}; missing {', '.join(missing)}"
-        )
-    reader.fieldnames = header
-    metadata_columns = [c for c in header if c not in CSV_COLUMNS and c not in TIME_FIELDS]
-    per_message = any(c in header for c in (*TIME_FIELDS, SESSION_FIELD))
+    # The shared strict reader: short rows, a column named twice, an unterminated quote are errors.
     current: Conversation | None = None
     last_turn = 0
     finished: set[str] = set()
-    try:
-        for row in reader:
-            line = reader.line_num
-            where = f"line {line}"
-            if None in row:
-                raise DataFormatError(path, where, f"expected {len(header)} columns, found more")
-            conversation_id = (row.get("conversation_id") or "").strip()
-            if not conversation_id:
-                raise DataFormatError(
-                    path, f"{where}, column 'conversation_id'", "expected a non-empty conversation id"
-                )
-            turn = _csv_turn(row.get("turn"), path, f"{where}, column 'turn'")
-            role = _role(row.get("role"), path, f"{where}, column 'role'")
-            text = _text(
-                row.get("content") if row.get("content") is not None else "", path, f"{where}, column 'content'"
-            )
-            if current is None or conversation_id != current.id:
-                if conversation_id in finished:
-                    raise DataFormatError(
-                        path,
-                        f"{where}, column 'conversation_id'",
-                        f"conversation {conversation_id!r} continues after other conversations; "
-                        "sort the export by conversation_id, turn",
-                    )
-                if current is not None:
-                    finished.add(current.id)
-                    yield current
-                metadata = {c: _scalar(row.get(c), path, f"{where}, column {c!r}") for c in metadata_columns}
-                current, last_turn = Conversation(conversation_id, [], metadata, line), turn - 1
-            if turn <= last_turn:
+    for line, row in csv_rows(path, handle, _check_csv_header(path)):
+        where = f"line {line}"
+        conversation_id = checked_id(
+            row["conversation_id"], path, f"{where}, column 'conversation_id'", "conversation id"
+        )
+        turn = _csv_turn(row["turn"], path, f"{where}, column 'turn'")
+        role = _role(row["role"], path, f"{where}, column 'role'")
+        text = _text(row["content"], path, f"{where}, column 'content'")
+        if current is None or conversation_id != current.id:
+            if conversation_id in finished:
                 raise DataFormatError(
                     path,
-                    f"{where}, column 'turn'",
-                    f"expected turns in increasing order, found {turn} after {last_turn}",
+                    f"{where}, column 'conversation_id'",
+                    f"conversation {conversation_id!r} continues after other conversations; "
+                    "sort the export by conversation_id, turn",
                 )
-            last_turn = turn
-            current.messages.append((role, text))
-            if per_message:
-                column = functools.partial("{}, column '{}'".format, where)
-                current.times.append(_time_of(row, path, column))
-                current.sessions.append(_session_of(row, path, column))
-    except csv.Error as error:
-        raise DataFormatError(path, f"line {reader.line_num}", f"expected valid CSV ({error})") from None
+            if current is not None:
+                finished.add(current.id)
+                yield current
+            metadata = {
+                c: _scalar(row[c], path, f"{where}, column {c!r}")
+                for c in row
+                if c not in CSV_COLUMNS and c not in TIME_FIELDS
+            }
+            current, last_turn = Conversation(conversation_id, [], metadata, line), turn - 1
+        if turn <= last_turn:
+            raise DataFormatError(
+                path,
+                f"{where}, column 'turn'",
+                f"expected turns in increasing order, found {turn} after {last_turn}",
+            )
+        last_turn = turn
+        current.messages.append((role, text))
+        if any(c in row for c in (*TIME_FIELDS, SESSION_FIELD)):  # per message: for the statutory checks
+            column = functools.partial("{}, column '{}'".format, where)
+            current.times.append(_time_of(row, path, column))
+            current.sessions.append(_session_of(row, path, column))
     if current is not None:
         yield current

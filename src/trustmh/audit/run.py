@@ -13,7 +13,6 @@ import hashlib
 import tempfile
 import time
 from collections.abc import Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,10 +89,17 @@ def run_audit(options: AuditOptions) -> list[Any]:
 
     import trustmh.audit.recorded
     import trustmh.core.run_stop  # noqa: F401  (no call once a cap stopped the run)
-    from trustmh.core.inspect_compat import quiet_hooks_banner, stale_flush_interval
+    from trustmh.core.inspect_compat import quiet_hooks_banner
     from trustmh.run.config import RunCaps, RunConfig
     from trustmh.run.models import check_endpoints, validate_models, with_redacting_models
-    from trustmh.run.runner import LOG_FLUSH_SECONDS, enforced, eval_set_options, finished_samples, run_budget_of
+    from trustmh.run.runner import (
+        LOG_FLUSH_SECONDS,
+        enforced,
+        eval_set_options,
+        raise_if_stopped,
+        run_budget_of,
+        stoppable_run,
+    )
     from trustmh.run.summary import print_results
     from trustmh.scoring.judge import raise_if_a_judge_stopped
 
@@ -144,13 +150,10 @@ def run_audit(options: AuditOptions) -> list[Any]:
             settings = with_redacting_models(settings)
             check_endpoints(settings)
             judges = [m for role, m in (settings.get("model_roles") or {}).items() if role.split("_")[0] == "judge"]
-            with stale_flush_interval(flush_seconds) if flush_seconds else nullcontext():
+            with stoppable_run(flush_seconds) as interrupted:  # Ctrl-C: exit 130, as `trustmh run`
                 success, logs = eval_set(tasks=[task], log_dir=str(options.log_dir), **settings)
             remove_superseded_logs(options.log_dir, logs, started_at)
-            if budget is not None and budget.budget.stopped:
-                from trustmh.run.budget import cap_message
-
-                raise cap_message(budget, finished_samples(logs))
+            raise_if_stopped(interrupted, budget, logs)
     raise_if_a_judge_stopped(judges)
     print_results(logs)
     _print_headline(logs)

@@ -12,7 +12,7 @@ from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
 from trustmh.core.consoles import ReadableConsole
-from trustmh.core.errors import UserError, redact
+from trustmh.core.errors import EXIT_INTERRUPTED, UserError, redact
 
 console = ReadableConsole()
 err_console = ReadableConsole(stderr=True)
@@ -87,8 +87,12 @@ def flag_for(argument: str) -> str:
     return FLAGS.get(argument, "--" + argument.replace("_", "-"))
 
 
+INTERRUPTED = "interrupted (Ctrl-C): the command stopped before its end"
+
+
 def user_errors(function: F) -> F:
-    """Turn :class:`UserError` raised inside a command into one line on stderr and exit 2.
+    """Turn :class:`UserError` raised inside a command into one line on stderr and exit 2, and
+    Ctrl-C (``KeyboardInterrupt``) into one line and exit 130.
 
     An error about one argument (``UserError.argument``) is prefixed with the flag that sets it.
     """
@@ -100,6 +104,8 @@ def user_errors(function: F) -> F:
         except UserError as error:
             message = f"{flag_for(error.argument)}: {error}" if error.argument else str(error)
             raise fail(message, error.exit_code) from None
+        except KeyboardInterrupt:  # typer would turn it into a silent exit 130
+            raise fail(INTERRUPTED, EXIT_INTERRUPTED) from None
 
     return cast(F, wrapper)  # functools.wraps keeps the signature typer reads
 

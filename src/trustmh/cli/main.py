@@ -42,6 +42,14 @@ app.add_typer(labels_commands.app, name="labels")
 readable_help(app)
 
 
+def _interrupted() -> int:
+    """Ctrl-C outside a command's body (while its arguments are read): one line, exit 130."""
+    from trustmh.cli.common import EXIT_INTERRUPTED, INTERRUPTED, fail
+
+    fail(INTERRUPTED, EXIT_INTERRUPTED)
+    return EXIT_INTERRUPTED
+
+
 def main() -> None:
     """Run the CLI; every error is one line on stderr, never a traceback.
 
@@ -70,12 +78,12 @@ def main() -> None:
         fail(f"{where}{error.format_message()} (see --help)", error.exit_code)
         code = error.exit_code
     except getattr(click.exceptions, "Abort", KeyboardInterrupt):  # absent from typer's vendored click
-        code = 130
+        code = _interrupted()
     except UserError as error:  # raised outside a command body (e.g. while parsing)
         fail(str(error), error.exit_code)
         code = error.exit_code
     except KeyboardInterrupt:
-        code = 130
+        code = _interrupted()
     except Exception as error:
         if os.environ.get("TRUSTMH_DEBUG") == "1":
             raise

@@ -45,6 +45,7 @@ class DataFormatError(UserError):
 
 
 EXIT_INCOMPLETE = 3
+EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
 
 
 class IncompleteRunError(UserError):

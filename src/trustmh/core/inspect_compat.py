@@ -9,8 +9,9 @@ else in trustmh imports inspect's public API only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from inspect_ai.event import Event
 from inspect_ai.log import Transcript, transcript
@@ -153,6 +154,20 @@ def resolved_generate_config(model: Model, config: GenerateConfig) -> GenerateCo
     return model._resolve_config(config)
 
 
+def wrap_retry_loop(
+    model: Model, wrap: Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]
+) -> None:
+    """Replace ``model``'s retry loop (``Model._generate``: every attempt of one call and the
+    back-off between them, entered once the call holds its connection slot) by ``wrap(loop)``.
+    The loop is called with keyword arguments, among them ``config`` (the resolved settings)."""
+    loop = getattr(model, "_generate", None)
+    if not callable(loop):
+        raise _missing(
+            "inspect_ai.model.Model._generate", "bound a whole model call by --timeout", ImportError("_generate")
+        )
+    model._generate = wrap(loop)  # type: ignore[method-assign,assignment]
+
+
 def record_event(event: Event) -> None:
     """Add ``event`` to the running sample's transcript (what inspect does for its own model calls)."""
     transcript()._event(event)
@@ -172,6 +187,7 @@ __all__ = [
     "resolved_generate_config",
     "sample_active",
     "stale_flush_interval",
+    "wrap_retry_loop",
 ]
 
 

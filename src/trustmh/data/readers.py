@@ -9,9 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from trustmh.core.errors import DataFormatError, UserError
 from trustmh.core.paths import check_input_file, os_error_words
@@ -19,6 +20,38 @@ from trustmh.core.paths import check_input_file, os_error_words
 # A single field above this size is almost certainly a corrupted file (a missing quote in a
 # CSV swallows the rest of the file into one cell); real items are a few KB at most.
 MAX_FIELD_CHARS = 200_000
+# The csv module refuses a cell above 131,072 characters with its own error, below our limit: a
+# 150,000-character message was "not valid CSV". Raised (process-wide, never lowered) so a cell
+# up to MAX_FIELD_CHARS is read and a longer one meets our own check.
+if csv.field_size_limit() <= MAX_FIELD_CHARS:
+    csv.field_size_limit(MAX_FIELD_CHARS + 1)
+# Control characters (NUL, line breaks, escapes) in an id: it names a sample in logs, reports,
+# CSVs and inspect's sample lookups, where a NUL failed as an internal error.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+TOO_DEEP = "nested too deeply to read (over about 1,000 levels)"
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads``, with nesting too deep for Python's parser (a ``RecursionError``, an
+    internal error before) raised as the ``json.JSONDecodeError`` of any other malformed JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError(TOO_DEEP, text[:100], 0) from None
+
+
+def checked_id(value: str, path: Path, where: str, what: str = "id") -> str:
+    """``value`` stripped, refused (one line naming file and field) when empty or when it holds a
+    control character."""
+    text = value.strip()
+    if not text:
+        raise DataFormatError(path, where, f"expected a non-empty {what}")
+    found = _CONTROL.search(text)
+    if found:
+        raise DataFormatError(
+            path, where, f"expected a {what} without control characters, found {found.group(0)!r} in {text!r}"
+        )
+    return text
 
 
 def read_text(path: Path, encoding: str = "utf-8") -> str:
@@ -64,7 +97,7 @@ def read_json(path: Path) -> Any:
     """Parse a JSON document, naming the line of a syntax error (e.g. a truncated file)."""
     text = read_text(path)
     try:
-        return json.loads(text)
+        return parse_json(text)
     except json.JSONDecodeError as error:
         raise DataFormatError(path, f"line {error.lineno}", f"expected valid JSON ({error.msg})") from None
 
@@ -113,7 +146,7 @@ def read_jsonl(path: Path, required: Sequence[str] = ()) -> list[dict[str, Any]]
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = parse_json(line)
         except json.JSONDecodeError as error:
             raise DataFormatError(path, f"line {number}", f"expected one JSON object per line ({error.msg})") from None
         if not isinstance(obj, dict):
@@ -128,48 +161,80 @@ def read_jsonl(path: Path, required: Sequence[str] = ()) -> list[dict[str, Any]]
     return records
 
 
+def _csv_problem(error: csv.Error) -> str:
+    if "unexpected end of data" in str(error):
+        return "a quoted cell is never closed (an unterminated quote runs to the end of the file)"
+    return f"expected valid CSV ({error})"
+
+
+def csv_rows(
+    path: Path, handle: TextIO, check_header: Callable[[list[str]], None] | None = None
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """The rows of a CSV with a header row, as ``(the line the row starts on, {column: cell})``.
+
+    Column names are whitespace-stripped (and a BOM dropped); ``check_header`` may refuse the
+    header. Strict: a column named twice in the header, a row with more or fewer fields than the
+    header, a quote never closed, malformed quoting, a cell over :data:`MAX_FIELD_CHARS` are each
+    a one-line :class:`DataFormatError` naming the file, the line and the column. Blank lines are
+    skipped. Reads ``handle`` as a stream (the caller opens it with ``newline=""``).
+    """
+    reader = csv.reader(handle, strict=True)
+    try:
+        first = next(reader, None)
+    except csv.Error as error:
+        raise DataFormatError(path, "line 1", f"expected a CSV header ({_csv_problem(error)})") from None
+    header = [name.strip().lstrip("\ufeff").strip() for name in first or []]
+    named = [name for name in header if name]
+    twice = next((name for index, name in enumerate(named) if name in named[:index]), None)
+    if twice is not None:
+        raise DataFormatError(path, "line 1", f"column {twice!r} appears twice in the header")
+    if check_header is not None:
+        check_header(header)
+    # csv's line_num is where a record *ends*; a quoted cell with newlines spans several
+    # lines, so a record starts on the line after the previous record ended.
+    previous_end = reader.line_num
+    try:
+        for cells in reader:
+            line, previous_end = previous_end + 1, reader.line_num
+            if not cells:
+                continue
+            if len(cells) != len(header):
+                more = len(cells) > len(header)
+                raise DataFormatError(
+                    path,
+                    f"line {line}",
+                    f"row has {'more' if more else 'fewer'} fields than the {len(header)} columns of the header "
+                    f"(found {len(cells)}{'' if more else '; a short row'})",
+                )
+            for name, cell in zip(header, cells, strict=True):
+                if len(cell) > MAX_FIELD_CHARS:
+                    raise DataFormatError(
+                        path,
+                        f"line {line}, column {name!r}",
+                        f"expected at most {MAX_FIELD_CHARS} characters, found {len(cell)} (an unbalanced quote?)",
+                    )
+            yield line, dict(zip(header, cells, strict=True))
+    except csv.Error as error:
+        raise DataFormatError(path, f"line {previous_end + 1}", _csv_problem(error)) from None
+
+
 def read_csv_rows(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
-    """Parse a CSV with a header row; column names are whitespace-stripped.
+    """Parse a CSV with a header row (:func:`csv_rows`); ``required`` columns must be there.
 
     Each returned row carries ``_line``: the physical line its record starts on.
     """
+
+    def check(header: list[str]) -> None:
+        missing = [name for name in required if name not in header]
+        if missing:
+            raise DataFormatError(
+                path,
+                "line 1",
+                f"missing column {missing[0]!r} (expected columns: {', '.join(required)}; found: {', '.join(header)})",
+            )
+
     text = read_text(path)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = [name.strip() for name in (reader.fieldnames or [])]
-    missing = [name for name in required if name not in header]
-    if missing:
-        raise DataFormatError(
-            path,
-            "line 1",
-            f"missing column {missing[0]!r} (expected columns: {', '.join(required)}; found: {', '.join(header)})",
-        )
-    reader.fieldnames = header
-    rows: list[dict[str, str]] = []
-    # csv's line_num is where a record *ends*; a quoted cell with newlines spans several
-    # lines, so the record starts on the line after the previous record ended.
-    previous_end = reader.line_num
-    try:
-        for row in reader:
-            line, previous_end = previous_end + 1, reader.line_num
-            if None in row:
-                raise DataFormatError(
-                    path, f"line {line}", f"row has more fields than the {len(header)} columns of the header"
-                )
-            for key in required:
-                value = row.get(key)
-                if value is None:
-                    raise DataFormatError(path, f"line {line}", f"row ends before column {key!r}")
-                if len(value) > MAX_FIELD_CHARS:
-                    raise DataFormatError(
-                        path,
-                        f"line {line}, column {key!r}",
-                        f"field longer than {MAX_FIELD_CHARS} characters (unbalanced quote?)",
-                    )
-            row_out = {k: v for k, v in row.items() if k is not None}
-            row_out["_line"] = str(line)
-            rows.append(row_out)
-    except csv.Error as error:
-        raise DataFormatError(path, f"line {reader.line_num}", f"expected CSV ({error})") from None
+    rows = [row | {"_line": str(line)} for line, row in csv_rows(path, io.StringIO(text, newline=""), check)]
     if not rows:
         raise DataFormatError(path, None, "no data rows after the header")
     return rows

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from trustmh.core.errors import DataFormatError, UserError
 from trustmh.core.spreadsheet import neutralise_csv_cell, restore_csv_cell
-from trustmh.data.readers import read_csv_rows, read_jsonl
+from trustmh.data.readers import checked_id, read_csv_rows, read_jsonl
 
 COLUMNS = ("sample_id", "field", "rater", "score")  # required; ``turn`` and ``weight`` are optional
 WRITTEN_COLUMNS = (*COLUMNS, "turn", "weight")
@@ -204,9 +204,7 @@ def read_ratings(path: str | Path, scales: Mapping[str, Scale] | None = None) ->
     for where, row in _rows(path):
         keys = {}
         for column in ("sample_id", "field", "rater"):
-            keys[column] = _text(row.get(column))
-            if not keys[column]:
-                raise DataFormatError(path, f"{where}, column {column!r}", f"expected a non-empty {column}")
+            keys[column] = checked_id(_text(row.get(column)), path, f"{where}, column {column!r}", column)
         try:
             raw_score = row.get("score")
             value = parse_value(_text(raw_score) if isinstance(raw_score, str) else raw_score)

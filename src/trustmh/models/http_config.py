@@ -3,7 +3,7 @@
 A small YAML (or JSON) file, e.g. for a session-based product::
 
     url: https://bot.example.org/api/sessions/{{session_id}}/messages
-    secrets: [BOT_API_KEY]          # the environment variables this endpoint may read
+    secrets: [BOT_API_KEY]          # what it expects; the user allows it: -M allow_env=BOT_API_KEY
     headers:
       Authorization: "Bearer ${BOT_API_KEY}"
     body:
@@ -15,10 +15,13 @@ A small YAML (or JSON) file, e.g. for a session-based product::
       id: data.id
 
 ``${NAME}`` is replaced by the environment variable ``NAME`` when the file is loaded (in any
-string: url, headers, body), and only for a ``NAME`` the file declares under ``secrets:``: a
-config cannot send another variable of the environment (an OpenAI key, a cloud token) to its
-host. Any other ``${...}`` is an error. Secrets go to one host: a ``session.url`` on another
-host than ``url`` is refused while secrets are declared. Their values are kept in memory only
+string: url, headers, body), and only for a ``NAME`` the *user* allowed: on the command line
+(``-M allow_env=NAME[,NAME...]``) or by naming the variable with the prefix
+:data:`ALLOWED_ENV_PREFIX` (``TRUSTMH_HTTP_``). A config file comes from a stranger as often
+as not: alone it can never choose which variables of the environment (an OpenAI key, a cloud
+token) are sent to its host. ``secrets:`` in the file only lists what it expects; it allows
+nothing. Any other ``${...}`` is an error. Secrets go to one host: a ``session.url`` on another
+host than ``url`` is refused while the file reads any. Their values are kept in memory only
 and redacted from every error. YAML aliases (``*name``) are refused: an alias expanding an
 anchor many times over (the "billion laughs") would cost memory and time at every request. ``{{name}}`` is replaced per request by a request variable (:data:`VARIABLES`):
 a string that is exactly ``"{{name}}"`` becomes the variable's JSON value (a list of
@@ -38,7 +41,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
-from trustmh.core.errors import DataFormatError
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.data.readers import read_yaml_mapping
 
 # Request variables a template may use.
@@ -55,6 +58,8 @@ VARIABLES = {
 _PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 _ENV = re.compile(r"\$\{([^}]*)\}")
 _ENV_NAME = re.compile(r"\w+")
+# Variables named so were set for trustmh/http by the user: a config may read them unasked.
+ALLOWED_ENV_PREFIX = "TRUSTMH_HTTP_"
 DEFAULT_MAX_RESPONSE_BYTES = 4_000_000  # far above any chat reply; bounds memory against a huge or gzip-bomb body
 DEFAULT_CONNECT_TIMEOUT = 10.0
 
@@ -101,7 +106,9 @@ class HttpConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     url: str
     method: Literal["POST", "PUT"] = "POST"
-    secrets: list[str] = Field(default_factory=list, description="environment variables ${NAME} may read")
+    secrets: list[str] = Field(
+        default_factory=list, description="the environment variables the file expects (allows none)"
+    )
     headers: dict[str, str] = Field(default_factory=dict)
     body: Any
     reply: str
@@ -130,7 +137,7 @@ class HttpConfig(BaseModel):
 
     @property
     def secret_values(self) -> tuple[str, ...]:
-        """The values the declared ``secrets`` resolved to, longest first (for redaction)."""
+        """The values the ``${NAME}`` references resolved to, longest first (for redaction)."""
         return self._secret_values
 
     @property
@@ -190,8 +197,33 @@ def json_path(document: Any, path: str) -> Any:
     return current
 
 
-def _resolve_env(value: Any, field: str, path: Path, declared: set[str], secrets: list[str]) -> Any:
-    """``${NAME}`` → the environment variable's value, for a declared ``NAME`` only (recorded in ``secrets``)."""
+def allowed_env_names(allow_env: object, where: str = "-M allow_env") -> frozenset[str]:
+    """The variable names the user allowed (``-M allow_env=A,B``: a comma-separated string or a
+    list), each checked to be a name (a value pasted there by mistake is not echoed)."""
+    if allow_env is None or allow_env == "":
+        return frozenset()
+    items = allow_env if isinstance(allow_env, list | tuple) else str(allow_env).split(",")
+    names = [str(item).strip() for item in items if str(item).strip()]
+    for name in names:
+        if not _ENV_NAME.fullmatch(name):
+            raise UserError(f"{where}: expected environment variable names (letters, digits, _) separated by commas")
+    return frozenset(names)
+
+
+def is_allowed(name: str, allowed: frozenset[str]) -> bool:
+    """May a config read ``${name}``? Only if the user allowed it (see the module docstring)."""
+    return name in allowed or (name.startswith(ALLOWED_ENV_PREFIX) and len(name) > len(ALLOWED_ENV_PREFIX))
+
+
+def _not_allowed(name: str) -> str:
+    return (
+        f"${{{name}}} is not allowed: a config file cannot choose which environment variables are sent "
+        f"to its host; allow it with -M allow_env={name} or name the variable {ALLOWED_ENV_PREFIX}..."
+    )
+
+
+def _resolve_env(value: Any, field: str, path: Path, allowed: frozenset[str], secrets: list[str]) -> Any:
+    """``${NAME}`` → the environment variable's value, for an allowed ``NAME`` only (recorded in ``secrets``)."""
     if isinstance(value, str):
 
         def substitute(match: re.Match[str]) -> str:
@@ -199,13 +231,8 @@ def _resolve_env(value: Any, field: str, path: Path, declared: set[str], secrets
             if not _ENV_NAME.fullmatch(name):
                 shown = match.group(0) if len(match.group(0)) <= 40 else match.group(0)[:40] + "…"
                 raise DataFormatError(path, f"field {field!r}", f"{shown} is not a ${{NAME}} reference")
-            if name not in declared:
-                raise DataFormatError(
-                    path,
-                    f"field {field!r}",
-                    f"${{{name}}} is not declared under `secrets:` (only declared environment variables are "
-                    f"read; add `secrets: [{name}]` if this endpoint may receive it)",
-                )
+            if not is_allowed(name, allowed):
+                raise DataFormatError(path, f"field {field!r}", _not_allowed(name))
             if name not in os.environ:
                 raise DataFormatError(path, f"field {field!r}", f"environment variable {name} is not set")
             if os.environ[name]:
@@ -219,11 +246,11 @@ def _resolve_env(value: Any, field: str, path: Path, declared: set[str], secrets
             where = f"{field}.{key}".lstrip(".")
             if "${" in str(key):
                 raise DataFormatError(path, f"field {where!r}", "${NAME} is expanded in values only, not in keys")
-            resolved[key] = _resolve_env(item, where, path, declared, secrets)
+            resolved[key] = _resolve_env(item, where, path, allowed, secrets)
         return resolved
     if isinstance(value, list):
         return [
-            _resolve_env(item, f"{field}.{index}".lstrip("."), path, declared, secrets)
+            _resolve_env(item, f"{field}.{index}".lstrip("."), path, allowed, secrets)
             for index, item in enumerate(value)
         ]
     return value
@@ -264,30 +291,32 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 
 
 def _check_one_host(config: HttpConfig, written: HttpConfig, path: Path) -> None:
-    """Declared secrets travel in every request's headers: both requests must go to one host."""
-    if config.session is None or not config.secrets or written.session is None:
+    """Secrets travel in every request's headers: both requests must go to one host."""
+    if config.session is None or not config.secret_values or written.session is None:
         return
     if _origin(config.session.url) != _origin(config.url):
         raise DataFormatError(
             path,
             "field 'session.url'",
             f"{written.session.url.split('?')[0]} is not on the host of url {written.url.split('?')[0]}; "
-            "the declared secrets would be sent to both (put both on one host)",
+            "the secrets the file reads would be sent to both (put both on one host)",
         )
 
 
-def load_config(path: str | Path) -> HttpConfig:
-    """Read and check a config file; a mistake is one line naming the file and field."""
+def load_config(path: str | Path, allow_env: object = None) -> HttpConfig:
+    """Read and check a config file; a mistake is one line naming the file and field.
+    ``allow_env``: the environment variables the user allows it to read (``-M allow_env``)."""
     path = Path(path)
+    allowed = allowed_env_names(allow_env)
     raw = read_yaml_mapping(path, "expected a YAML or JSON mapping (url, headers, body, reply)")
     written = _validated(raw, path, expanded=False)
     _check_templates(written, path)
     secrets: list[str] = []
     resolved = {
-        key: value if key == "secrets" else _resolve_env(value, key, path, set(written.secrets), secrets)
+        key: value if key == "secrets" else _resolve_env(value, key, path, allowed, secrets)
         for key, value in raw.items()
     }
     config = _validated(resolved, path, expanded=True)
-    _check_one_host(config, written, path)
     config._secret_values = tuple(sorted(set(secrets), key=len, reverse=True))
+    _check_one_host(config, written, path)
     return config

@@ -8,7 +8,8 @@ Model names:
   label naming the recorded model in logs and reports): recorded outputs, no model called;
 * ``trustmh/http`` (or ``trustmh/http/<label>``) with ``-M http_config=FILE.yaml`` (``-M
   config=FILE.yaml`` under ``trustmh run``; ``config`` is a reserved argument of inspect's
-  ``get_model``): a deployed chatbot over HTTP (:mod:`trustmh.models.http_chatbot`).
+  ``get_model``): a deployed chatbot over HTTP (:mod:`trustmh.models.http_chatbot`); ``-M
+  allow_env=NAME[,NAME]`` names the environment variables its config may read and send.
 
 Every call reports token usage: without it inspect counts tokens with tiktoken, which
 tries to download an encoding and fails offline. Embedded calls also report
@@ -99,7 +100,8 @@ class TrustmhModelAPI(InProcessModelAPI):
                     "trustmh/http needs its endpoint file: trustmh run --model trustmh/http -M config=FILE.yaml"
                     " (under inspect: -M http_config=FILE.yaml)"
                 )
-            self.chatbot = HttpChatbot(load_config(str(config_path)), model_name, source=str(config_path))
+            config = load_config(str(config_path), model_args.get("allow_env"))
+            self.chatbot = HttpChatbot(config, model_name, source=str(config_path))
         else:
             raise UserError(
                 f"unknown trustmh model {model_name!r}; use trustmh/smollm2, trustmh/gguf, trustmh/replay or trustmh/http"

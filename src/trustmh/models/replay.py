@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trustmh.core.errors import DataFormatError, UserError
-from trustmh.data.readers import MAX_FIELD_CHARS, read_text
+from trustmh.data.readers import MAX_FIELD_CHARS, checked_id, parse_json, read_text
 
 
 def normalise(text: str) -> str:
@@ -53,7 +53,7 @@ class Recordings:
                 continue
             where = f"line {number}"
             try:
-                record = json.loads(line)
+                record = parse_json(line)
             except json.JSONDecodeError as error:
                 raise DataFormatError(
                     path, where, f'expected a JSON object {{"id", "output"}} or {{"input", "output"}} ({error.msg})'
@@ -76,7 +76,7 @@ class Recordings:
                         f"{where}, field 'id'",
                         f"expected a string or integer id, found {type(record['id']).__name__}",
                     )
-                key = str(record["id"])
+                key = checked_id(str(record["id"]), path, f"{where}, field 'id'", "sample id")
                 if key in by_id:
                     raise DataFormatError(
                         path, f"{where}, field 'id'", f"duplicate id {key!r} (first at line {id_lines[key]})"

@@ -23,7 +23,9 @@ from typing import Any
 
 # The inspect loggers that write the warnings: sample errors retried, model calls retried, and
 # the root logger, on which inspect's log display reports a failed task with its traceback.
-RETRY_LOGGERS = ("inspect_ai._eval.task.run", "inspect_ai.model._model", "")
+RETRY_LOGGERS = ("inspect_ai._eval.task.run", "inspect_ai.model._model", "", "inspect_ai._eval.evalset")
+# eval_set's notice that task retries are off: `trustmh audit` turns them off on purpose.
+_NO_TASK_RETRIES = "no task-level retries will be performed"
 _TASK_FAILED = re.compile(r" failed \(\d+/\d+ logged\)")
 _SAMPLE_RETRY = re.compile(r"^Sample error \(id: .*Sample will be retried\.\s*$", re.S)
 _MODEL_RETRY = re.compile(r"-> \S+ retry \d+ \(retrying in")
@@ -57,10 +59,15 @@ class RetryNotes(logging.Filter):
         from trustmh.core.run_stop import stop_reasons
 
         message = record.getMessage()
+        if _NO_TASK_RETRIES in message:
+            return False
         if _TASK_FAILED.search(message):
             # After a stop (a cap, an unusable judge, a chatbot config error) every task ends
             # "failed" with the cancel's traceback, once per eval-set attempt: the run ends with
             # the stop's own line instead (issue 30: ~120 "Task cancelled" lines at a cap).
+            # Otherwise the line stays, without its traceback: the full error is in the log
+            # (trustmh view) and the run ends with its own one-line reason.
+            record.exc_info, record.exc_text = None, None
             return not stop_reasons()
         if not (_SAMPLE_RETRY.match(message) or _MODEL_RETRY.search(message)):
             return True

@@ -16,9 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from trustmh.core.errors import UserError
-
-EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT
+from trustmh.core.errors import EXIT_INTERRUPTED, UserError
 
 
 class InterruptedRunError(UserError):

@@ -111,23 +111,33 @@ def fresh_role_model(build: Any, name: str, role: str, **kwargs: Any) -> Any:
 
 def with_redacting_models(options: dict[str, Any]) -> dict[str, Any]:
     """``options`` with every model (and the judge) built now and wrapped so that an error
-    echoing a key is redacted before inspect records it (``models/redacting.py``)."""
+    echoing a key is redacted before inspect records it (``models/redacting.py``), and each
+    call of an API model ends within its ``timeout`` with a one-line reason
+    (``models/call_deadline.py``)."""
     from trustmh.models.redacting import get_redacting_model, install_log_redaction, redacting_model
 
     install_log_redaction()
     options = dict(options)
     model_args = options.pop("model_args", None) or {}
-    options["model"] = [sent_as_logged(get_redacting_model(name, **model_args)) for name in options["model"]]
+    options["model"] = [_bounded(sent_as_logged(get_redacting_model(name, **model_args))) for name in options["model"]]
     roles = options.get("model_roles") or {}
     options["model_roles"] = {
-        role: sent_as_logged(
-            redacting_model(model)
-            if not isinstance(model, str)
-            else fresh_role_model(get_redacting_model, model, role=role)
+        role: _bounded(
+            sent_as_logged(
+                redacting_model(model)
+                if not isinstance(model, str)
+                else fresh_role_model(get_redacting_model, model, role=role)
+            )
         )
         for role, model in roles.items()
     } or None
     return options
+
+
+def _bounded(model: Any) -> Any:
+    from trustmh.models.call_deadline import bounded_calls
+
+    return model if is_embedded(str(model)) else bounded_calls(model)
 
 
 def attempt_timeout_on_api_models(options: dict[str, Any]) -> dict[str, Any]:

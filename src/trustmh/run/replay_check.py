@@ -20,9 +20,18 @@ def check_recordings(
     task: str, built: Any, responses: Path, label: str | None = None, limit: int | None = None
 ) -> None:
     """Validate the task's recordings against its samples before any model call or scoring."""
+    check_covered(task, built, load_recordings(task, responses, label), limit)
+
+
+def load_recordings(task: str, responses: Path, label: str | None = None) -> Any:
+    """The task's :class:`~trustmh.models.replay.Recordings` (a malformed file is one line)."""
     from trustmh.models.replay import Recordings, task_file
 
-    recordings = Recordings.load(task_file(responses, task, label))
+    return Recordings.load(task_file(responses, task, label))
+
+
+def check_covered(task: str, built: Any, recordings: Any, limit: int | None = None) -> None:
+    """Every sample of ``built`` has a record, and every record a sample."""
     samples = [(str(sample.id), _last_user_text(sample)) for sample in built.dataset]
     recordings.check_covers(task, samples, limit)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from trustmh.core.errors import UserError
 from trustmh.run.logs import raise_on_failed
 from trustmh.run.models import model_roles, with_redacting_models
-from trustmh.run.replay_check import check_recordings
-from trustmh.run.runner import build_tasks
+from trustmh.run.replay_check import check_covered, load_recordings
+from trustmh.run.runner import build_tasks, raise_if_stopped, stoppable_run
 from trustmh.scoring.results import score_summary
 
 
@@ -28,8 +28,9 @@ def score_responses(
     import trustmh._registry  # noqa: F401  (the trustmh/replay provider)
 
     (built,) = build_tasks([task], source, data_dir)
+    recordings = load_recordings(task, responses)  # a malformed file is its own error, whatever the data
     try:
-        check_recordings(task, built, responses)
+        check_covered(task, built, recordings)
     except UserError as error:
         if (built.metadata or {}).get("trustmh_source") != "starter":
             raise
@@ -43,15 +44,17 @@ def score_responses(
     # removed afterwards, whatever happens: the JSON summary is the result.
     temporary = None if log_dir else tempfile.mkdtemp(prefix="trustmh-score-")
     try:
-        logs = eval(
-            built,
-            model=f"trustmh/replay/{responses.stem}",
-            model_args={"responses": str(responses)},
-            model_roles=roles,
-            log_dir=str(log_dir or temporary),
-            display="none",
-            fail_on_error=True,
-        )
+        with stoppable_run() as interrupted:  # Ctrl-C: exit 130, as `trustmh run`
+            logs = eval(
+                built,
+                model=f"trustmh/replay/{responses.stem}",
+                model_args={"responses": str(responses)},
+                model_roles=roles,
+                log_dir=str(log_dir or temporary),
+                display="none",
+                fail_on_error=True,
+            )
+        raise_if_stopped(interrupted, logs=logs)
         raise_on_failed(logs)
         return score_summary(logs[0])
     finally:

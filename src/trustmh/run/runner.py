@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +103,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
     # cap or a useless judge stopped the run.
     import trustmh._registry
     import trustmh.core.run_stop  # noqa: F401
-    from trustmh.core.inspect_compat import PrerequisiteError, quiet_hooks_banner, stale_flush_interval
-    from trustmh.models.retry_notes import retry_notes
+    from trustmh.core.inspect_compat import PrerequisiteError, quiet_hooks_banner
     from trustmh.scoring.panel import panel_settings
 
     config.check()
@@ -153,10 +152,8 @@ def run_tasks(config: RunConfig) -> list[Any]:
                 m for role, m in (options.get("model_roles") or {}).items() if role.split("_")[0] == "judge"
             ]
             with (
-                interrupt_stops_the_run() as interrupted,
+                stoppable_run(LOG_FLUSH_SECONDS) as interrupted,
                 panel_settings(config.judge_repeats, config.exclude_self),
-                retry_notes(),
-                stale_flush_interval(LOG_FLUSH_SECONDS),
             ):
                 success, logs = eval_set(tasks=tasks, log_dir=str(log_dir), **options)
         except (PrerequisiteError, UserError) as error:  # a missing API key, an unreachable endpoint
@@ -171,12 +168,7 @@ def run_tasks(config: RunConfig) -> list[Any]:
             text = Text.from_markup(str(getattr(error, "message", None) or error)).plain  # inspect writes rich markup
             raise UserError(first_line(text).removeprefix("ERROR: ")) from None
         remove_superseded_logs(log_dir, logs, started_at)
-        raise_if_interrupted(interrupted)
-        if budget is not None and budget.budget.stopped:
-            from trustmh.run.budget import cap_message
-
-            raise cap_message(budget, finished_samples(logs))
-        raise_if_stopped_with_a_message()
+        raise_if_stopped(interrupted, budget, logs)
     raise_if_a_judge_stopped(judge_models)
     print_results(logs)
     if budget is not None:
@@ -188,6 +180,35 @@ def run_tasks(config: RunConfig) -> list[Any]:
     if config.write_report:
         _write_report(log_dir)
     return logs
+
+
+@contextmanager
+def stoppable_run(flush_seconds: float | None = None) -> Iterator[list[int]]:
+    """Around the ``eval``/``eval_set`` of every command that runs tasks (``run``, ``audit``,
+    ``score``): the first Ctrl-C stops the run (:mod:`trustmh.run.interrupt`), retry warnings are
+    one line per task (:mod:`trustmh.models.retry_notes`), and with ``flush_seconds`` a finished
+    sample reaches the log within that many seconds. Yields the SIGINTs received, for
+    :func:`raise_if_stopped` once the eval returned."""
+    from trustmh.core.inspect_compat import stale_flush_interval
+    from trustmh.models.retry_notes import retry_notes
+
+    with (
+        interrupt_stops_the_run() as interrupted,
+        retry_notes(),
+        stale_flush_interval(flush_seconds) if flush_seconds else nullcontext(),
+    ):
+        yield interrupted
+
+
+def raise_if_stopped(interrupted: list[int], budget: Any = None, logs: Sequence[Any] = ()) -> None:
+    """A run stopped before its end ends with its one line: Ctrl-C (exit 130), a cap (exit 3), or
+    the line a stop left (a model call out of --timeout, a chatbot config error; exit 2)."""
+    raise_if_interrupted(interrupted)
+    if budget is not None and budget.budget.stopped:
+        from trustmh.run.budget import cap_message
+
+        raise cap_message(budget, finished_samples(logs))
+    raise_if_stopped_with_a_message()
 
 
 def raise_if_stopped_with_a_message() -> None:

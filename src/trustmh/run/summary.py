@@ -11,6 +11,7 @@ from rich.table import Table
 
 from trustmh.core.consoles import ReadableConsole
 from trustmh.core.errors import redact
+from trustmh.models.call_deadline import ERROR_KINDS
 from trustmh.scoring.results import metric_rows
 
 console = ReadableConsole()
@@ -27,16 +28,6 @@ def first_line(message: str | None) -> str:
 
 
 _RETRY_ERROR = re.compile(r"RetryError[\[(]<Future .* raised (\w+)>[\])]")
-_ERROR_NAMES = {
-    "InternalServerError": "HTTP 5xx from the model endpoint",
-    "APIStatusError": "HTTP error from the model endpoint",
-    "RateLimitError": "HTTP 429 (rate limited)",
-    "APITimeoutError": "request timed out",
-    "AttemptTimeoutError": "attempt timed out",
-    "APIConnectionError": "cannot connect to the model endpoint",
-    "APIResponseValidationError": "malformed response body",
-    "JSONDecodeError": "malformed response body",
-}
 
 
 def error_reason(message: str | None) -> str:
@@ -46,7 +37,7 @@ def error_reason(message: str | None) -> str:
     found = _RETRY_ERROR.search(message or "")
     if found:
         name = found.group(1)
-        return f"{_ERROR_NAMES.get(name, name)} ({name}; gave up after retries)"
+        return f"{ERROR_KINDS.get(name, name)} ({name}; gave up after retries)"
     return text
 
 

@@ -7,6 +7,7 @@ single stderr line must contain and the outputs that must not exist afterwards.
 from tests.hardening.bad_input import (
     align_report,
     bulk,
+    clean_errors,
     datasets,
     http_chatbot,
     judge_check_turns,
@@ -31,4 +32,5 @@ CASES: list[Case] = [
     *prices.CASES,
     *label_scales.CASES,
     *spend_record.CASES,
+    *clean_errors.CASES,
 ]

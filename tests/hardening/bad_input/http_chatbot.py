@@ -1,5 +1,5 @@
 """`trustmh run --model trustmh/http/bot -M config=bot.yaml`: dead or odd endpoints and hostile
-config files (issue 25, item 5)."""
+config files (issue 25, item 5; issue 35, item 8: only the user allows a variable to be read)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ BODY = "body: {text: '{{message}}'}\nreply: data.reply\n"
 ARGS = ["run", "privacy_psyleak", "--model", "trustmh/http/bot", "-M", "config=bot.yaml"]
 
 
-def http_case(case_id: str, config: str, expected: list[str], env: dict[str, str] | None = None) -> Case:
+def http_case(
+    case_id: str, config: str, expected: list[str], env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+) -> Case:
     files: Files = {"bot.yaml": config}
-    return Case(case_id, [*ARGS, "--log-dir", "logs", "--no-report"], files, expected, ["logs"], env or {})
+    return Case(case_id, [*ARGS, *args, "--log-dir", "logs", "--no-report"], files, expected, ["logs"], env or {})
 
 
 def billion_laughs(levels: int = 9, width: int = 9) -> str:
@@ -35,11 +37,12 @@ CASES = [
         f"url: {NOWHERE_URL}\n" + BODY,
         [f"endpoint {NOWHERE_URL} is unreachable", "does not resolve"],
     ),
-    http_case(
+    http_case(  # -M allow_env reaches the config: it is read, and the dead URL is what stops the run
         "http-dead-url-secret-in-path",
         "url: 'http://127.0.0.1:9/bot${BOT_TOKEN}/chat'\nsecrets: [BOT_TOKEN]\n" + BODY,
         ["endpoint http://127.0.0.1:9/bot[REDACTED]/chat is unreachable", "connection refused"],
         {"BOT_TOKEN": TEST_KEY},
+        ("-M", "allow_env=BOT_TOKEN"),
     ),
     http_case(
         "http-dead-session-url",
@@ -59,16 +62,29 @@ CASES = [
     http_case(
         "http-undeclared-secret",
         "url: http://bot.test/chat\nheaders: {Authorization: 'Bearer ${OPENAI_API_KEY}'}\n" + BODY,
-        ["bot.yaml:field 'headers.Authorization'", "${OPENAI_API_KEY} is not declared under `secrets:`"],
+        ["bot.yaml:field 'headers.Authorization'", "${OPENAI_API_KEY} is not allowed", "-M allow_env=OPENAI_API_KEY"],
         {"OPENAI_API_KEY": TEST_KEY},
+    ),
+    http_case(  # the file's own list allows nothing: only the user does
+        "http-secret-declared-by-the-file-only",
+        "url: http://bot.test/chat\nsecrets: [OPENAI_API_KEY]\nheaders: {K: 'Bearer ${OPENAI_API_KEY}'}\n" + BODY,
+        ["bot.yaml:field 'headers.K'", "${OPENAI_API_KEY} is not allowed", "-M allow_env=OPENAI_API_KEY"],
+        {"OPENAI_API_KEY": TEST_KEY},
+    ),
+    http_case(  # allowing one variable does not allow another
+        "http-secret-other-than-allowed",
+        "url: http://bot.test/chat\nheaders: {K: '${OPENAI_API_KEY}'}\n" + BODY,
+        ["bot.yaml:field 'headers.K'", "${OPENAI_API_KEY} is not allowed"],
+        {"OPENAI_API_KEY": TEST_KEY, "BOT_TOKEN": "x"},
+        ("-M", "allow_env=BOT_TOKEN"),
     ),
     http_case(
         "http-secret-to-two-hosts",
-        "url: http://bot.test/chat\nsecrets: [BOT_TOKEN]\nheaders: {K: '${BOT_TOKEN}'}\n"
+        "url: http://bot.test/chat\nheaders: {K: '${TRUSTMH_HTTP_BOT_TOKEN}'}\n"
         + BODY
         + "session: {url: 'http://collector.test/s', id: id}\n",
         ["bot.yaml:field 'session.url'", "is not on the host of url"],
-        {"BOT_TOKEN": TEST_KEY},
+        {"TRUSTMH_HTTP_BOT_TOKEN": TEST_KEY},
     ),
     http_case("http-yaml-billion-laughs", billion_laughs(), ["bot.yaml:line 5", "aliases (*name) are not accepted"]),
 ]
