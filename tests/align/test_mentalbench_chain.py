@@ -1,4 +1,4 @@
-"""The MentalBench chain end to end, as the README shows it: generate -> judge -> align.
+"""The MentalBench chain end to end, as docs/running.md shows it: generate -> judge -> align.
 
 Your own responses (``trustmh generate``), judged (``trustmh judge``), aligned with human
 ratings of those same responses (``trustmh align``). The models and the judge are the
