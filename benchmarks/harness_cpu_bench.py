@@ -107,9 +107,12 @@ def scores_of(log_dir: str) -> dict[str, object]:
     """Every metric and every sample's score value of a run's logs, keyed by task."""
     scores: dict[str, object] = {}
     for log in logs_of(log_dir):
-        metrics = {s.name: {k: m.value for k, m in s.metrics.items()} for s in (log.results.scores if log.results else [])}
+        metrics = {
+            s.name: {k: m.value for k, m in s.metrics.items()} for s in (log.results.scores if log.results else [])
+        }
         samples = {str(s.id): {k: v.value for k, v in (s.scores or {}).items()} for s in log.samples or []}
-        scores[log.eval.task] = {"metrics": metrics, "samples": samples}
+        # keyed without the registry prefix, which depends on how the tree was put on the path
+        scores[log.eval.task.removeprefix("trustmh/")] = {"metrics": metrics, "samples": samples}
     return scores
 
 
@@ -122,7 +125,9 @@ def prompts_of(log_dir: str) -> list[str]:
     return prompts
 
 
-def measure(kind: str, size: int, args: argparse.Namespace, env: dict[str, str], scratch: str, prompts: list[str]) -> Run:
+def measure(
+    kind: str, size: int, args: argparse.Namespace, env: dict[str, str], scratch: str, prompts: list[str]
+) -> Run:
     log_dir = tempfile.mkdtemp(prefix=f"{kind}-{size}-", dir=scratch)
     load = os.getloadavg()[0]
     if kind == "trustmh":
@@ -134,7 +139,10 @@ def measure(kind: str, size: int, args: argparse.Namespace, env: dict[str, str],
         command = [sys.executable, "-c", INSPECT_SCRIPT, prompt_file, str(args.connections), log_dir]
         cpu, wall = timed(command, env)
         samples = min(size, len(prompts))
-    print(f"  {kind:<8} size {size:>5}: {samples} samples, CPU {cpu:6.2f} s, wall {wall:6.2f} s, load {load:.1f}", flush=True)
+    print(
+        f"  {kind:<8} size {size:>5}: {samples} samples, CPU {cpu:6.2f} s, wall {wall:6.2f} s, load {load:.1f}",
+        flush=True,
+    )
     return Run(kind, size, samples, cpu, wall, load)
 
 
@@ -155,7 +163,14 @@ def profile(args: argparse.Namespace, env: dict[str, str], scratch: str) -> None
     out = Path(args.profile)
     out.mkdir(parents=True, exist_ok=True)
     prof = out / "trustmh.prof"
-    command = [sys.executable, "-m", "cProfile", "-o", str(prof), *trustmh_command(args, max(args.sizes), tempfile.mkdtemp(dir=scratch))]
+    command = [
+        sys.executable,
+        "-m",
+        "cProfile",
+        "-o",
+        str(prof),
+        *trustmh_command(args, max(args.sizes), tempfile.mkdtemp(dir=scratch)),
+    ]
     timed(command, env)
     with (out / "top.txt").open("w") as handle:
         stats = pstats.Stats(str(prof), stream=handle)
@@ -197,7 +212,9 @@ def main() -> None:
         warm = measure("trustmh", max(args.sizes), args, env, scratch, [])  # warm-up, and its prompts
         prompts = prompts_of(str(next(Path(scratch).glob("trustmh-*"))))
         if args.scores:
-            Path(args.scores).write_text(json.dumps(scores_of(str(next(Path(scratch).glob("trustmh-*")))), indent=1, sort_keys=True, default=str))
+            Path(args.scores).write_text(
+                json.dumps(scores_of(str(next(Path(scratch).glob("trustmh-*")))), indent=1, sort_keys=True, default=str)
+            )
         runs: list[Run] = []
         for rep in range(args.reps):
             kinds = ("trustmh", "inspect") if rep % 2 else ("inspect", "trustmh")
@@ -211,7 +228,9 @@ def main() -> None:
 
 def report(args: argparse.Namespace, runs: list[Run]) -> None:
     loads = [r.load for r in runs]
-    print(f"\n{args.task}: sizes {args.sizes}, {args.reps} reps, {args.latency * 1000:.0f} ms latency, {args.connections} connections; load average {min(loads):.1f}-{max(loads):.1f}")
+    print(
+        f"\n{args.task}: sizes {args.sizes}, {args.reps} reps, {args.latency * 1000:.0f} ms latency, {args.connections} connections; load average {min(loads):.1f}-{max(loads):.1f}"
+    )
     print(f"{'side':<8} {'CPU at sizes (median s)':>26} {'marginal ms/sample':>19} {'fixed s':>8}")
     fits = {}
     for kind in ("inspect", "trustmh"):

@@ -26,7 +26,9 @@ def test_every_cell_reads_as_openpyxl_reads_it(shared_data: Path, name: str) -> 
     expected = reference.to_numpy(dtype=object).tolist()
     assert len(rows) == len(expected) == 1000
     differing = [
-        (r, c) for r, (got, want) in enumerate(zip(rows, expected, strict=True)) for c in range(len(header))
+        (r, c)
+        for r, (got, want) in enumerate(zip(rows, expected, strict=True))
+        for c in range(len(header))
         if not _same(got[c], want[c])
     ]
     assert differing == []
