@@ -209,7 +209,7 @@ def main() -> None:
         env = {**os.environ, "OPENAI_BASE_URL": double.base_url, "OPENAI_API_KEY": "sk-bench-not-a-key"}
         env["PYTHONPATH"] = os.pathsep.join([args.src, str(REPO)])
         env["INSPECT_CACHE_DIR"] = env["TRUSTMH_CACHE_DIR"] = scratch
-        warm = measure("trustmh", max(args.sizes), args, env, scratch, [])  # warm-up, and its prompts
+        measure("trustmh", max(args.sizes), args, env, scratch, [])  # warm-up, and its prompts
         prompts = prompts_of(str(next(Path(scratch).glob("trustmh-*"))))
         if args.scores:
             Path(args.scores).write_text(
@@ -222,7 +222,6 @@ def main() -> None:
                 runs += [measure(kind, size, args, env, scratch, prompts) for kind in kinds]
         if args.profile:
             profile(args, env, scratch)
-    del warm
     report(args, runs)
 
 

@@ -185,7 +185,7 @@ def _read_xlsx(path: Path) -> tuple[list[str], list[list[object]]]:
         raise DataFormatError(path, None, "the file is empty")
     try:
         # calamine reads the released MentalAlign workbooks 3-5x faster than openpyxl, every cell
-        # the same (benchmarks/harness_cpu_bench.py --compare-xlsx checks each cell both ways).
+        # the same (tests/data/loaders/test_mentalalign_xlsx.py compares every cell both ways).
         frame = pd.read_excel(path, dtype=str, engine="calamine")
     except (CalamineError, zipfile.BadZipFile, ValueError, KeyError, OSError) as error:
         raise DataFormatError(path, None, f"expected an .xlsx workbook ({error})") from None
