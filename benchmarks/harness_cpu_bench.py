@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -222,6 +223,7 @@ def main() -> None:
                 runs += [measure(kind, size, args, env, scratch, prompts) for kind in kinds]
         if args.profile:
             profile(args, env, scratch)
+    shutil.rmtree(scratch, ignore_errors=True)
     report(args, runs)
 
 
