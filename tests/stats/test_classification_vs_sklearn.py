@@ -118,3 +118,15 @@ def test_relative_drop_and_paired_bootstrap() -> None:
     same = paired_bootstrap_relative_drop([1, 0, 1, 1], [1, 0, 1, 1])
     assert same.value == 0 and same.ci_low == 0 and same.ci_high == 0
     assert math.isnan(paired_bootstrap_relative_drop([], []).value)
+
+
+def test_confusion_matrix_matches_sklearn_on_random_labels_and_when_empty() -> None:
+    rng = np.random.default_rng(7)
+    labels = ["a", "b", "c", "d", "e"]
+    for n in (0, 1, 17, 500):
+        gold = [labels[i] for i in rng.integers(0, 5, n)]
+        pred = [labels[i] for i in rng.integers(0, 4, n)]  # "e" never predicted
+        ours = confusion_matrix(gold, pred, labels)
+        assert ours.dtype == np.int64 and ours.shape == (5, 5)
+        expected = sk_confusion(gold, pred, labels=labels) if n else np.zeros((5, 5))
+        assert (ours == expected).all()

@@ -16,6 +16,7 @@ Usage::
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -82,9 +83,16 @@ def template_text(template: Template) -> str:
     return "".join(part if isinstance(part, str) else "{" + part.expression + "}" for part in template.parts)
 
 
+@functools.lru_cache(maxsize=16)
+def parsed(source: str) -> ast.Module:
+    """``ast.parse(source)``, once per source text: a task reads several templates and settings
+    from the same upstream file (callers only read the tree, never change it)."""
+    return ast.parse(source)
+
+
 def find_function(source: str, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
     """The function ``name`` (``"func"`` or ``"Class.method"``) of a module's source text."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     wanted = name.split(".")
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and len(wanted) == 2 and node.name == wanted[0]:
@@ -161,7 +169,7 @@ def string_template(source: str, function: str | None, variable: str | None = No
     it, the ``index``-th string expression that is returned or assigned, in source order.
     Names of other strings assigned once in the same scope are followed (``a + b``).
     """
-    scope: ast.AST = ast.parse(source) if function is None else find_function(source, function)
+    scope: ast.AST = parsed(source) if function is None else find_function(source, function)
     local = _assignments(scope)
     if variable is not None:
         values = local.get(variable, [])
@@ -186,7 +194,7 @@ def string_template(source: str, function: str | None, variable: str | None = No
 
 def literal_value(source: str, function: str | None, variable: str) -> Any:
     """A literal (number, string, tuple, dict…) assigned once to ``variable``, e.g. a temperature."""
-    scope: ast.AST = ast.parse(source) if function is None else find_function(source, function)
+    scope: ast.AST = parsed(source) if function is None else find_function(source, function)
     values = _assignments(scope).get(variable, [])
     if len(values) != 1:
         raise UpstreamCodeError(f"{function or 'module level'}: expected one assignment to {variable!r}")
@@ -198,7 +206,7 @@ def literal_value(source: str, function: str | None, variable: str) -> Any:
 
 def call_keyword(source: str, function: str | None, callee: str, keyword: str) -> Any:
     """The literal value of ``keyword=`` in the first call to ``callee`` (dotted name's last part)."""
-    scope: ast.AST = ast.parse(source) if function is None else find_function(source, function)
+    scope: ast.AST = parsed(source) if function is None else find_function(source, function)
     for node in ast.walk(scope):
         if not isinstance(node, ast.Call):
             continue
@@ -215,7 +223,7 @@ def call_keyword(source: str, function: str | None, callee: str, keyword: str) -
 
 
 def _scope(source: str, function: str | None) -> ast.AST:
-    return ast.parse(source) if function is None else find_function(source, function)
+    return parsed(source) if function is None else find_function(source, function)
 
 
 def assigned_strings(source: str, function: str | None, variable: str) -> list[str]:

@@ -14,14 +14,11 @@ from typing import Any
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_json, write_text
 from trustmh.core.spreadsheet import neutralise_csv_cell
-from trustmh.report.alignment import load_alignment
 from trustmh.report.collect import Collection, collect
-from trustmh.report.escalation_tradeoff import escalation_points
-from trustmh.report.gate_verdict import load_verdict
-from trustmh.report.headline import pillar_scores
-from trustmh.report.judge_validation import annotate, load_validations
-from trustmh.report.ranking import leaderboards
-from trustmh.report.render import render_html
+
+# The figures, the page renderer (plotly, jinja2) and the leaderboards are imported where they
+# are used: ``trustmh run`` imports this package for its console summary (report.headline) and
+# should not pay for the page it does not build.
 
 # Column order of the tidy results table (CSV and JSON exports). ``strict*``: the metric with
 # every unparsed answer counted wrong, where the scorer reports that variant (``<metric>_strict``,
@@ -71,6 +68,11 @@ def build_report(
     builds the statutory evidence section from the collection (``trustmh report --profile``; the
     regulatory package sits above this one, so it is passed in).
     """
+    from trustmh.report.alignment import load_alignment
+    from trustmh.report.gate_verdict import load_verdict
+    from trustmh.report.judge_validation import annotate, load_validations
+    from trustmh.report.render import render_html
+
     alignment = load_alignment(align_json) if align_json is not None else None
     validations = load_validations(judge_validation or [])
     verdict = load_verdict(gate) if gate is not None else None
@@ -92,6 +94,9 @@ def tidy_records(collection: Collection) -> list[dict[str, object]]:
 
 def rankings(collection: Collection) -> list[dict[str, object]]:
     """One leaderboard per source (see :mod:`trustmh.report.ranking`), as JSON."""
+    from trustmh.report.headline import pillar_scores
+    from trustmh.report.ranking import leaderboards
+
     rows = [row for res in collection.results for row in res.rows]
     return [board.as_dict() for board in leaderboards(pillar_scores(rows), collection.item_values())]
 
@@ -106,5 +111,7 @@ def write_exports(collection: Collection, csv_path: Path | None = None, json_pat
         writer.writerows({k: neutralise_csv_cell(v) for k, v in record.items()} for record in records)
         write_text(buffer.getvalue(), csv_path)
     if json_path is not None:
+        from trustmh.report.escalation_tradeoff import escalation_points
+
         points = [p.as_dict() for p in escalation_points([row for res in collection.results for row in res.rows])]
         write_json({"results": records, "rankings": rankings(collection), "escalation_tradeoff": points}, json_path)

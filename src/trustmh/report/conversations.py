@@ -12,12 +12,14 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import plotly.graph_objects as go
 from markupsafe import Markup
 
 from trustmh.stats import mean_estimate
+
+if TYPE_CHECKING:  # plotly is imported when figures are drawn, not when logs are collected
+    import plotly.graph_objects as go
 
 # Direction of each per-turn field: +1 higher is better, -1 higher is worse (for colouring).
 DIRECTION = {
@@ -136,6 +138,8 @@ def transcripts_html(key: str, data: ConversationData | None) -> Markup:
 
 def trajectory_figures(results: Iterable[Any]) -> list[tuple[str, go.Figure]]:
     """One figure per (task, score): mean by turn with 95% CI, one line per model."""
+    import plotly.graph_objects as go
+
     by_task: dict[str, list[Any]] = {}
     for result in results:
         if getattr(result, "conversation", None) is not None and result.conversation.values:

@@ -14,6 +14,7 @@ never a guess.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Literal
@@ -34,6 +35,15 @@ def _alias_pattern(aliases: Mapping[str, str]) -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b")
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(aliases: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], re.Pattern[str], re.Pattern[str]]:
+    """(normalised alias -> label, the alias pattern, the explicit-cue pattern), once per alias
+    table rather than once per answer parsed."""
+    lookup = {normalise_label_text(a): c for a, c in aliases}
+    pattern = _alias_pattern(dict(aliases))
+    return lookup, pattern, re.compile(_EXPLICIT_CUE + pattern.pattern)
+
+
 def _single(found: list[str]) -> str | None | Literal[False]:
     distinct = list(dict.fromkeys(found))
     if not distinct:
@@ -52,10 +62,8 @@ def parse_label(text: str | None, aliases: Mapping[str, str]) -> str | None:
     """
     if not text or not text.strip():
         return None
-    lookup = {normalise_label_text(a): c for a, c in aliases.items()}
-    pattern = _alias_pattern(aliases)
+    lookup, pattern, explicit = _compiled(tuple(aliases.items()))
     plain = normalise_label_text(text)
-    explicit = re.compile(_EXPLICIT_CUE + pattern.pattern)
     result = _single([lookup[m.group(1)] for m in explicit.finditer(plain)])
     if result is not False:
         return result
