@@ -23,7 +23,7 @@ from trustmh.report.ranking import leaderboards
 def _figures(page: str) -> dict:
     found = re.search(r'<script type="application/json" id="figures">(.*?)</script>', page, re.S)
     assert found
-    return json.loads(found.group(1))
+    return json.loads(found.group(1))["figures"]
 
 
 def test_latest_successful_log_per_task_and_model(logs: Logs) -> None:
