@@ -3,7 +3,7 @@
 The full plotly.js is 4.7 MB; plotly's own *basic* partial bundle (scatter, bar, pie; npm
 ``plotly.js-basic-dist-min``, MIT, shipped in ``vendor/``) is 1.1 MB. Matrices are HTML tables
 and the radar is drawn with scatter traces, so a report without the alignment heatmaps needs
-only the basic bundle. It is inlined gzip-compressed (base64, 0.45 MB) and unpacked by the
+only the basic bundle. It is inlined gzip-compressed (base64, 0.5 MB) and unpacked by the
 browser's own ``DecompressionStream`` (Chrome 80, Firefox 113, Safari 16.4 and later); the
 page stays self-contained and offline either way.
 """

@@ -51,7 +51,7 @@ def confusion_tables(result: LogResult) -> list[dict[str, Any]]:
     tables = []
     for base, cells in matrices.items():
         labels = list(dict.fromkeys([g for g, _ in cells] + [p for _, p in cells]))
-        rows = []
+        rows: list[dict[str, Any]] = []
         for gold in labels:
             counts = [cells.get((gold, pred), 0.0) for pred in labels]
             total = sum(counts)
@@ -97,7 +97,9 @@ def rta_grid_table(result: LogResult) -> dict[str, Any] | None:
                 continue
             text = f"{stat.mean:.2f}"
             line.append(
-                _cell(stat.mean, f"{text} n={stat.n}", f"method {method}, objective {objective}: RtA {text}, n = {stat.n}")
+                _cell(
+                    stat.mean, f"{text} n={stat.n}", f"method {method}, objective {objective}: RtA {text}, n = {stat.n}"
+                )
             )
         rows.append({"gold": method, "cells": line, "parsed": None, "unparsed": None})
     return {

@@ -21,7 +21,7 @@ GRID = "#d0d0d0"
 LABEL_RADIUS = 1.12
 
 
-def spoke(k: int, count: int, r: float) -> tuple[float, float]:
+def spoke(k: float, count: int, r: float) -> tuple[float, float]:
     """Cartesian point at radius ``r`` on spoke ``k`` of ``count`` (spoke 0 at the top, clockwise)."""
     angle = math.pi / 2 - 2 * math.pi * k / count
     return r * math.cos(angle), r * math.sin(angle)
@@ -93,9 +93,11 @@ def radar(board: Leaderboard, scores: list[PillarScore], style: dict[str, Style]
         x, y = spoke(k, count, LABEL_RADIUS)
         side = "center" if abs(x) < 0.2 else ("left" if x > 0 else "right")
         annotations.append({"x": x, "y": y, "text": pillar, "showarrow": False, "xanchor": side})
+    # Ring values half-way between the first two spokes, clear of the spoke labels.
     annotations += [
-        {"x": 0.02, "y": ring, "text": f"{ring:g}", "showarrow": False, "xanchor": "left", "font": {"size": 10}}
+        {"x": x, "y": y, "text": f"{ring:g}", "showarrow": False, "xanchor": "left", "font": {"size": 10}}
         for ring in RINGS
+        for x, y in [spoke(0.5, count, ring)]
     ]
     style_layout(
         fig,
