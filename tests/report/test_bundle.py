@@ -48,11 +48,11 @@ def _row(group: str, value: float | None, high: float | None) -> tuple[str, Metr
     return group, MetricRow("t", "fairness", "m", f"rate[g={group}]", value, value, high, 6, 0, "starter", None)
 
 
-def test_bars_of_zero_height_without_whiskers_are_no_chart() -> None:
+def test_bars_all_of_zero_height_are_no_chart() -> None:
     style = figs.styles(["m"])
-    flat = [_row("a", 0.0, 0.0), _row("b", None, None)]
+    flat = [_row("a", 0.0, 0.8), _row("b", None, None)]  # whiskers alone are not a bar chart
     assert figs.flat(flat) and figs.grouped_figures([r for _, r in flat], style) == [("t: rate by g", None)]
-    whisker = [_row("a", 0.0, 0.4), _row("b", 0.0, 0.0)]
-    assert not figs.flat(whisker)
-    [(_, figure)] = figs.grouped_figures([r for _, r in whisker], style)
+    one_bar = [_row("a", 0.0, 0.4), _row("b", 0.2, 0.5)]
+    assert not figs.flat(one_bar)
+    [(_, figure)] = figs.grouped_figures([r for _, r in one_bar], style)
     assert figure is not None

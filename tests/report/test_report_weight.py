@@ -25,11 +25,13 @@ driver = browser.driver  # the headless Chromium fixture, shared
 
 MAX_BYTES = 1_500_000
 
-# Per chart: its drawn marks with an area (a bar of zero height has none).
+# Per chart: its drawn marks with an area, and for a bar chart its bars with a height (whiskers
+# over bars of zero height are not a bar chart).
 _VISIBLE_MARKS = """
-return Array.from(document.querySelectorAll('[data-figure]')).map(el => [el.id,
-  Array.from(el.querySelectorAll(arguments[0])).filter(m => {
-    const r = m.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length]);
+const sized = (el, selector) => Array.from(el.querySelectorAll(selector)).filter(m => {
+  const r = m.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length;
+return Array.from(document.querySelectorAll('[data-figure]')).map(el => [el.id, sized(el, arguments[0]),
+  el.querySelector('.barlayer .trace') ? sized(el, '.barlayer .point path') : null]);
 """
 # Per table column whose cells are right-aligned (numbers): the header's alignment.
 _MISALIGNED = """
@@ -90,6 +92,7 @@ def test_default_starter_report_is_light_collapsed_and_has_no_empty_chart(driver
     marks = driver.execute_script(_VISIBLE_MARKS, DRAWN)
     assert marks, "no charts"
     assert not [m for m in marks if m[1] == 0], f"charts with nothing drawn: {[m for m in marks if m[1] == 0]}"
+    assert not [m for m in marks if m[2] == 0], f"bar charts without a bar: {[m for m in marks if m[2] == 0]}"
     tables = "table.unparsed, table.matrix, table.metrics"
     assert not driver.execute_script(_MISALIGNED, tables)
     assert not driver.execute_script(_EMPTY_COLUMNS, tables)

@@ -102,16 +102,16 @@ def _numeric(labels: list[str]) -> bool:
 
 
 def flat(points: list[tuple[str, MetricRow]]) -> bool:
-    """Every value is 0 (or missing) and no CI reaches above 0: bars of this would be invisible
-    on an axis plotly centres on 0 (−1…1)."""
-    return all(not r.value and not r.ci_high for _, r in points)
+    """Every value is 0 (or missing): as bars, an empty frame (whiskers alone, or an axis plotly
+    centres on 0, −1…1) that reads as a result; the table has the values and CIs."""
+    return all(not r.value for _, r in points)
 
 
 def _series_figure(
     title: str, x_title: str, points: list[tuple[str, MetricRow]], style: dict[str, Style], as_line: bool
 ) -> go.Figure | None:
-    """``None`` when no point has a value, or (bars) when every bar has zero height and no
-    whisker: an empty chart says nothing, the page shows a note instead (:func:`flat`)."""
+    """``None`` when no point has a value, or (bars) when every bar has zero height: a chart
+    without bars says nothing, the page shows a note instead (:func:`flat`)."""
     if all(r.value is None for _, r in points) or (not as_line and flat(points)):
         return None
     labels = list(dict.fromkeys(g for g, _ in points))

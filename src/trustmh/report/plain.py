@@ -102,7 +102,7 @@ def not_drawn_note(name: str, rows: list[MetricRow]) -> str:
     base = rest.split(" by ", 1)[0] if " by " in rest else "sc"
     mine = [r for r in rows if r.task == task and r.metric.startswith(base)]
     if any(r.value is not None for r in mine):
-        return f"{name}: no bars to draw — every value is 0 with no CI above 0 (values and n in the table below)."
+        return f"{name}: no bars to draw — every value is 0 (values, CIs and n in the table below)."
     if any(r.unparsed for r in mine):
         return f"{name}: no scored values — every answer or judge reply was unparsed (counts in the unparsed table)."
     if any(r.judge for r in rows if r.task == task):

@@ -144,7 +144,7 @@ def _pillar_section(
             why = (
                 f"not scored — {'; '.join(needs)}"
                 if all(s.not_scored for s in theirs)
-                else "no value to draw: each is left out of the ranking (reasons above) or 0 with no CI above 0"
+                else "no value to draw: each is left out of the ranking (reasons above) or 0"
             )
             notes.append(f"{pillar} ({source}): no headline chart — {why}.")
         charts.append(store.add(f"{pillar}-{source}-headline", figure))
