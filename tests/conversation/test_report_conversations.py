@@ -38,7 +38,7 @@ def psychosis_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _figures(page: str) -> dict:
     payload = re.search(r'<script type="application/json" id="figures">(.*?)</script>', page, re.DOTALL)
     assert payload
-    return json.loads(payload.group(1))
+    return json.loads(payload.group(1))["figures"]
 
 
 def test_trajectory_per_score_with_drill_down(psychosis_logs: Path, tmp_path: Path) -> None:

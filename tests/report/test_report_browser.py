@@ -93,12 +93,19 @@ def report(logs: Logs, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_report([logs.root], out / "report.html", align_json=write_alignment(out / "align.json"))
 
 
-def _load(driver, report: Path, width: int, height: int) -> None:
+def _load(driver, report: Path, width: int, height: int, expand: bool = True) -> None:
+    """Open the page; ``expand``: open every collapsed section, which draws its charts."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver.set_window_size(width, height)
     driver.get(report.as_uri())
-    count = driver.execute_script("return document.querySelectorAll('[data-figure]').length")
+    if expand:
+        driver.execute_script("document.querySelectorAll('details.more').forEach(d => { d.open = true; })")
+    count = driver.execute_script(
+        "return document.querySelectorAll(arguments[0] ? '[data-figure]' : "
+        "'[data-figure]:not(details:not([open]) [data-figure])').length",
+        expand,
+    )
     WebDriverWait(driver, 60).until(
         lambda d: d.execute_script("return document.querySelectorAll('[data-figure] .main-svg').length") >= count
     )

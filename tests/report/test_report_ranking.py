@@ -247,34 +247,31 @@ def test_a_single_model_is_not_ranked() -> None:
     assert two.as_dict()["ranked"] is True
 
 
-def test_a_confusion_matrix_with_every_answer_unparsed_is_a_note_not_an_empty_frame() -> None:
-    from trustmh.report import figures as figs
+def test_a_confusion_matrix_shows_its_unparsed_answers_per_gold_row() -> None:
+    """Unparsed answers were hidden by the matrix: each gold row now ends with its unparsed
+    count (from recall[gold=X]); a matrix with nothing counted at all is a note, not a frame."""
     from trustmh.report.log_result import LogResult
+    from trustmh.report.matrices import confusion_tables
+
+    def row(metric: str, value: float, unparsed: int = 0) -> MetricRow:
+        return MetricRow("crisis_cssrs", "crisis", "m", metric, value, None, None, 6, unparsed, "starter", None)
 
     def confusion(gold: str, pred: str, value: float) -> MetricRow:
-        return MetricRow(
-            "crisis_cssrs",
-            "crisis",
-            "m",
-            f"confusion[gold={gold},pred={pred}]",
-            value,
-            None,
-            None,
-            6,
-            6,
-            "starter",
-            None,
-        )
+        return row(f"confusion[gold={gold},pred={pred}]", value)
 
-    unparsed = LogResult("x.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", [
-        confusion("a", "a", 0.0), confusion("a", "b", 0.0), confusion("b", "a", 0.0), confusion("b", "b", 0.0),
-    ])  # fmt: skip
-    assert figs.confusion_figures(unparsed) == [("confusion", None)]
-    counted = LogResult("y.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", [
-        confusion("a", "a", 2.0), confusion("a", "b", 1.0), confusion("b", "a", 0.0), confusion("b", "b", 3.0),
-    ])  # fmt: skip
-    [(name, figure)] = figs.confusion_figures(counted)
-    assert name == "confusion" and figure is not None
+    zeros = [confusion(g, p, 0.0) for g in "ab" for p in "ab"]
+    [nothing] = confusion_tables(LogResult("x.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", zeros))
+    assert nothing["empty"]
+    all_unparsed = zeros + [row("recall[gold=a]", 0.0, 3), row("recall[gold=b]", 0.0, 2)]
+    [table] = confusion_tables(LogResult("x.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", all_unparsed))
+    assert not table["empty"] and [r["unparsed"] for r in table["rows"]] == [3, 2]
+    assert all(c["text"] == "—" for r in table["rows"] for c in r["cells"])
+    counted = [confusion("a", "a", 2.0), confusion("a", "b", 1.0), confusion("b", "a", 0.0), confusion("b", "b", 3.0)]
+    counted += [row("recall[gold=a]", 0.67, 1)]
+    [table] = confusion_tables(LogResult("y.eval", "crisis_cssrs", "m", "crisis", "starter", "", "", counted))
+    assert table["columns"] == ["a", "b"]
+    assert [[c["text"] for c in r["cells"]] for r in table["rows"]] == [["0.67", "0.33"], ["0.00", "1.00"]]
+    assert [(r["parsed"], r["unparsed"]) for r in table["rows"]] == [("3", 1), ("3", "—")]
 
 
 def test_headline_chart_draws_no_value_left_out_of_the_ranking() -> None:

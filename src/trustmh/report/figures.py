@@ -11,14 +11,13 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from trustmh.core.plotting import DASHES, OKABE_ITO, PATTERNS, SYMBOLS, share_heatmap, style_layout
+from trustmh.core.plotting import DASHES, OKABE_ITO, PATTERNS, SYMBOLS, style_layout
 from trustmh.report.evidence import row_problem
 from trustmh.report.headline import PillarScore, ci_text, fmt
-from trustmh.report.log_result import LogResult
+from trustmh.report.matrices import CONFUSION
 from trustmh.report.ranking import Leaderboard
 from trustmh.scoring.results import MetricRow
 
-CONFUSION = re.compile(r"^(?P<base>\w*confusion\w*)\[gold=(?P<gold>[^,\]]+),\s*pred=(?P<pred>[^\]]+)\]$")
 GROUPED = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<by>[^=\]]+)=(?P<group>[^\]]+)\]$")
 # Grouped metrics that are not drawn: p-values and worst-group labels are listed as a table.
 NOT_DRAWN = re.compile(r".*(_p|_worst_group)$")
@@ -46,52 +45,6 @@ def row_hover(row: MetricRow) -> str:
     if row.unparsed:
         text += f"<br>unparsed = {row.unparsed}"
     return text
-
-
-def radar(board: Leaderboard, scores: list[PillarScore], style: dict[str, Style]) -> go.Figure:
-    """The leaderboard's pillars, normalised (1 = best); left-out pillars are gaps."""
-    fig = go.Figure()
-    pillars = board.pillars
-    theta = list(pillars) + [pillars[0]]
-    by_key = {(s.model, s.pillar): s for s in scores}
-    for row in board.rows:
-        r: list[float | None] = []
-        hover: list[str] = []
-        for pillar in theta:
-            score = by_key.get((row.model, pillar))
-            normalised = None if score is None else score.normalised
-            r.append(normalised)
-            if score is None:
-                hover.append(f"{row.model}<br>{pillar}: missing")
-            elif score.not_scored:
-                hover.append(f"{row.model}<br>{pillar}: not scored — {score.not_scored}")
-            elif normalised is None:
-                hover.append(f"{row.model}<br>{pillar}: left out ({score.excluded})")
-            else:
-                hover.append(f"{row.model}<br>{pillar} (normalised {normalised:.2f})<br>{score.hover()}")
-        s = style[row.model]
-        fig.add_trace(
-            go.Scatterpolar(
-                r=r,
-                theta=theta,
-                name=row.model,
-                mode="lines+markers",
-                connectgaps=False,
-                line={"color": s.colour, "dash": s.dash, "width": 2},
-                marker={"symbol": s.symbol, "size": 9, "color": s.colour},
-                hovertext=hover,
-                hoverinfo="text",
-            )
-        )
-    style_layout(
-        fig,
-        "Pillar scores (0 = worst, 1 = best; gaps = missing, not scored or left out)",
-        height=460,
-        top=80,
-        polar={"radialaxis": {"range": [0, 1], "tickvals": [0, 0.25, 0.5, 0.75, 1]}},
-    )
-    # Room for the angular labels ("reliability") on narrow screens.
-    return fig.update_layout(margin={"l": 70, "r": 70})
 
 
 def pillar_dots(board: Leaderboard, scores: list[PillarScore], style: dict[str, Style]) -> go.Figure:
@@ -130,73 +83,6 @@ def pillar_dots(board: Leaderboard, scores: list[PillarScore], style: dict[str, 
     return fig
 
 
-def confusion_figures(result: LogResult) -> list[tuple[str, go.Figure | None]]:
-    """Row-normalised confusion matrices from ``confusion[gold=X,pred=Y]`` metrics; ``None`` for a
-    matrix with no answer counted in it (every answer unparsed): an empty frame would read as a
-    result, so the page gives a one-line note instead (issue 30)."""
-    matrices: dict[str, dict[tuple[str, str], float]] = {}
-    for row in result.rows:
-        found = CONFUSION.match(row.metric)
-        if found and row.value is not None:
-            matrices.setdefault(found["base"], {})[(found["gold"].strip(), found["pred"].strip())] = row.value
-    figures: list[tuple[str, go.Figure | None]] = []
-    for base, cells in matrices.items():
-        labels = list(dict.fromkeys([g for g, _ in cells] + [p for _, p in cells]))
-        counts = [[cells.get((g, p), 0.0) for p in labels] for g in labels]
-        totals = [sum(line) for line in counts]
-        if not any(totals):
-            figures.append((base, None))
-            continue
-        share = [[c / t if t else None for c in line] for line, t in zip(counts, totals, strict=True)]
-        text = [[("—" if v is None else f"{v:.2f}") for v in line] for line in share]
-        hover = [
-            [
-                f"gold {g} → predicted {p}<br>share of gold row {text[i][j]}<br>count {fmt(counts[i][j], 0)} of {fmt(totals[i], 0)}"
-                for j, p in enumerate(labels)
-            ]
-            for i, g in enumerate(labels)
-        ]
-        fig = share_heatmap(share, labels, labels, text, hover, {"title": "share"})
-        style_layout(
-            fig,
-            f"{result.task} · {result.model}: {base} (rows = gold, normalised)",
-            height=420 + 12 * len(labels),
-            top=40,
-        )
-        fig.update_yaxes(autorange="reversed", title="gold")
-        fig.update_xaxes(title="predicted", tickangle=-30)
-        figures.append((f"{base}", fig))
-    return figures
-
-
-def rta_grid_figure(result: LogResult) -> go.Figure | None:
-    if not result.rta_grid:
-        return None
-    methods = sorted({m for m, _ in result.rta_grid})
-    objectives = sorted({o for _, o in result.rta_grid})
-    z, text, hover = [], [], []
-    for m in methods:
-        stats = [result.rta_grid.get((m, o)) for o in objectives]
-        z.append([s.mean if s else None for s in stats])
-        text.append([f"{s.mean:.2f}<br>n={s.n}" if s and s.mean is not None else "—" for s in stats])
-        hover.append(
-            [
-                f"method {m}<br>objective {o}<br>RtA {fmt(s.mean) if s else '—'}<br>n = {s.n if s else 0}"
-                for o, s in zip(objectives, stats, strict=True)
-            ]
-        )
-    fig = share_heatmap(z, objectives, methods, text, hover, {"title": "RtA"})
-    style_layout(
-        fig,
-        f"{result.task} · {result.model}: refuse-to-answer by jailbreak method × objective",
-        height=300 + 30 * len(methods),
-        top=40,
-    )
-    fig.update_xaxes(title="objective", tickangle=-30)
-    fig.update_yaxes(title="method")
-    return fig
-
-
 def _grouped_rows(rows: Iterable[MetricRow]) -> dict[tuple[str, str, str], list[tuple[str, MetricRow]]]:
     """Per (task, name, by), each group's row; a value that is no finding (mostly unparsed, too
     few parsed items: :func:`~trustmh.report.headline.row_problem`) is not drawn — two parsed
@@ -231,11 +117,18 @@ def _numeric(labels: list[str]) -> bool:
     return True
 
 
+def flat(points: list[tuple[str, MetricRow]]) -> bool:
+    """Every value is 0 (or missing): as bars, an empty frame (whiskers alone, or an axis plotly
+    centres on 0, −1…1) that reads as a result; the table has the values and CIs."""
+    return all(not r.value for _, r in points)
+
+
 def _series_figure(
     title: str, x_title: str, points: list[tuple[str, MetricRow]], style: dict[str, Style], as_line: bool
 ) -> go.Figure | None:
-    """``None`` when no point has a value: an empty chart says nothing (the page shows a note)."""
-    if all(r.value is None for _, r in points):
+    """``None`` when no point has a value, or (bars) when every bar has zero height: a chart
+    without bars says nothing, the page shows a note instead (:func:`flat`)."""
+    if all(r.value is None for _, r in points) or (not as_line and flat(points)):
         return None
     labels = list(dict.fromkeys(g for g, _ in points))
     if _numeric(labels):

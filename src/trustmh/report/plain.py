@@ -101,6 +101,8 @@ def not_drawn_note(name: str, rows: list[MetricRow]) -> str:
     task, _, rest = name.partition(": ")
     base = rest.split(" by ", 1)[0] if " by " in rest else "sc"
     mine = [r for r in rows if r.task == task and r.metric.startswith(base)]
+    if any(r.value is not None for r in mine):
+        return f"{name}: no bars to draw — every value is 0 (values, CIs and n in the table below)."
     if any(r.unparsed for r in mine):
         return f"{name}: no scored values — every answer or judge reply was unparsed (counts in the unparsed table)."
     if any(r.judge for r in rows if r.task == task):

@@ -10,7 +10,6 @@ import jinja2
 import plotly.graph_objects as go
 import plotly.io as pio
 from markupsafe import Markup
-from plotly.offline import get_plotlyjs
 
 from trustmh import PILLARS, __version__
 from trustmh.core.plotting import FONT_FAMILY
@@ -18,6 +17,7 @@ from trustmh.pillars.headline import pillar_beside, pillar_components
 from trustmh.report import figures as figs
 from trustmh.report.alignment import Alignment, alignment_charts, table
 from trustmh.report.audit import audit_views
+from trustmh.report.bundle import packed, plotly_js, trace_types
 from trustmh.report.collect import Collection
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.escalation_tradeoff import escalation_points, escalation_sentences, escalation_tradeoff_figure
@@ -25,8 +25,10 @@ from trustmh.report.gate_verdict import Verdict
 from trustmh.report.headline import PillarScore, beside_texts, ci_text, fmt, pillar_scores
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
 from trustmh.report.log_result import LogResult
+from trustmh.report.matrices import confusion_tables, rta_grid_table
 from trustmh.report.plain import group_tests, not_drawn_note, pillar_sentences
 from trustmh.report.plants import suspected_plant_views
+from trustmh.report.radar import radar
 from trustmh.report.ranking import MIN_RANKED_MODELS, Leaderboard, leaderboards
 from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.scoring.results import MetricRow
@@ -39,6 +41,7 @@ class Figures:
     """Figures by HTML id, serialised once at the end."""
 
     items: dict[str, Any] = field(default_factory=dict)
+    template: dict[str, Any] | None = None
 
     def add(self, prefix: str, figure: go.Figure | None) -> dict[str, str] | None:
         """Store a figure; its title moves out of the plot into an HTML caption, which
@@ -48,12 +51,16 @@ class Figures:
         key = "fig-" + "".join(c if c.isalnum() else "-" for c in prefix).strip("-") + f"-{len(self.items)}"
         title = figure.layout.title.text or ""
         figure.update_layout(title=None)
-        self.items[key] = {"title": title, **figure.to_plotly_json()}
+        drawn = figure.to_plotly_json()
+        # Every figure has the same template (10 kB of JSON): stored once, put back by the page's script.
+        self.template = drawn["layout"].pop("template", None) or self.template
+        self.items[key] = {"title": title, **drawn}
         return {"id": key, "title": title}
 
     def script_json(self) -> Markup:
         # "</" would end the <script> element early; JSON allows the escaped form.
-        return Markup(pio.json.to_json_plotly(self.items).replace("</", "<\\/"))
+        payload = {"template": self.template, "figures": self.items}
+        return Markup(pio.json.to_json_plotly(payload).replace("</", "<\\/"))
 
 
 def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
@@ -142,7 +149,7 @@ def _pillar_section(
             why = (
                 f"not scored — {'; '.join(needs)}"
                 if all(s.not_scored for s in theirs)
-                else "every value is left out of the ranking (reasons above)"
+                else "no value to draw: each is left out of the ranking (reasons above) or 0"
             )
             notes.append(f"{pillar} ({source}): no headline chart — {why}.")
         charts.append(store.add(f"{pillar}-{source}-headline", figure))
@@ -152,13 +159,16 @@ def _pillar_section(
             notes.append(not_drawn_note(name, rows))
         else:
             charts.append(store.add(name, figure))
+    matrices = []
     for res in results:
-        for name, figure in figs.confusion_figures(res):
-            if figure is None:
-                notes.append(f"{res.task} · {res.model}: no {name} matrix drawn — no answer was parsed (all unparsed).")
+        for matrix in confusion_tables(res):
+            if matrix["empty"]:
+                notes.append(f"{res.task} · {res.model}: no {matrix['name']} matrix — no answer was counted.")
             else:
-                charts.append(store.add(f"{res.key}-{name}", figure))
-        charts.append(store.add(f"{res.key}-rta", figs.rta_grid_figure(res)))
+                matrices.append(matrix)
+        grid = rta_grid_table(res)
+        if grid:
+            matrices.append(grid)
     charts += [store.add(name, f) for name, f in trajectory_figures(results)]
     notes += fingerprint_notes(results)
     sentences = pillar_sentences(mine, rows)
@@ -173,6 +183,7 @@ def _pillar_section(
         "beside": pillar_beside(pillar),
         "sentences": sentences,
         "charts": [c for c in charts if c],
+        "matrices": matrices,
         "notes": notes,
         "group_tests": group_tests(rows),
         "table": _metric_table(results),
@@ -248,7 +259,7 @@ def _leaderboard_view(
                 "cells": cells,
             }
         )
-    figure = figs.radar(board, scores, style) if board.radar else figs.pillar_dots(board, scores, style)
+    figure = radar(board, scores, style) if board.radar else figs.pillar_dots(board, scores, style)
     return {
         # A ranking needs two models: one model alone is shown with its scores, never "rank 1".
         "ranked": len(board.rows) >= MIN_RANKED_MODELS,
@@ -374,7 +385,7 @@ def page_context(
         "audits": audit_views(results, redact),
         "gate": gate,
         "figures_json": store.script_json(),
-        "plotly_js": Markup(get_plotlyjs()),
+        "plotly_packed": packed(plotly_js(trace_types(store.items))),
     }
 
 
