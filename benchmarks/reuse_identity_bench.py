@@ -35,26 +35,13 @@ def deterministic(call: Call) -> bool:
 def answer_fresh(calls: list[Call]) -> list[str]:
     """Each call on a model with no stored states, no batching and an empty context."""
     from trustmh.models.llama import EmbeddedLlama, smollm2_path
-    from trustmh.models.providers import DEFAULT_MAX_TOKENS, _as_chat
+    from trustmh.models.providers import fresh_answer
 
     model = EmbeddedLlama(smollm2_path(), cache_mb=0, batch=0)
-    answers = []
     try:
-        for call in calls:
-            model._llama.reset()  # nothing of the previous call is reused
-            config = call.config
-            result = model.chat(
-                _as_chat(call.messages),
-                config.max_tokens or DEFAULT_MAX_TOKENS,
-                config.temperature or 0.0,
-                top_p=config.top_p,
-                seed=config.seed,
-                stop=config.stop_seqs,
-            )
-            answers.append(result.text)
+        return [fresh_answer(model, call.messages, call.config) for call in calls]
     finally:
         model.close()
-    return answers
 
 
 def main() -> None:

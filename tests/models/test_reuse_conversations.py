@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from trustmh.models.llama import EmbeddedLlama, smollm2_path
-from trustmh.models.providers import DEFAULT_MAX_TOKENS, _as_chat
+from trustmh.models.providers import fresh_answer
 
 CONVERSATION_TASKS = [
     "crisis_psychosis_bench",
@@ -64,21 +64,12 @@ def test_every_conversation_answer_is_the_one_a_fresh_model_gives(tmp_path, monk
     # Later turns: prompts that hold an earlier answer of the model.
     assert sum(any(m.role == "assistant" for m in event.input) for _, _, event in calls) >= len(CONVERSATION_TASKS)
     fresh = EmbeddedLlama(smollm2_path(), cache_mb=0, batch=0)
-    differ = []
     try:
-        for task, sample_id, event in calls:
-            fresh._llama.reset()  # nothing of the previous call is reused
-            config = event.config
-            answer = fresh.chat(
-                _as_chat(event.input),
-                config.max_tokens or DEFAULT_MAX_TOKENS,
-                config.temperature or 0.0,
-                top_p=config.top_p,
-                seed=config.seed,
-                stop=config.stop_seqs,
-            )
-            if answer.text != event.output.completion:
-                differ.append((task, sample_id))
+        differ = [
+            (task, sample_id)
+            for task, sample_id, event in calls
+            if fresh_answer(fresh, event.input, event.config) != event.output.completion
+        ]
     finally:
         fresh.close()
     assert differ == []

@@ -172,6 +172,13 @@ class EmbeddedLlama(TogetherMixin):
         """One chat completion using the chat template stored in the GGUF."""
         return self._complete(Request.of(messages, max_tokens, temperature, **sampling))
 
+    def clear_context(self) -> None:
+        """Forget the live context: the next call prefills its whole prompt (stored states and
+        answers are kept; a model built with ``cache_mb=0`` has none)."""
+        with self._lock:
+            if self._llama is not None:
+                self._llama.reset()
+
     def _complete(self, request: Request) -> ChatResult:
         messages = request.message_dicts()
         stop = list(request.stop)

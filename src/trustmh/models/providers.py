@@ -36,14 +36,31 @@ from trustmh.core.errors import UserError
 from trustmh.core.inspect_compat import sample_active
 from trustmh.models.http_chatbot import HttpChatbot
 from trustmh.models.in_process import InProcessModelAPI
-from trustmh.models.llama import shared_llama
+from trustmh.models.llama import EmbeddedLlama, shared_llama
 from trustmh.models.replay import Recordings, ReplayFolder
+from trustmh.models.reuse import Sampling
 
 DEFAULT_MAX_TOKENS = 256
 
 
 def _as_chat(messages: list[ChatMessage]) -> list[dict[str, str]]:
     return [{"role": m.role if m.role != "tool" else "user", "content": m.text} for m in messages]
+
+
+def _llama_settings(config: GenerateConfig) -> tuple[int, float]:
+    """Token limit and temperature of an embedded-model call (greedy unless told otherwise)."""
+    return config.max_tokens or DEFAULT_MAX_TOKENS, 0.0 if config.temperature is None else config.temperature
+
+
+def _llama_sampling(config: GenerateConfig) -> Sampling:
+    return Sampling(top_p=config.top_p, seed=config.seed, stop=config.stop_seqs)
+
+
+def fresh_answer(model: EmbeddedLlama, input: list[ChatMessage], config: GenerateConfig) -> str:
+    """What ``model`` answers ``input`` from an empty context, reusing nothing of earlier calls (give
+    it a model with reuse and batching off): the answer a new process gives this call alone."""
+    model.clear_context()
+    return model.chat(_as_chat(input), *_llama_settings(config), **_llama_sampling(config)).text
 
 
 def _last_user_text(messages: list[ChatMessage]) -> str:
@@ -141,14 +158,7 @@ class TrustmhModelAPI(InProcessModelAPI):
         if self.chatbot is not None:
             return await self.chatbot.generate(input, config)
         llama = shared_llama(self.gguf_path)
-        result = await llama.achat(
-            _as_chat(input),
-            config.max_tokens or DEFAULT_MAX_TOKENS,
-            0.0 if config.temperature is None else config.temperature,
-            top_p=config.top_p,
-            seed=config.seed,
-            stop=config.stop_seqs,
-        )
+        result = await llama.achat(_as_chat(input), *_llama_settings(config), **_llama_sampling(config))
         output = ModelOutput.from_content(model=self.model_name, content=result.text)
         # Prompt tokens the model did not prefill (KV prefix reused, or the whole answer reused)
         # are reported as cache reads, so input - cache read = tokens really prefilled.
