@@ -31,9 +31,9 @@ def _args(fixtures: Path, *extra: str) -> list[str]:
         "align",
         "--human",
         str(fixtures / "human.csv"),
-        "--judge",
+        "--judge-ratings",
         f"a={fixtures / 'judge_a.csv'}",
-        "--judge",
+        "--judge-ratings",
         f"b={fixtures / 'judge_b.csv'}",
         "--bootstrap",
         "100",
@@ -93,12 +93,12 @@ def test_json_to_stdout_is_pure_json(app: typer.Typer, fixtures: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "fragment"),
     [
-        (["--judge", "broken"], "--judge 'broken': expected NAME=VALUE"),
-        (["--judge", "a=x.csv"], "judge name 'a' given twice"),
+        (["--judge-ratings", "broken"], "--judge-ratings 'broken': expected NAME=VALUE"),
+        (["--judge-ratings", "a=x.csv"], "judge name 'a' given twice"),
         (["--exclude", "zzz=alpha"], "no judge named 'zzz'"),
         (["--exclude", "a"], "--exclude 'a': expected NAME=VALUE"),
         (["--level", "conversation"], "--level conversation"),
-        (["--judge", "c=/nonexistent/c.csv"], "/nonexistent/c.csv: file not found"),
+        (["--judge-ratings", "c=/nonexistent/c.csv"], "/nonexistent/c.csv: file not found"),
     ],
 )
 def test_bad_arguments_exit_2_and_write_nothing(
@@ -118,7 +118,9 @@ def test_partly_shared_conversations_are_compared_where_both_rated_with_a_note(
     lines = (fixtures / "judge_b.csv").read_text().splitlines(keepends=True)
     (tmp_path / "short.csv").write_text("".join(lines[:-1]))  # the judge did not rate ConvID 106
     out = tmp_path / "o.json"
-    result = CliRunner().invoke(app, _args(fixtures, "--judge", f"c={tmp_path / 'short.csv'}", "--json", str(out)))
+    result = CliRunner().invoke(
+        app, _args(fixtures, "--judge-ratings", f"c={tmp_path / 'short.csv'}", "--json", str(out))
+    )
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "note: judge c: compared on 4 response models x 5 conversations" in text
@@ -132,7 +134,9 @@ def test_files_that_share_no_conversation_exit_2(app: typer.Typer, fixtures: Pat
     renumbered = [lines[0]] + [f"9{line}" for line in lines[1:]]  # ConvIDs 9101, 9102, ...
     (tmp_path / "other.csv").write_text("".join(renumbered))
     out = tmp_path / "o.json"
-    result = CliRunner().invoke(app, _args(fixtures, "--judge", f"c={tmp_path / 'other.csv'}", "--json", str(out)))
+    result = CliRunner().invoke(
+        app, _args(fixtures, "--judge-ratings", f"c={tmp_path / 'other.csv'}", "--json", str(out))
+    )
     assert result.exit_code == 2 and "other.csv:row 2" in result.output and "ConvID '9101'" in result.output
     assert not out.exists()
 
@@ -148,8 +152,21 @@ def test_nothing_rated_by_both_sides_exits_4_and_writes_nothing(
     blank = [header] + [f"{line.split(',')[0]},some context" + "," * (columns - 2) for line in lines[1:]]
     (tmp_path / "blank.csv").write_text("\n".join(blank) + "\n")
     out, html = tmp_path / "o.json", tmp_path / "o.html"
-    args = ["align", "--human", str(fixtures / "human.csv"), "--judge", f"c={tmp_path / 'blank.csv'}"]
+    args = ["align", "--human", str(fixtures / "human.csv"), "--judge-ratings", f"c={tmp_path / 'blank.csv'}"]
     result = CliRunner().invoke(app, [*args, "--json", str(out), "--html", str(html), "--bootstrap", "0"])
     assert result.exit_code == 4, result.output
     assert "nothing to compare" in result.output and "n = 0" in result.output
     assert not out.exists() and not html.exists()
+
+
+def test_the_former_judge_flag_still_works_with_a_deprecation_line(app: typer.Typer, fixtures: Path) -> None:
+    """``--judge`` names a judge model in every other command; align's file option is
+    ``--judge-ratings``, and its former name is read for a release with a note on stderr."""
+    args = ["align", "--human", str(fixtures / "human.csv"), "--bootstrap", "0", "--json", "-"]
+    new = CliRunner().invoke(app, [*args, "--judge-ratings", f"a={fixtures / 'judge_a.csv'}"])
+    old = CliRunner().invoke(app, [*args, "--judge", f"a={fixtures / 'judge_a.csv'}"])
+    assert new.exit_code == old.exit_code == 0, old.output
+    assert "deprecated" in old.stderr and "--judge-ratings" in old.stderr and "deprecated" not in new.stderr
+    assert json.loads(new.stdout) == json.loads(old.stdout)
+    missing = CliRunner().invoke(app, ["align", "--human", str(fixtures / "human.csv")])
+    assert missing.exit_code == 2 and "--judge-ratings NAME=FILE is required" in missing.output

@@ -68,7 +68,7 @@ def test_generate_judge_align_on_your_own_responses(tmp_path: Path, monkeypatch:
     _human_ratings(judged, ["mine", "other"], tmp_path / "human.csv")
 
     output = _cli(
-        "align", "--human", str(tmp_path / "human.csv"), "--judge", f"judge={tmp_path / 'judged.csv'}",
+        "align", "--human", str(tmp_path / "human.csv"), "--judge-ratings", f"judge={tmp_path / 'judged.csv'}",
         "--bootstrap", "50", "--json", str(tmp_path / "align.json"),
     )  # fmt: skip
     # The sixth conversation has no human rating: compared where both rated, and said so.
@@ -87,7 +87,7 @@ def test_generate_judge_align_on_your_own_responses(tmp_path: Path, monkeypatch:
         "ConvID,human_response_original\n" + "".join(f'{i},"{{}}"\n' for i in range(1, 7)), encoding="utf-8"
     )
     refused = CliRunner().invoke(
-        app, ["align", "--human", str(tmp_path / "theirs.csv"), "--judge", f"judge={tmp_path / 'judged.csv'}"]
+        app, ["align", "--human", str(tmp_path / "theirs.csv"), "--judge-ratings", f"judge={tmp_path / 'judged.csv'}"]
     )
     message = " ".join(refused.output.split())
     assert refused.exit_code == 2 and "rates responses mine, other but" in message

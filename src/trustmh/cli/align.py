@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 import typer
 
-from trustmh.cli.common import console, err_console, user_errors
+from trustmh.cli.common import console, deprecated, err_console, user_errors
 from trustmh.core.errors import NothingUsableError, UserError
 from trustmh.core.files import write_text
 from trustmh.mentalalign.schema import MENTALBENCH_MIN_SCORE, SCORE_MAX
@@ -26,21 +26,21 @@ judge scored conversations the humans did not, the human-rated ones (a random sa
 correct the judge's mean over all of them.
 
 Files are xlsx or csv with a ConvID column and one <prefix>_<model> column per response
-model (human_response_* in --human, judge_response_* in each --judge, e.g. the output of
+model (human_response_* in --human, judge_response_* in each --judge-ratings, e.g. the output of
 trustmh judge). Only cells both files rate are compared (same ConvID and response model);
 what only one side rates is left out and counted in a note.
 
 Example (MentalAlign-70k, each judge's own model family excluded):
 
-  trustmh align --human human_judge.xlsx --judge claude=claude_llm_judge.xlsx \\
-  --judge gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o \\
+  trustmh align --human human_judge.xlsx --judge-ratings claude=claude_llm_judge.xlsx \\
+  --judge-ratings gpt-4o=gpt-4o_llm_judge.xlsx --exclude claude=claude --exclude gpt-4o=gpt4o \\
   --json align.json --html align.html
 
 Exit codes: 2 for a bad file or option; 4 when no cell is rated by both sides (nothing is written).
 
 Example (your own responses, judged by trustmh judge, against your human ratings of them):
 
-  trustmh align --human my_ratings.csv --judge gpt-4o=judged.csv --json align.json
+  trustmh align --human my_ratings.csv --judge-ratings gpt-4o=judged.csv --json align.json
 """
 
 
@@ -56,11 +56,11 @@ def parse_pairs(values: list[str], option: str, example: str) -> list[tuple[str,
 
 
 def judge_paths(values: list[str]) -> dict[str, Path]:
-    """``--judge NAME=FILE`` values as an ordered mapping; names must be unique."""
+    """``--judge-ratings NAME=FILE`` values as an ordered mapping; names must be unique."""
     out: dict[str, Path] = {}
-    for name, path in parse_pairs(values, "--judge", "claude=claude_llm_judge.xlsx"):
+    for name, path in parse_pairs(values, "--judge-ratings", "claude=claude_llm_judge.xlsx"):
         if name in out:
-            raise UserError(f"--judge {name}={path}: judge name {name!r} given twice")
+            raise UserError(f"--judge-ratings {name}={path}: judge name {name!r} given twice")
         out[name] = Path(path)
     return out
 
@@ -159,7 +159,12 @@ def print_coverage_notes(result: AlignmentResult) -> None:
 @user_errors
 def align_command(
     human: Path = typer.Option(..., "--human", help="Human ratings (xlsx or csv) with human_response_<model> columns."),
-    judge: list[str] = typer.Option(..., "--judge", help="NAME=FILE of one LLM judge's ratings; repeat per judge."),
+    judge_ratings: list[str] | None = typer.Option(
+        None, "--judge-ratings", help="NAME=FILE of one LLM judge's ratings; repeat per judge."
+    ),
+    judge: list[str] | None = typer.Option(
+        None, "--judge", hidden=True, help="Deprecated name of --judge-ratings (--judge names a model elsewhere)."
+    ),
     exclude: list[str] | None = typer.Option(
         None,
         "--exclude",
@@ -189,13 +194,18 @@ def align_command(
     from trustmh.align import analyze_files
     from trustmh.core.files import json_text
 
+    if judge:  # the former name, kept for a release
+        deprecated("align --judge NAME=FILE", "--judge-ratings NAME=FILE (--judge names a judge model everywhere else)")
+    ratings = [*(judge_ratings or []), *(judge or [])]
+    if not ratings:
+        raise UserError("--judge-ratings NAME=FILE is required (one LLM judge's ratings; repeat per judge)")
     if level not in ("model", "item", "both"):
         raise UserError(f"--level {level}: expected model, item or both")
     if not 0 <= min_score <= SCORE_MAX:
         raise UserError(f"--min-score {min_score}: expected a value between 0 and {SCORE_MAX:g}")
     result = analyze_files(
         human,
-        judge_paths(judge),
+        judge_paths(ratings),
         exclusions(exclude or []),
         level=cast(Literal["model", "item", "both"], level),  # checked just above
         n_boot=bootstrap,

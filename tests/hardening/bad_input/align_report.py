@@ -24,12 +24,15 @@ def as_judge(human: str) -> str:
 
 def align(case_id: str, judge: str, files: Files, expected: list[str], *extra: str, **more: Any) -> Case:
     """``trustmh align --human human.csv --judge JUDGE ...`` that must write no out.json."""
-    return Case(case_id, [*ALIGN, "--judge", judge, *extra], files, expected, ["out.json"], **more)
+    return Case(case_id, [*ALIGN, "--judge-ratings", judge, *extra], files, expected, ["out.json"], **more)
 
 
 ALIGN_CASES = [
     align(
-        "align-judge-without-equals", "judge.csv", {"human.csv": HUMAN, "judge.csv": HUMAN}, ["--judge", "NAME=VALUE"]
+        "align-judge-without-equals",
+        "judge.csv",
+        {"human.csv": HUMAN, "judge.csv": HUMAN},
+        ["--judge-ratings", "NAME=VALUE"],
     ),
     align("align-judge-empty-file", "claude=judge.csv", {"human.csv": HUMAN, "judge.csv": ""}, ["judge.csv", "empty"]),
     align(
@@ -56,7 +59,7 @@ ALIGN_CASES = [
     align("align-judge-file-missing", "claude=nowhere.csv", {"human.csv": HUMAN}, ["nowhere.csv"]),
     Case(
         "align-human-corrupt-sheet-xml",
-        ["align", "--human", "human.xlsx", "--judge", "j=judge.csv", "--json", "out.json"],
+        ["align", "--human", "human.xlsx", "--judge-ratings", "j=judge.csv", "--json", "out.json"],
         {"human.xlsx": corrupt_sheet([["ConvID", "human_response_gpt4"], ["1", "{}"]]), "judge.csv": HUMAN},
         ["human.xlsx"],
         ["out.json"],
@@ -72,7 +75,7 @@ ALIGN_CASES = [
     ),
     Case(
         "align-json-is-a-folder",
-        ["align", "--human", "human.csv", "--judge", "j=judge.csv", "--bootstrap", "20", "--json", "outdir"],
+        ["align", "--human", "human.csv", "--judge-ratings", "j=judge.csv", "--bootstrap", "20", "--json", "outdir"],
         {"human.csv": HUMAN2, "judge.csv": as_judge(HUMAN2)} | folder("outdir"),
         ["outdir: a folder; expected a file path"],
     ),
