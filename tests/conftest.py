@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,17 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("TRUSTMH_OFFLINE", "1")
     monkeypatch.delenv("TRUSTMH_DATA_DIR", raising=False)
     return cache
+
+
+@pytest.fixture(autouse=True)
+def fresh_inspect_models() -> Iterator[None]:
+    """inspect memoizes model objects by name for the whole process: a judge named like one of an
+    earlier test on the same worker would still call that test's closed server (retrying for
+    minutes). Every test starts without them."""
+    yield
+    from inspect_ai.model import _model
+
+    _model._models.clear()
 
 
 # Folders whose tests share an expensive session fixture: all of a folder's tests go to one worker.

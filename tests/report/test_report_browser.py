@@ -396,7 +396,9 @@ def test_page_judge_validation_beside_judged_metrics(driver, tmp_path: Path) -> 
     # the judged mean's corrected value (PPI++) comes first, then the agreement (test_judge_validation)
     corrected, agreement = by_metric["rta_judge"][0].split("; judge vs humans: ")
     assert corrected.startswith("corrected by 23 human labels from human.csv (PPI++, rubric ")
-    assert agreement.startswith("Fleiss' κ 0.94 [") and agreement.endswith("n=23, 2 raters")
+    judge_vs_humans, among_humans = agreement.split("; humans among themselves: ")
+    assert judge_vs_humans.startswith("Fleiss' κ 0.94 [") and judge_vs_humans.endswith("n=23, 2 raters")
+    assert among_humans.startswith("AC1 ") and among_humans.endswith("n=23")
     assert by_metric["harmfulness"][0] == "unvalidated"
     assert "rta_keyword" not in by_metric  # the keyword detector is not the judge
     assert all(height > 0 for _, height in by_metric.values())  # drawn, not hidden

@@ -194,6 +194,12 @@ __all__ = [
 OWN_HOOKS_PREFIX = "trustmh/"  # registry names of the hooks trustmh registers (progress, budget, stop)
 
 
+def _own_hook(hook: object, name: str) -> bool:
+    """A hook trustmh registers: named under its package, or (when its module was imported before
+    inspect loaded the entry points, which leaves the package out of the name) defined in it."""
+    return name.startswith(OWN_HOOKS_PREFIX) or type(hook).__module__.startswith("trustmh.")
+
+
 def quiet_hooks_banner() -> None:
     """Load inspect's hooks now, leaving out its start-up banner ("inspect_ai v… hooks enabled:
     trustmh/…") when trustmh's own hooks are the only ones: that is how every run works, nothing
@@ -216,6 +222,6 @@ def quiet_hooks_banner() -> None:
     with rich.get_console().capture() as captured:
         init_hooks()
     banner = captured.get()
-    foreign = [h for h in get_all_hooks() if h.enabled() and not registry_info(h).name.startswith(OWN_HOOKS_PREFIX)]
+    foreign = [h for h in get_all_hooks() if h.enabled() and not _own_hook(h, registry_info(h).name)]
     if banner and (foreign or "- hooks enabled" not in banner or banner.count("\n- ") > 1):
         sys.stdout.write(banner)
