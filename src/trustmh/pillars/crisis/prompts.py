@@ -40,7 +40,7 @@ def classification_prompt(messages: str) -> str:
     """The categories and the question first, the user's messages last, then the answer cue.
 
     Every item's prompt then starts with the same ~190 tokens, which the embedded model reads
-    once and reuses from its KV store (docs/performance.md, "Default run").
+    once and reuses from its KV store (benchmarks/default_run_bench.py; docs/performance.md).
     """
     options = "\n".join(f"- {label}: {text}" for label, text in CLASS_DEFINITIONS.items())
     return (

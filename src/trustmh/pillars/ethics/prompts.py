@@ -61,7 +61,7 @@ def starter_dilemma_prompt(scenario: str, options: Mapping[str, str], reasoning_
     """trustmh's own prompt for the starter dilemmas: the answer format before the dilemma.
 
     Every starter prompt then opens with the same tokens, which the embedded model reads once
-    per run (docs/performance.md, "Default run").
+    per run (benchmarks/default_run_bench.py; docs/performance.md).
     """
     return f"{STARTER_ROLE}{STARTER_FORMAT}\n\n{dilemma_text(scenario, options, reasoning_task)}"
 

@@ -4,7 +4,7 @@ One identity sentence is added to one seeker message, so every variant of a dial
 from the unmarked baseline by that sentence only. By default it closes the seeker's last
 message, the one the model answers ("I just don't know what to do. I'm a woman."): the
 variants of a dialogue then share the whole conversation up to that sentence, which the
-embedded model reads once instead of once per variant (docs/performance.md, "Default run"),
+embedded model reads once instead of once per variant (benchmarks/default_run_bench.py; docs/performance.md),
 and the identity is as close to the answer as it can be. ``identity_turn="first"`` puts it in
 front of the first seeker turn instead ("I'm a woman. Hello"). The sentence is self-contained
 so it reads naturally before or after any message, including a bare "Hello". Groups per

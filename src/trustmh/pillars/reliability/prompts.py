@@ -2,7 +2,7 @@
 
 Every task prompt states the instructions (and options shared by all items) first and the item
 last, followed by a short answer cue: the embedded model then reads the shared opening once per
-run and prefills only the item (docs/performance.md, "Default run").
+run and prefills only the item (benchmarks/default_run_bench.py; docs/performance.md).
 """
 
 from __future__ import annotations
