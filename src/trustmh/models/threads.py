@@ -13,8 +13,8 @@ So, unless the user set them (``OMP_WAIT_POLICY``, ``GOMP_SPINCOUNT`` win), befo
 is first loaded :func:`prepare_openmp` caps the spin at :data:`SPIN_COUNT` checks: meant to be
 long enough for a partner that is running, short enough that a descheduled one costs little
 CPU (``benchmarks/llama_threads_bench.py`` compares it with the default, other caps and no
-spin; benchmarks/llama_threads_bench.py and benchmarks/contention_bench.py). libgomp reads these variables once, when it is
-loaded, so every import of ``llama_cpp`` in trustmh goes through :func:`import_llama_cpp`.
+spin; ``benchmarks/contention_bench.py`` runs the default run beside a busy process). libgomp
+reads these variables once, when it is loaded, so every import of ``llama_cpp`` in trustmh goes through :func:`import_llama_cpp`.
 
 Threads: at most one per core this process may run on (``os.sched_getaffinity``, which
 honours ``taskset`` and container CPU sets; ``os.cpu_count`` does not), and no more than the
@@ -45,7 +45,7 @@ MIN_INTERVAL = 0.5
 BUSY_CORE_FRACTION = 0.5
 # libgomp's spin before a waiting thread sleeps (its default: 300,000; 1,000 when it sees more
 # threads than cores). Only a saturated machine was available to measure it on: to confirm idle
-# with benchmarks/llama_threads_bench.py (benchmarks/llama_threads_bench.py and benchmarks/contention_bench.py).
+# with benchmarks/llama_threads_bench.py.
 SPIN_COUNT = 10_000
 
 
