@@ -20,7 +20,7 @@ top functions (``DIR/top.txt``). ``--scores FILE`` writes the scores of every tr
 compare two trees: same input, same scores). ``--src DIR`` runs another source tree's trustmh.
 
     PYTHONPATH=src python benchmarks/harness_cpu_bench.py privacy_psyleak \\
-        --data-dir /work/shared/data --source benchmark --sizes 100,300 --reps 3
+        --data-dir ../shared/data --source benchmark --sizes 100,300 --reps 3
 """
 
 from __future__ import annotations

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
-import plotly.graph_objects as go
-import plotly.io as pio
 from markupsafe import Markup
 
 from trustmh import PILLARS, __version__
@@ -21,6 +18,7 @@ from trustmh.report.bundle import packed, plotly_js, trace_types
 from trustmh.report.collect import Collection
 from trustmh.report.conversations import trajectory_figures, transcripts_html
 from trustmh.report.escalation_tradeoff import escalation_points, escalation_sentences, escalation_tradeoff_figure
+from trustmh.report.figure_store import Figures
 from trustmh.report.gate_verdict import Verdict
 from trustmh.report.headline import PillarScore, beside_texts, ci_text, fmt, pillar_scores
 from trustmh.report.judge_fingerprint import fingerprint_label, fingerprint_notes, fingerprint_title
@@ -34,33 +32,6 @@ from trustmh.report.safety_tradeoff import safety_tradeoff_figure
 from trustmh.scoring.results import MetricRow
 
 STARTER_WARNING = "Starter suite: items written by the trustmh authors. Not comparable with the published benchmark."
-
-
-@dataclass
-class Figures:
-    """Figures by HTML id, serialised once at the end."""
-
-    items: dict[str, Any] = field(default_factory=dict)
-    template: dict[str, Any] | None = None
-
-    def add(self, prefix: str, figure: go.Figure | None) -> dict[str, str] | None:
-        """Store a figure; its title moves out of the plot into an HTML caption, which
-        wraps on narrow screens and never collides with plotly's mode bar."""
-        if figure is None:
-            return None
-        key = "fig-" + "".join(c if c.isalnum() else "-" for c in prefix).strip("-") + f"-{len(self.items)}"
-        title = figure.layout.title.text or ""
-        figure.update_layout(title=None)
-        drawn = figure.to_plotly_json()
-        # Every figure has the same template (10 kB of JSON): stored once, put back by the page's script.
-        self.template = drawn["layout"].pop("template", None) or self.template
-        self.items[key] = {"title": title, **drawn}
-        return {"id": key, "title": title}
-
-    def script_json(self) -> Markup:
-        # "</" would end the <script> element early; JSON allows the escaped form.
-        payload = {"template": self.template, "figures": self.items}
-        return Markup(pio.json.to_json_plotly(payload).replace("</", "<\\/"))
 
 
 def _metric_cell(row: MetricRow, result: LogResult) -> dict[str, Any]:
