@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import os
+import signal
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -66,16 +67,49 @@ def run_jobs(
     One run at a time per cache: a second one refuses (it would pay every call again).
     """
     reports: list[RunReport] = []
+    interrupted: list[int] = []
 
     async def run() -> None:
-        # The report is handed back outside the task: at exit, Python 3.11's asyncio.run
-        # formats repr(task) (signal.getsignal on its SIGINT handler), which would format the
-        # whole report, 10,000 results long (~0.1 s).
-        reports.append(await _run(specs, settings, items, job))
+        with stopped_by_sigint(interrupted):
+            # The report is handed back outside the task: at exit, Python 3.11's asyncio.run
+            # formats repr(task) (signal.getsignal on its SIGINT handler), which would format the
+            # whole report, 10,000 results long (~0.1 s).
+            reports.append(await _run(specs, settings, items, job))
 
     with fewer_collections():
-        asyncio.run(run())
+        try:
+            asyncio.run(run())
+        except asyncio.CancelledError:
+            if not interrupted:
+                raise
+    if interrupted:  # even if a call in flight swallowed the cancellation and the run went on
+        raise KeyboardInterrupt
     return reports[0]
+
+
+@contextlib.contextmanager
+def stopped_by_sigint(interrupted: list[int]) -> Iterator[None]:
+    """Ctrl-C cancels the running task and is remembered in ``interrupted``, so the run ends as
+    interrupted (exit 130, nothing written) however the cancellation travels through the HTTP
+    stack; asyncio's own handler turns it into KeyboardInterrupt only when the task ends cancelled.
+    Outside the main thread (no signal handlers there) nothing changes."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def stop() -> None:
+        interrupted.append(signal.SIGINT)
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, stop)
+    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread, or no such support
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 @contextlib.contextmanager
