@@ -16,32 +16,19 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.report.browser import CHROMEDRIVER, CHROMIUM, missing_browser
 from tests.report.report_helpers import Logs, write_alignment
 from tests.report.text_overlap import overlapping_texts
 from trustmh.report import build_report
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "report"
 # What a drawn plotly chart contains: trace groups (lines, bars, points) or heatmap images.
 DRAWN = ".main-svg .trace path, .main-svg .trace .point, .main-svg image, .main-svg .barlayer path"
-
-
-def missing_browser(chromium: Path, chromedriver: Path, env: Mapping[str, str]) -> tuple[str | None, str]:
-    """``("skip" | "fail" | None, reason)``: a missing browser fails under CI, else skips."""
-    if chromium.exists() and chromedriver.exists():
-        return None, ""
-    if env.get("CI", "").lower() not in ("", "0", "false"):
-        return (
-            "fail",
-            f"CI is set but {chromium} or {chromedriver} is missing (apt-get install chromium chromium-driver)",
-        )
-    return "skip", f"{chromium} not installed (apt-get install chromium chromium-driver); under CI=true this fails"
 
 
 def test_missing_browser_skips_locally_and_fails_under_ci(tmp_path: Path) -> None:
