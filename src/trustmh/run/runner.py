@@ -187,11 +187,14 @@ def stoppable_run(flush_seconds: float | None = None) -> Iterator[list[int]]:
     """Around the ``eval``/``eval_set`` of every command that runs tasks (``run``, ``audit``,
     ``score``): the first Ctrl-C stops the run (:mod:`trustmh.run.interrupt`), retry warnings are
     one line per task (:mod:`trustmh.models.retry_notes`), and with ``flush_seconds`` a finished
-    sample reaches the log within that many seconds. Yields the SIGINTs received, for
-    :func:`raise_if_stopped` once the eval returned."""
+    sample reaches the log within that many seconds. What is loaded by then leaves the garbage
+    collector's walks in the CLI's process (:mod:`trustmh.core.collector`). Yields the SIGINTs
+    received, for :func:`raise_if_stopped` once the eval returned."""
+    from trustmh.core.collector import freeze_loaded_objects
     from trustmh.core.inspect_compat import stale_flush_interval
     from trustmh.models.retry_notes import retry_notes
 
+    freeze_loaded_objects()
     with (
         interrupt_stops_the_run() as interrupted,
         retry_notes(),
