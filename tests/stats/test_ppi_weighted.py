@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.stats import t as student_t
 
 from trustmh.stats.ppi import ppi_mean_weighted
 from trustmh.stats.sampling import stratified_sample
@@ -19,8 +20,11 @@ def test_hand_computed_two_strata_labels_only() -> None:
     # shares 4/12 and 8/12; stratum means 2 and 1 -> 1/3 * 2 + 2/3 * 1
     assert result.estimate == pytest.approx(4 / 3)
     # se^2 = (1/3)^2 (1 - .5) s_A^2 / 2 + (2/3)^2 (1 - .25) s_B^2 / 2, s_A^2 = s_B^2 = 2
-    se2 = (1 / 9) * 0.5 * 2 / 2 + (4 / 9) * 0.75 * 2 / 2
-    assert result.ci == pytest.approx((4 / 3 - Z95 * np.sqrt(se2), 4 / 3 + Z95 * np.sqrt(se2)))
+    part_a, part_b = (1 / 9) * 0.5 * 2 / 2, (4 / 9) * 0.75 * 2 / 2
+    # t quantile on Satterthwaite's degrees of freedom: each stratum's variance rests on 1 df
+    freedom = (part_a + part_b) ** 2 / (part_a**2 / 1 + part_b**2 / 1)
+    half = student_t.ppf(0.975, freedom) * np.sqrt(part_a + part_b)
+    assert result.ci == pytest.approx((4 / 3 - half, 4 / 3 + half))
     assert result.human_only.value == pytest.approx(4 / 3)
     assert (result.n_labelled, result.n_unlabelled) == (4, 8)
 
