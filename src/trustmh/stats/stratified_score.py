@@ -19,7 +19,9 @@ that hypothesis (the binomial maximum likelihood :math:`\tilde p_h(\theta_0)` su
 .. math::
     \operatorname{CI} = \{\theta_0 : (\hat\theta - \theta_0)^2 \le z_{1-\alpha/2}^2\, V(\tilde p(\theta_0))\}
 
-With one stratum and :math:`\pi \to 0` this is Wilson's interval (with :math:`n - 1` for
+A fully labelled stratum (:math:`\pi_h = 1`) has a known proportion: it adds its
+:math:`W_h x_h / n_h` and no variance, and is left out of the constrained fit. With one stratum
+and :math:`\pi \to 0` this is Wilson's interval (with :math:`n - 1` for
 :math:`n`). The Lagrange condition of the constrained maximum, :math:`x_h - n_h p_h = \mu W_h
 p_h (1 - p_h)`, gives each :math:`\tilde p_h` as the root in [0, 1] of a quadratic for a given
 multiplier :math:`\mu`, and :math:`\sum_h W_h \tilde p_h` falls monotonically in :math:`\mu`, so
@@ -73,18 +75,24 @@ def stratified_proportion_score_ci(
     if (n < 2).any():
         raise ValueError("every stratum needs at least 2 labelled items for a score interval")
     theta = float((w * x / n).sum())
+    sampled = pi < 1 - 1e-9  # a fully labelled stratum's proportion is known: it stays out of the fit
+    if not sampled.any():
+        return (theta, theta)
+    known = float((w * x / n)[~sampled].sum())
+    x, n, w, pi = x[sampled], n[sampled], w[sampled], pi[sampled]
     factors = w**2 * (1 - pi) / (n - 1)
-    if not (factors > 0).any():
-        return (theta, theta)  # every stratum fully labelled: no sampling error
 
     def excess(theta0: float) -> float:
-        p = proportions_under(x, n, w, theta0)
+        p = proportions_under(x, n, w, theta0 - known)
         return (theta - theta0) ** 2 - z * z * float((factors * p * (1 - p)).sum())
 
-    total = float(w.sum())
-    edge = 1e-12 * total
-    low = 0.0 if theta <= edge or excess(edge) <= 0 else brentq(excess, edge, theta, xtol=1e-12)
-    high = (
-        total if theta >= total - edge or excess(total - edge) <= 0 else brentq(excess, theta, total - edge, xtol=1e-12)
-    )
+    bottom, top, edge = known, known + float(w.sum()), 1e-10
+    low = high = theta
+    # The ends lie where the excess turns positive; next to the estimate it is negative unless
+    # the variance vanishes there (no positives, say), and at the bounds positive unless the
+    # bound itself is inside the interval.
+    if theta - edge > bottom and excess(theta - edge) < 0:
+        low = bottom if excess(bottom + edge) <= 0 else brentq(excess, bottom + edge, theta - edge, xtol=1e-12)
+    if theta + edge < top and excess(theta + edge) < 0:
+        high = top if excess(top - edge) <= 0 else brentq(excess, theta + edge, top - edge, xtol=1e-12)
     return (float(low), float(high))
