@@ -117,8 +117,9 @@ def test_a_rate_with_few_labelled_positives_warns_that_its_interval_is_unreliabl
     human = [1.0 if i in (0, 5, 7) else 0.0 for i in range(40)]  # 3 positives among 40 labels
     row = one(check(ratings("crisis_missed", {"ann": human}), "h", judge("crisis_missed", judged), n_boot=0))
     assert row.correction["interval"] == "normal"
-    assert "too few labelled items with the rarer answer for a reliable interval: 3 in a stratum" in (
-        row.correction["warning"]
+    assert (
+        "too few labelled items with the rarer answer for a reliable interval: 3 in a stratum"
+        in (row.correction["warning"])
     )
     plenty = [float(i % 2) for i in range(40)]
     row = one(check(ratings("crisis_missed", {"ann": plenty}), "h", judge("crisis_missed", judged), n_boot=0))

@@ -77,7 +77,6 @@ class PPIMean:
     alpha: float = 0.05
     interval: str = "normal"  # how the CI was made: normal (z), t (Satterthwaite df) or score
 
-
     def to_json(self) -> dict[str, Any]:
         # By hand rather than dataclasses.asdict, which deep-copies: align makes hundreds of these.
         return {
