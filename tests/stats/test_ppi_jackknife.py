@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy.stats import t as student_t
 
-from trustmh.stats.ppi import _design_terms, _groups, _pooled_cov, ppi_mean_weighted
+from trustmh.stats.ppi import ppi_mean_weighted
+from trustmh.stats.ppi_design import design_terms, equal_weight_groups, pooled_covariance
 from trustmh.stats.ppi_jackknife import jackknife_contributions
 
 
@@ -31,9 +32,9 @@ def brute_force_theta(y: np.ndarray, f: np.ndarray, groups: list[np.ndarray], sh
 
 def test_leave_one_out_updates_equal_deleting_each_item() -> None:
     y, f, w, population = sample()
-    groups = _groups(w)
-    shares, factors = _design_terms(w, groups)
-    pooled = (_pooled_cov(y, f), _pooled_cov(f, f), 0.0)
+    groups = equal_weight_groups(w)
+    shares, factors = design_terms(w, groups)
+    pooled = (pooled_covariance(y, f), pooled_covariance(f, f), 0.0)
     found = jackknife_contributions(y, f, groups, shares, factors, float(population.mean()), pooled)
     expected = []
     for g in groups:
@@ -51,8 +52,8 @@ def test_a_fixed_lambda_jackknifes_to_the_linearised_variance() -> None:
     # judge constant within each group: lambda is 0 in every replicate and the estimate linear
     y, _, w, population = sample()
     f = np.where(w > 10, 2.0, 4.0)
-    groups = _groups(w)
-    shares, factors = _design_terms(w, groups)
+    groups = equal_weight_groups(w)
+    shares, factors = design_terms(w, groups)
     found = jackknife_contributions(y, f, groups, shares, factors, 3.0, (0.0, 0.0, 0.0))
     linear = [factors[k] * np.var(y[g], ddof=1) for k, g in enumerate(groups)]
     assert found == pytest.approx(linear, rel=1e-9)
@@ -62,11 +63,11 @@ def test_tuned_ppi_interval_is_the_jackknife_with_satterthwaite_t() -> None:
     y, f, w, population = sample()
     result = ppi_mean_weighted(y, f, w, population)
     assert 0 < result.lam < 1
-    groups = _groups(w)
-    shares, factors = _design_terms(w, groups)
+    groups = equal_weight_groups(w)
+    shares, factors = design_terms(w, groups)
     rectifier = y - result.lam * f
     parts = jackknife_contributions(
-        y, f, groups, shares, factors, float(population.mean()), (_pooled_cov(y, f), _pooled_cov(f, f), 0.0)
+        y, f, groups, shares, factors, float(population.mean()), (pooled_covariance(y, f), pooled_covariance(f, f), 0.0)
     )
     freedom = parts.sum() ** 2 / (parts**2 / np.array([len(g) - 1 for g in groups])).sum()
     half = student_t.ppf(0.975, freedom) * np.sqrt(parts.sum())

@@ -17,7 +17,7 @@ item or for none.
 
 A rate (``binary`` field) whose interval is a normal or t one, not the stratified score interval
 (:func:`trustmh.stats.ppi.ppi_mean_weighted` says which in ``interval``), gets a ``warning`` when
-a stratum holds fewer than :data:`trustmh.stats.ppi.RELIABLE_RARER_ANSWERS` labels with the rarer
+a stratum holds fewer than :data:`trustmh.stats.ppi_design.RELIABLE_RARER_ANSWERS` labels with the rarer
 answer: that interval then covers the truth noticeably less often than it claims.
 """
 
@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from trustmh.judgecheck.fields import FieldTable
-from trustmh.stats.ppi import RELIABLE_RARER_ANSWERS, fewest_rarer_answers, ppi_mean, ppi_mean_weighted
+from trustmh.stats.ppi import ppi_mean, ppi_mean_weighted
+from trustmh.stats.ppi_design import RELIABLE_RARER_ANSWERS, fewest_rarer_answers
 
 METHOD = "ppi++"
 MIN_LABELS = 2

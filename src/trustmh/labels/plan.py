@@ -20,7 +20,7 @@ judge-human correlation — the better the judge tracks the clinicians, the fewe
 
 For a rate, each plan also gives how many of its labels would carry the rarer answer
 (:math:`n \min(p, 1 - p)`, :math:`p` the pilot labels' rate, else the judge's) and warns below
-:data:`trustmh.stats.ppi.RELIABLE_RARER_ANSWERS`: too little evidence for a reliable interval of
+:data:`trustmh.stats.ppi_design.RELIABLE_RARER_ANSWERS`: too little evidence for a reliable interval of
 the rate, whatever its width promises.
 """
 
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from trustmh.stats.ppi import RELIABLE_RARER_ANSWERS
+from trustmh.stats.ppi_design import RELIABLE_RARER_ANSWERS
 
 Z95 = NormalDist().inv_cdf(0.975)
 ASSUMED_CORRELATIONS = (0.5, 0.7, 0.9)

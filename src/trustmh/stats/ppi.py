@@ -41,8 +41,13 @@ from statistics import NormalDist
 from typing import Any
 
 import numpy as np
-from scipy.stats import t as student_t
 
+from trustmh.stats.ppi_design import (
+    design_terms,
+    equal_weight_groups,
+    pooled_covariance,
+    within_covariances,
+)
 from trustmh.stats.ppi_jackknife import group_moments, jackknife_contributions, tuned_lambda
 from trustmh.stats.stratified_score import stratified_proportion_score_ci
 
@@ -234,52 +239,10 @@ def ppi_mean_columns(labels: np.ndarray, judged: np.ndarray, alpha: float = 0.05
     return out
 
 
-# Below this many labels with the rarer answer of a 0/1 field in a stratum, a normal or t interval
-# of the rate covers the truth less than 93% of the time (docs/labels.md: 8 of 150 labels in the
-# heavy stratum, 92%; 5, 90%; 10, 93%).
-RELIABLE_RARER_ANSWERS = 10
-
-
-def fewest_rarer_answers(labels: np.ndarray, weights: np.ndarray | None = None) -> float:
-    """Over the strata (groups of equal weight; one group without weights), the fewest labels
-    giving the rarer answer of 0/1 labels (a label that is a share of raters counts as that share)."""
-    y = np.asarray(labels, dtype=float)
-    groups = _groups(np.asarray(weights, dtype=float)) if weights is not None else [np.arange(len(y))]
-    return float(min(min(y[g].sum(), (1 - y[g]).sum()) for g in groups))
-
-
-def _groups(weights: np.ndarray) -> list[np.ndarray]:
-    """Indices of the labelled items sharing one inclusion probability (one stratum's sampling fraction)."""
-    keys = np.round(weights, 9)
-    return [np.flatnonzero(keys == key) for key in np.unique(keys)]
-
-
-def _design_terms(weights: np.ndarray, groups: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Per group: the Hájek share :math:`W_g` and the variance factor :math:`c_g = W_g^2 (1 - \\pi_g) / n_g`."""
-    sizes = np.array([weights[g].sum() for g in groups])
-    shares = sizes / sizes.sum()
-    factors = np.array([shares[k] ** 2 * (1 - 1 / weights[g][0]) / len(g) for k, g in enumerate(groups)])
-    return shares, factors
-
-
-def _within(values_a: np.ndarray, values_b: np.ndarray, groups: list[np.ndarray], pooled: float) -> np.ndarray:
-    """Each group's sample covariance (ddof 1) of a and b; a group of one item takes ``pooled``."""
-    out = []
-    for g in groups:
-        if len(g) < 2:
-            out.append(pooled)
-            continue
-        a, b = values_a[g], values_b[g]
-        out.append(float(((a - a.mean()) * (b - b.mean())).sum() / (len(g) - 1)))
-    return np.array(out)
-
-
-def _pooled_cov(a: np.ndarray, b: np.ndarray) -> float:
-    return float(((a - a.mean()) * (b - b.mean())).sum() / (len(a) - 1))
-
-
 def _t_interval(centre: float, parts: np.ndarray, sizes: np.ndarray, alpha: float) -> tuple[float, float]:
     """``centre ± t·se`` with Satterthwaite's degrees of freedom for the groups' variance ``parts``."""
+    from scipy.stats import t as student_t  # type: ignore[import-untyped]  # ~2 s to import: only when needed
+
     variance = float(max(parts.sum(), 0.0))
     if variance == 0:
         return (centre, centre)
@@ -365,9 +328,9 @@ def ppi_mean_weighted(
         raise ValueError("labels, judge scores and weights must be finite (leave unparsed verdicts out)")
     if (w < 1 - 1e-9).any():
         raise ValueError("a weight is 1 / inclusion probability: at least 1")
-    groups = _groups(w)
-    shares, factors = _design_terms(w, groups)
-    pooled = (_pooled_cov(y, f), _pooled_cov(f, f))
+    groups = equal_weight_groups(w)
+    shares, factors = design_terms(w, groups)
+    pooled = (pooled_covariance(y, f), pooled_covariance(f, f))
     if lam is None:
         sizes, _, _, cross, square = group_moments(y, f, groups)
         tuned = float(tuned_lambda(cross, square, sizes, factors, pooled))
@@ -380,9 +343,9 @@ def ppi_mean_weighted(
         centre = lam_value * float(population.mean()) + float((shares * means).sum())
         if jackknife:  # the tuning of lambda on these labels is part of the estimate's variance
             return centre, jackknife_contributions(
-                y, f, groups, shares, factors, float(population.mean()), (*pooled, _pooled_cov(r, r))
+                y, f, groups, shares, factors, float(population.mean()), (*pooled, pooled_covariance(r, r))
             )
-        return centre, factors * _within(r, r, groups, _pooled_cov(r, r))
+        return centre, factors * within_covariances(r, r, groups, pooled_covariance(r, r))
 
     estimate, parts = estimate_and_variances(tuned, jackknife=lam is None)
     human_value, human_parts = estimate_and_variances(0.0, jackknife=False)

@@ -31,7 +31,6 @@ both the multiplier and the two ends are found by bracketed root finding.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 
 
 def constrained_proportions(
@@ -51,6 +50,7 @@ def constrained_proportions(
 
 def proportions_under(positives: np.ndarray, sizes: np.ndarray, shares: np.ndarray, theta: float) -> np.ndarray:
     """:math:`\\tilde p(\\theta_0)`: the binomial MLE of the stratum proportions given the overall one."""
+    from scipy.optimize import brentq  # type: ignore[import-untyped]  # scipy is slow to import: only when needed
 
     def gap(multiplier: float) -> float:
         return float((shares * constrained_proportions(positives, sizes, shares, multiplier)).sum()) - theta
@@ -71,6 +71,8 @@ def stratified_proportion_score_ci(
     z: float,
 ) -> tuple[float, float]:
     """The score interval of the module docstring; every stratum needs ``sizes`` of at least 2."""
+    from scipy.optimize import brentq  # scipy is slow to import: only when needed
+
     x, n, w, pi = (np.asarray(a, dtype=float) for a in (positives, sizes, shares, inclusion))
     if (n < 2).any():
         raise ValueError("every stratum needs at least 2 labelled items for a score interval")
