@@ -9,6 +9,7 @@ from scipy.stats import t as student_t
 
 from trustmh.stats.ppi import ppi_mean_weighted
 from trustmh.stats.sampling import stratified_sample
+from trustmh.stats.stratified_score import stratified_proportion_score_ci
 
 Z95 = 1.959963984540054
 
@@ -78,3 +79,18 @@ def test_stratified_draws_are_unbiased_where_the_unweighted_mean_is_not() -> Non
 def test_bad_weights_are_refused(weights: list[float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ppi_mean_weighted([1.0, 0.0], [1.0, 0.0], weights, [1.0, 0.0, 1.0])
+
+
+def test_a_stratified_rate_gets_the_stratified_score_interval() -> None:
+    # the judge's verdict is the stratum, so lambda is 0 and the estimate a stratified proportion
+    y = np.array([1.0] * 7 + [0.0] * 3 + [1.0] * 2 + [0.0] * 28)
+    f = np.array([1.0] * 10 + [0.0] * 30)
+    w = np.array([2.0] * 10 + [80 / 30] * 30)
+    population = np.array([1.0] * 20 + [0.0] * 80)
+    result = ppi_mean_weighted(y, f, w, population)
+    expected = stratified_proportion_score_ci([7, 2], [10, 30], [0.2, 0.8], [0.5, 30 / 80], Z95)
+    assert (result.lam, result.interval) == (0.0, "score")
+    assert result.estimate == pytest.approx(0.2 * 0.7 + 0.8 * 2 / 30)
+    assert result.ci == pytest.approx(expected) and result.human_only.ci == pytest.approx(expected)
+    # the same labels as shares of raters (not 0/1) fall back to the t interval
+    assert ppi_mean_weighted(np.where(y == 1, 0.9, 0.1), f, w, population).interval == "t"
