@@ -183,6 +183,9 @@ def print_corrections(result: JudgeCheck, wide: Any) -> None:
             f"{c['effective_n_gained']:+.0f}",
         )
     wide.print(table)
+    for row in rows:
+        if (row.correction or {}).get("warning"):
+            wide.print(f"{row.field}: {(row.correction or {})['warning']}", markup=False)
 
 
 def load_verdicts(

@@ -142,3 +142,5 @@ def plan_command(
         console.print(
             f"  {row['labels']:>6}  {row['how']} (variance {row['variance']:.4g})", highlight=False, soft_wrap=True
         )
+        if "warning" in row:
+            console.print(f"          {row['warning']}", highlight=False, soft_wrap=True)
