@@ -13,7 +13,15 @@ from typing import Annotated
 import typer
 
 from trustmh import TASK_GROUPS
-from trustmh.cli.common import console, err_console, existing_data_dir, json_option, usd_amount, user_errors
+from trustmh.cli.common import (
+    JSON_METAVAR,
+    console,
+    err_console,
+    existing_data_dir,
+    json_option,
+    usd_amount,
+    user_errors,
+)
 from trustmh.core.errors import UserError, is_secret_name, redact, register_secret
 from trustmh.core.files import write_json
 from trustmh.core.paths import check_input_file, check_output_file
@@ -132,7 +140,7 @@ def run_command(
             "--task-arg",
             "-T",
             help="Task argument KEY=VALUE for every selected task that takes it, e.g. -T max_tokens=200 "
-            "(`trustmh tasks --json` lists each task's arguments).",
+            "(`trustmh tasks --json -` lists each task's arguments).",
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="At most this many samples per task.")] = None,
@@ -322,7 +330,9 @@ def score_command(
             help='Recorded outputs: JSONL of {"id", "output"} or {"input", "output"}, or a folder of <task>.jsonl.'
         ),
     ],
-    json_out: Annotated[str, typer.Option("--json", help="Where to write the JSON summary ('-' = stdout).")] = "-",
+    json_out: Annotated[
+        str, typer.Option("--json", metavar=JSON_METAVAR, help="Write the JSON summary to FILE, or - for stdout.")
+    ] = "-",
     data_dir: Annotated[Path | None, typer.Option(help="Folder of benchmark datasets.")] = None,
     judge: Annotated[str | None, typer.Option(help="Judge model for judge-scored metrics.")] = None,
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
@@ -332,7 +342,7 @@ def score_command(
 ) -> None:
     """Score recorded outputs without calling any model.
 
-    Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir ../shared/data --json -
+    Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir DATA --json -
     """
     from trustmh.run.replay_scoring import score_responses
 

@@ -34,9 +34,9 @@ def reproduce_command(
     (corrected - published) and the declared explanation. Exit 1 when a difference beyond the
     published figure's rounding is not explained by a declaration; offline.
 
-    Example: trustmh reproduce --data-dir ../shared/data
+    Example: trustmh reproduce --data-dir DATA
 
-    Example: trustmh reproduce --data-dir ../shared/data --json reproduce.json
+    Example: trustmh reproduce --data-dir DATA --json reproduce.json
     """
     from trustmh.core.files import write_json
     from trustmh.data.registry import checked_user_data
