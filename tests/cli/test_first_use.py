@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from trustmh.cli.main import app
@@ -25,8 +26,9 @@ def test_tasks_say_what_starter_and_benchmark_count_and_keep_grouped_metric_name
     assert grouped and all(metric in text for metric in grouped)  # "[turns=*]" is not eaten as markup
 
 
-def test_a_missing_data_folder_is_one_line_and_exit_2_in_data_status(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["data", "status", "--data-dir", str(tmp_path / "typo")])
+@pytest.mark.parametrize("command", [["data", "status"], ["reproduce"]], ids=" ".join)
+def test_a_missing_data_folder_is_one_line_and_exit_2(command: list[str], tmp_path: Path) -> None:
+    result = runner.invoke(app, [*command, "--data-dir", str(tmp_path / "typo")])
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
     assert line == f"error: --data-dir {tmp_path / 'typo'}: no such folder (a folder with one subfolder per dataset)"

@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from trustmh.cli.common import console, err_console, json_option, user_errors
+from trustmh.cli.common import console, err_console, existing_data_dir, json_option, user_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -54,6 +54,7 @@ def reproduce_command(
     from trustmh.run.catalog_view import offline
 
     destination = as_json
+    existing_data_dir(data_dir)  # a mistyped folder is named as such, not as a missing upstream file
     # A reproduction on edited data says nothing about upstream's figures: a data-folder file whose
     # sha256 is not the catalogue's is refused (no --allow-modified here, unlike `run`; issue 25).
     with offline(), checked_user_data(allow_modified=False):
