@@ -69,9 +69,9 @@ def table_fits(console: Console, table: Table, width: int) -> bool:
 
 
 def table_as_lines(table: Table) -> Group:
-    """A table as lines wrapped at spaces only: the column names (when shown), then per row its first cell on
-    a line of its own and the others, indented, in column order joined by `` · `` (an empty cell
-    as ``—``, none after the last cell with a value)."""
+    """A table as lines wrapped at spaces only: the column names (when shown), then per row its
+    first cell on a line of its own and the others, indented, in column order joined by `` · ``
+    (an empty cell as ``—``, none after the last cell with a value)."""
     console = Console(width=PIPED_WIDTH)  # only turns markup into text
     headers = [" ".join(str(column.header).split()) for column in table.columns]
     columns = [[_plain(console, cell) or Text("") for cell in column.cells] for column in table.columns]
