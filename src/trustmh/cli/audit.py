@@ -115,7 +115,7 @@ def audit_command(
     enablement, over-escalation, privacy leaks, refusals; an inspect log, a report section and a
     CSV of flagged turns for human review.
 
-    Example (offline, detectors only): trustmh audit examples/audit/support_bot.jsonl --log-dir logs/audit
+    Example (offline, detectors only): trustmh audit src/trustmh/audit/examples/support_bot.jsonl --log-dir logs/audit
 
     Example: trustmh audit export.csv --redact --judge openai/gpt-4o --dry-run --prices prices.yaml
 

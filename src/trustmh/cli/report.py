@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trustmh.cli.common import console, user_errors
+from trustmh.cli.common import JSON_METAVAR, console, user_errors
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_json
 
@@ -35,6 +35,7 @@ def report_command(
         Path | None,
         typer.Option(
             "--json",
+            metavar=JSON_METAVAR,
             help="Also write the tidy results table as JSON; with --profile, the statutory evidence document "
             "instead ('-' = stdout).",
         ),
