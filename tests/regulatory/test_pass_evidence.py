@@ -106,7 +106,17 @@ def test_labels_with_a_detector_pass_are_refused_in_one_line(both_paths: tuple[P
     labels = folder / "labels.csv"
     labels.write_text("sample_id,turn,field,rater,score\nx,1,crisis_referral,clinician,1\n")
     result = runner.invoke(
-        app, ["report", str(folder / "pass"), "--profile", "ca-sb243", "--labels", str(labels), "-o", str(folder / "l.html")]
+        app,
+        [
+            "report",
+            str(folder / "pass"),
+            "--profile",
+            "ca-sb243",
+            "--labels",
+            str(labels),
+            "-o",
+            str(folder / "l.html"),
+        ],
     )
     assert result.exit_code == 2 and "--labels" in result.output and "Traceback" not in result.output
     assert not (folder / "l.html").exists()
