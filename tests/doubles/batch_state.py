@@ -7,8 +7,8 @@ import asyncio
 import hashlib
 import threading
 from collections import Counter
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aiohttp import web
