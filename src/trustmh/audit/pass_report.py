@@ -6,7 +6,8 @@ Read in Arrow, a batch of rows at a time (memory does not grow with the number o
 * per language, how many conversations and which checks read it: a language no check reads is
   shown as **not covered**, never as "no risk";
 * the :data:`WORST_SHOWN` conversations of highest severity, by id only, each id de-identified
-  (:func:`trustmh.deid.masked`: an export's ids can hold e-mails or phone numbers);
+  (:func:`trustmh.deid.masked`: an export's ids can hold e-mails or phone numbers), with the first
+  characters of the row's ``content_hash`` to find it again in the Parquet output;
 * when the sampled judge pass ran (``--sample-judge``), its population estimates with their
   design-based 95% CIs (``audit-population-rates.json``) and the sample's strata.
 """
@@ -20,11 +21,10 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 
 from trustmh.audit.detect_pass import CONVERSATIONS_DIR, MANIFEST
 from trustmh.audit.language import UNDETERMINED
-from trustmh.audit.pass_summary import summarise_pass
+from trustmh.audit.pass_summary import pass_batches, summarise_pass
 from trustmh.audit.sample import STRATA_FILE
 from trustmh.audit.sampled_judge import JUDGED_LOGS, POPULATION_RATES_FILE
 from trustmh.audit.schema import CHECK_LANGUAGES, CHECKS
@@ -32,6 +32,7 @@ from trustmh.core.errors import UserError
 from trustmh.deid import masked
 
 WORST_SHOWN = 20
+KEY_CHARS = 16
 
 
 def detector_passes(targets: list[Path]) -> list[Path]:
@@ -51,11 +52,11 @@ def judged_folders(passes: list[Path]) -> list[Path]:
 def _worst(folder: Path, shown: int) -> tuple[list[dict[str, Any]], int]:
     """The ``shown`` rows of highest severity above 0 (ties by id), kept ``shown`` at a time, and
     how many rows have a severity above 0."""
-    columns = ["conversation_id", "severity", *(f"{check}_turns" for check in CHECKS)]
+    columns = ["conversation_id", "content_hash", "severity", *(f"{check}_turns" for check in CHECKS)]
     order = [("severity", "descending"), ("conversation_id", "ascending")]
     top: pa.Table | None = None
     count = 0
-    for batch in ds.dataset(folder / CONVERSATIONS_DIR, format="parquet").to_batches(columns=columns):
+    for batch in pass_batches(folder, columns):
         flagged = pa.Table.from_batches([batch]).filter(pc.greater(batch.column("severity"), 0))
         count += flagged.num_rows
         merged = flagged if top is None else pa.concat_tables([top, flagged])
@@ -155,6 +156,8 @@ def pass_view(folder: Path, shown: int = WORST_SHOWN) -> dict[str, Any]:
         "worst": [
             {
                 "id": masked(str(row["conversation_id"])),
+                # what finds the row again when de-identification masked the id (a digest: no text)
+                "key": str(row["content_hash"])[:KEY_CHARS],
                 "severity": f"{row['severity']:g}",
                 "flags": ", ".join(f"{check} ×{row[f'{check}_turns']}" for check in CHECKS if row[f"{check}_turns"]),
             }

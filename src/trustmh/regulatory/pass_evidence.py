@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from trustmh.audit.detect_pass import CONVERSATIONS_DIR
+from trustmh.audit.pass_summary import pass_batches
 from trustmh.audit.statutes.checks import NOT_CHECKABLE
 from trustmh.core.errors import UserError
 from trustmh.regulatory.evidence import Findings, Period
@@ -131,13 +132,14 @@ def read_pass_counts(folders: Iterable[Path], period: Period) -> PassCounts:
     """The statutory counts of the detector passes in ``folders`` over ``period`` (streamed)."""
     counts = PassCounts()
     for folder in folders:
-        dataset = ds.dataset(folder / CONVERSATIONS_DIR, format="parquet")
-        missing = [c for c in COLUMNS if c not in dataset.schema.names]
+        parts = sorted((folder / CONVERSATIONS_DIR).glob("part-*.parquet"))
+        names = pq.read_schema(parts[0]).names if parts else COLUMNS
+        missing = [c for c in COLUMNS if c not in names]
         if missing:
             raise UserError(
                 f"{folder}: a detector pass without the statutory columns ({', '.join(missing)}); "
                 "rerun trustmh audit into a new --log-dir"
             )
-        for batch in dataset.to_batches(columns=COLUMNS, use_threads=False):
+        for batch in pass_batches(folder, COLUMNS):
             _add_batch(counts, batch, period)
     return counts
