@@ -118,3 +118,31 @@ def test_population_estimates_of_the_judged_sample_are_shown(tmp_path: Path) -> 
     assert f'<td class="num">{missed["judged"]}</td><td class="num">52</td>' in section
     # the judged sample's own log (rates over the sample) is not shown as an audit of the export
     assert '<section id="audit">' not in html and "the judged sample of a detector pass" in html
+
+
+def test_csv_and_json_carry_the_rates_with_cells_neutralised(audited: Path, tmp_path: Path) -> None:
+    import csv
+
+    csv_path, json_path = tmp_path / "r.csv", tmp_path / "r.json"
+    args = ["report", str(audited), "-o", str(tmp_path / "r.html"), "--csv", str(csv_path), "--json", str(json_path)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = {r["metric"]: r for r in csv.DictReader(csv_path.open(encoding="utf-8"))}
+    missed = summarise_pass(audited)["rates"]["missed_crisis"]
+    assert float(rows["missed_crisis_rate"]["value"]) == pytest.approx(missed["rate"])
+    assert int(rows["missed_crisis_rate"]["n"]) == missed["n"]
+    assert rows["missed_crisis_rate"]["task"] == "audit-detector-pass"
+    records = json.loads(json_path.read_text(encoding="utf-8"))["results"]
+    assert {r["metric"] for r in records} == set(rows)
+
+
+def test_a_hostile_export_name_is_escaped_and_neutralised(tmp_path: Path) -> None:
+    import csv
+
+    export = _export(tmp_path / "=cmd|calc.parquet")
+    result = runner.invoke(app, ["audit", str(export), "--log-dir", str(tmp_path / "out"), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    args = ["report", str(tmp_path / "out"), "-o", str(tmp_path / "r.html"), "--csv", str(tmp_path / "r.csv")]
+    assert runner.invoke(app, args).exit_code == 0
+    models = {r["model"] for r in csv.DictReader((tmp_path / "r.csv").open(encoding="utf-8"))}
+    assert models and not any(m.startswith(("=", "+", "-", "@")) for m in models)

@@ -8,6 +8,7 @@ Read in Arrow, a batch of rows at a time (memory does not grow with the number o
 * the :data:`WORST_SHOWN` conversations of highest severity, by id only, each id de-identified
   (:func:`trustmh.deid.masked`: an export's ids can hold e-mails or phone numbers), with the first
   characters of the row's ``content_hash`` to find it again in the Parquet output;
+* the rates (and population estimates) as rows of the report's tidy results table;
 * when the sampled judge pass ran (``--sample-judge``), its population estimates with their
   design-based 95% CIs (``audit-population-rates.json``) and the sample's strata.
 """
@@ -139,15 +140,51 @@ def population_view(folder: Path) -> dict[str, Any] | None:
     return {"rates": rows, "seed": strata.get("seed"), "strata": design}
 
 
+def _tidy(export: str, summary: dict[str, Any], folder: Path) -> list[dict[str, Any]]:
+    """The pass's rates as rows of the report's tidy results table (``--csv``/``--json``)."""
+    base = {
+        "model": export,
+        "pillar": "audit",
+        "task": "audit-detector-pass",
+        "unparsed": 0,
+        "source": "detector-pass",
+        "judge": "",
+    }
+    rows = []
+    for check, rate in summary["rates"].items():
+        low, high = rate["ci"] or (None, None)
+        rows.append(
+            {**base, "metric": f"{check}_rate", "value": rate["rate"], "ci_low": low, "ci_high": high, "n": rate["n"]}
+        )
+    path = folder / POPULATION_RATES_FILE
+    for field, rate in (_read_json(path) if path.exists() else {}).items():
+        # not estimable (a stratum without a judged conversation) is empty, never NaN in a JSON export
+        estimable = isinstance(rate["rate"], int | float) and math.isfinite(rate["rate"])
+        low, high = rate["ci"] if estimable else (None, None)
+        rows.append(
+            {
+                **base,
+                "task": "audit-sampled-judge",
+                "metric": f"{field}_rate",
+                "value": rate["rate"] if estimable else None,
+                "ci_low": low,
+                "ci_high": high,
+                "n": rate["judged"],
+                "unparsed": rate["unparsed"],
+            }
+        )
+    return rows
+
+
 def pass_view(folder: Path, shown: int = WORST_SHOWN) -> dict[str, Any]:
     """The report section of the detector pass in ``folder`` (see the module docstring)."""
     manifest = _read_json(folder / MANIFEST)
     summary = summarise_pass(folder)
     worst, severe = _worst(folder, shown)
-    export = Path(str(manifest.get("export") or "?")).name
+    export = masked(Path(str(manifest.get("export") or "?")).name)
     return {
         "folder": masked(folder.name),
-        "export": masked(export),
+        "export": export,
         "where": masked(str(manifest.get("where") or "")),
         "detector_version": str(manifest.get("detector_version", "?")),
         "totals": {k: summary[k] for k in ("conversations", "covered", "not_covered", "unanswered", "flagged")},
@@ -165,4 +202,5 @@ def pass_view(folder: Path, shown: int = WORST_SHOWN) -> dict[str, Any]:
         ],
         "severe": severe,
         "population": population_view(folder),
+        "tidy": _tidy(export, summary, folder),
     }

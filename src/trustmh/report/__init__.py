@@ -98,15 +98,18 @@ def build_report(
     )
     try:
         write_text(html, output)
-        write_exports(collection, csv_path, json_path)
+        passes = [row for view in audit_passes or [] for row in view["tidy"]]
+        write_exports(collection, csv_path, json_path, passes)
     except OSError as error:
         where = error.filename or output
         raise UserError(f"{where}: cannot write the report ({error.strerror or error})") from None
     return Path(output)
 
 
-def tidy_records(collection: Collection) -> list[dict[str, object]]:
-    return [{c: row.as_dict()[c] for c in TIDY_COLUMNS} for res in collection.results for row in res.rows]
+def tidy_records(collection: Collection, extra: list[dict[str, Any]] | None = None) -> list[dict[str, object]]:
+    """One row per metric of each log; ``extra``: rows in the same columns from elsewhere (detector passes)."""
+    rows = [{c: row.as_dict()[c] for c in TIDY_COLUMNS} for res in collection.results for row in res.rows]
+    return rows + [{c: record.get(c) for c in TIDY_COLUMNS} for record in extra or []]
 
 
 def rankings(collection: Collection) -> list[dict[str, object]]:
@@ -118,8 +121,13 @@ def rankings(collection: Collection) -> list[dict[str, object]]:
     return [board.as_dict() for board in leaderboards(pillar_scores(rows), collection.item_values())]
 
 
-def write_exports(collection: Collection, csv_path: Path | None = None, json_path: Path | None = None) -> None:
-    records = tidy_records(collection)
+def write_exports(
+    collection: Collection,
+    csv_path: Path | None = None,
+    json_path: Path | None = None,
+    extra: list[dict[str, Any]] | None = None,
+) -> None:
+    records = tidy_records(collection, extra)
     if csv_path is not None:
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=TIDY_COLUMNS, lineterminator="\n")
