@@ -24,16 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from trustmh.audit.statutes.findings import STATUTES_KEY
 from trustmh.core.errors import UserError
 from trustmh.regulatory.profiles import CHECK, REFERRAL_COUNT, Item
-from trustmh.regulatory.tally import CheckTally, ReferralSums
+from trustmh.regulatory.tally import CheckTally, CountedElsewhere, ReferralSums
 from trustmh.scoring.sample_scores import log_sample_scores
-
-if TYPE_CHECKING:
-    from trustmh.regulatory.pass_evidence import PassCounts
 
 
 @dataclass(frozen=True)
@@ -127,7 +124,7 @@ def item_value(
     findings: Findings,
     population: int | None,
     corrected: dict[str, Any] | None = None,
-    passes: PassCounts | None = None,
+    passes: CountedElsewhere | None = None,
 ) -> dict[str, Any] | None:
     """``passes``: the counts of detector passes' Parquet rows, added to the logs' conversations."""
     if item.kind == CHECK:

@@ -10,7 +10,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Protocol
 
 from trustmh.audit.statutes.checks import COMPLIANT, NOT_APPLICABLE, NOT_CHECKABLE, VIOLATION
 from trustmh.core.errors import UserError
@@ -128,3 +128,11 @@ class ReferralSums:
             "conversations_with_notification": self.with_notification,
             "corrected": corrected,
         }
+
+
+class CountedElsewhere(Protocol):
+    """Counts read from somewhere other than audit logs (a detector pass's rows: :mod:`.pass_evidence`)."""
+
+    referrals: ReferralSums
+
+    def check_tally(self, item: Item) -> CheckTally: ...
