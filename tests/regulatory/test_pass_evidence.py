@@ -120,3 +120,19 @@ def test_labels_with_a_detector_pass_are_refused_in_one_line(both_paths: tuple[P
     )
     assert result.exit_code == 2 and "--labels" in result.output and "Traceback" not in result.output
     assert not (folder / "l.html").exists()
+
+
+def test_a_pass_without_the_statutory_columns_is_one_line(tmp_path: Path) -> None:
+    from tests.audit.pass_rows import write_pass
+    from trustmh.audit.schema import STATUTE_FIELDS
+
+    folder = write_pass(tmp_path / "old", 50)
+    for part in (folder / "conversations").glob("*.parquet"):
+        table = pq.read_table(part)
+        pq.write_table(table.drop_columns([name for name, _ in STATUTE_FIELDS]), part)
+    html = tmp_path / "r.html"
+    plain = runner.invoke(app, ["report", str(folder), "-o", str(html)])
+    assert plain.exit_code == 0, plain.output  # the audit section needs no statutory column
+    result = runner.invoke(app, ["report", str(folder), "--profile", "ca-sb243", "-o", str(tmp_path / "p.html")])
+    assert result.exit_code == 2 and "without the statutory columns" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "p.html").exists()
