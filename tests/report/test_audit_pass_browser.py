@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.audit.audit_helpers import EXAMPLE_JSONL
+from tests.report.test_audit_browser import _open
 from tests.report.test_report_browser import _screenshot, _severe, driver  # noqa: F401  (the browser fixture)
 from trustmh.cli.main import app
 
@@ -25,11 +26,6 @@ def pass_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     reported = runner.invoke(app, ["report", str(folder / "out"), "-o", str(folder / "report.html")])
     assert reported.exit_code == 0, reported.output
     return folder / "report.html"
-
-
-def _open(browser, page: Path, width: int, height: int) -> None:
-    browser.set_window_size(width, height)
-    browser.get(page.as_uri())
 
 
 @pytest.mark.slow
