@@ -20,7 +20,11 @@ def register(app: typer.Typer) -> None:
 def report_command(
     log_dirs: Annotated[
         list[Path],
-        typer.Argument(help="Log directories (searched recursively) or single .eval/.json logs.", show_default=False),
+        typer.Argument(
+            help="Log directories (searched recursively) or single .eval/.json logs; a folder holding a "
+            "detector pass (trustmh audit EXPORT/, Parquet) adds its audit section.",
+            show_default=False,
+        ),
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("report.html"),
     redact: Annotated[
@@ -106,8 +110,12 @@ def report_command(
     Example: trustmh report logs/ -o report.html --gate verdict.json
 
     Example: trustmh report logs/ --profile ca-sb243 --period 2026 --json evidence.json
+
+    Example (a Parquet audit): trustmh report logs/audit-nov --profile ny-gbl47 -o audit.html
     """
     from trustmh.report import build_report
+
+    passes, pass_views, judged_samples = _audit_passes(log_dirs)
 
     if profile is None and (period is not None or population is not None or labels is not None):
         raise UserError("--period, --population and --labels go with --profile", "--profile")
@@ -117,7 +125,7 @@ def report_command(
         from trustmh.regulatory.document import EvidenceRequest, build_document, html_view, profile_named
 
         profile_named(profile)  # a bad name fails before any log is read
-        request = EvidenceRequest(profile, period, population, labels)
+        request = EvidenceRequest(profile, period, population, labels, tuple(passes))
 
         def evidence(collection: Any) -> dict[str, Any]:
             documents.append(build_document(collection, request))
@@ -134,6 +142,8 @@ def report_command(
         exclude_self=exclude_self,
         gate=gate,
         evidence=evidence,
+        audit_passes=pass_views,
+        samples_of_passes=judged_samples,
     )
     if documents and json_out is not None:
         write_json(documents[0], json_out)
@@ -141,3 +151,16 @@ def report_command(
         console.print(f"report written to {path}")
         if documents and json_out is not None:
             console.print(f"evidence ({profile}) written to {json_out}")
+
+
+def _audit_passes(targets: list[Path]) -> tuple[list[Path], list[dict[str, Any]], list[Path]]:
+    """The detector passes under ``targets``, their report sections (read before anything is
+    written) and the folders of their judged samples."""
+    import importlib.util
+
+    if importlib.util.find_spec("pyarrow") is None:  # no scale extra: no detector pass could have been written
+        return [], [], []
+    from trustmh.audit.pass_report import detector_passes, judged_folders, pass_view
+
+    passes = detector_passes(targets)
+    return passes, [pass_view(folder) for folder in passes], judged_folders(passes)

@@ -1,7 +1,7 @@
 """The evidence document of one profile (versioned JSON, schema in ``schema/``) and its HTML view.
 
 Built from the logs ``trustmh report`` reads: the audit logs give the statutory items (through
-:mod:`.evidence`); every other successful log is a test run covering the protocol (run id, date,
+:mod:`.evidence`), and so do the Parquet rows of a detector pass (through :mod:`.pass_evidence`); every other successful log is a test run covering the protocol (run id, date,
 task, pillar, model, results). The document holds counts, rates and intervals only: no
 conversation id, no user text, no metadata value of the input (``tests/regulatory`` greps for them).
 """
@@ -19,6 +19,7 @@ from trustmh import __version__
 from trustmh.audit.statutes.phrases import DETECTOR_VERSION
 from trustmh.core.errors import UserError
 from trustmh.regulatory.evidence import Findings, Period, item_value, parse_period, read_findings
+from trustmh.regulatory.pass_evidence import PassCounts, read_pass_counts
 from trustmh.regulatory.profiles import METHOD, PROFILES, TEST_RUNS, Profile
 from trustmh.regulatory.validation import referral_validation
 from trustmh.report.collect import Collection, collect
@@ -41,6 +42,7 @@ class EvidenceRequest:
     period: str | None = None
     population: int | None = None  # the period's conversations when the audit is a random sample of them
     labels: Path | None = None  # clinician labels of crisis_referral turns (validation.py)
+    detector_passes: tuple[Path, ...] = ()  # output folders of trustmh audit's detector pass (Parquet)
 
 
 def profile_named(name: str) -> Profile:
@@ -123,9 +125,12 @@ def build_document(collection: Collection, request: EvidenceRequest) -> dict[str
     profile = profile_named(request.profile)
     period = parse_period(request.period)
     audits = [r for r in collection.results if r.pillar == AUDIT_PILLAR]
-    if not audits:
-        raise UserError("--profile needs at least one trustmh audit log among the logs")
+    if not audits and not request.detector_passes:
+        raise UserError("--profile needs at least one trustmh audit log or detector pass among the inputs")
     findings = read_findings([r.path for r in audits], period)
+    passes = pass_counts(request, period)
+    if passes is not None:
+        passes.add_to(findings)
     validation = referral_validation(findings.conversations, request.labels) if request.labels is not None else None
     corrected = None if validation is None else validation["corrected"]
     runs = [_test_run(r) for r in collection.results if r.pillar != AUDIT_PILLAR]
@@ -139,7 +144,7 @@ def build_document(collection: Collection, request: EvidenceRequest) -> dict[str
             entry["runs"] = len(runs)
         else:
             entry["population"] = item.population
-            entry["value"] = item_value(item, findings, request.population, corrected)
+            entry["value"] = item_value(item, findings, request.population, corrected, passes)
         items.append(entry)
     return {
         "schema": SCHEMA_NAME,
@@ -154,7 +159,7 @@ def build_document(collection: Collection, request: EvidenceRequest) -> dict[str
         "period": {"label": period.label, "start": _iso(period.start), "end": _iso(period.end)},
         "conversations": {
             "audited": findings.audited,
-            "in_period": len(findings.conversations),
+            "in_period": len(findings.conversations) + (passes.in_period if passes else 0),
             "undated": findings.undated,
             "outside_period": findings.outside,
             "without_statutory_checks": findings.without_findings,
@@ -164,6 +169,19 @@ def build_document(collection: Collection, request: EvidenceRequest) -> dict[str
         "test_runs": runs,
         "not_checked": _not_checked(profile, findings, period),
     }
+
+
+def pass_counts(request: EvidenceRequest, period: Period) -> PassCounts | None:
+    """The detector passes' counts (:mod:`.pass_evidence`), folded in where the logs' go; ``None`` without any."""
+    if not request.detector_passes:
+        return None
+    if request.labels is not None:
+        raise UserError(
+            "--labels: a detector pass keeps per-conversation counts, not the turns clinicians labelled; "
+            "validate the referral detector on an audit log (trustmh audit EXPORT.jsonl)",
+            "--labels",
+        )
+    return read_pass_counts(request.detector_passes, period)
 
 
 def _iso(moment: float | None) -> str | None:
