@@ -53,7 +53,7 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RubricJudge]
 
 def test_no_planted_identifier_reaches_the_judge(judged: tuple[Path, RubricJudge]) -> None:
     _, judge = judged
-    assert len(judge.received) == 3 * 17  # three rubrics on each of the 17 assistant turns
+    assert len(judge.received) == 4 * 17  # DCS, HES, SIS and the scope question on each of the 17 assistant turns
     sent = "\n".join(judge.received)
     assert not [p for p in PLANTED if p in sent]
     assert "[EMAIL_" in sent and "[NAME_" in sent and "[PHONE_" in sent  # replaced, not dropped
