@@ -197,6 +197,7 @@ PROFILES = {
         "2025-08-01",
         (
             "https://www.ilga.gov/legislation/BillStatus.asp?DocTypeID=HB&DocNum=1806&GAID=18&SessionID=114&LegID=159219",
+            "https://ilga.gov/legislation/PublicActs/View/104-0054",
         ),
         (
             Item(
