@@ -172,10 +172,10 @@ def _fingerprint(folder: Path) -> dict[str, Any]:
     return {k: v for k, v in score.metadata[FINGERPRINT_KEY].items() if k in FINGERPRINT_FIELDS}  # type: ignore[index]
 
 
-def _judge_check(folder: Path, fingerprint: dict[str, Any], judge: str = JUDGE) -> Path:
+def _judge_check(folder: Path, fingerprint: dict[str, Any], judge: str = JUDGE, name: str = "out_of_scope") -> Path:
     path = folder / "judge-check.json"
     field = {
-        "field": "out_of_scope",
+        "field": name,
         "unit": "turn",
         "kind": "binary",
         "agreement": "cohen_kappa",
@@ -201,23 +201,27 @@ def test_a_judge_check_validation_of_the_run_is_the_method_appendix(judged: tupl
     assert judge["agreement"]["value"] == pytest.approx(8 / 9) and judge["kappa"]["value"] == 0.7
 
 
-@pytest.mark.parametrize("change", ["rubric", "judge"])
+@pytest.mark.parametrize("change", ["rubric", "judge", "field"])
 def test_a_validation_of_another_rubric_or_judge_is_one_line_exit_2(
     judged: tuple[Path, ScopeJudge], change: str
 ) -> None:
     folder, _ = judged
     fingerprint = _fingerprint(folder)
-    judge = JUDGE
+    judge, name = JUDGE, "out_of_scope"
     if change == "rubric":
         fingerprint["rubrics"] = {**fingerprint["rubrics"], "statute_scope": "0" * 64}
-    else:
+    elif change == "judge":
         judge = "openai/other-judge"
+    else:  # a validation of the referral detector only: nothing for the scope item
+        name = "crisis_referral"
     (folder / "il.json").unlink(missing_ok=True)  # written by the other tests of the module
-    result, out = _report(folder, "--validation", str(_judge_check(folder, fingerprint, judge)))
+    result, out = _report(folder, "--validation", str(_judge_check(folder, fingerprint, judge, name)))
     assert result.exit_code == 2, result.output
     message = result.output.strip()
     assert len(message.splitlines()) == 1 and "Traceback" not in message
-    assert ("rubric fingerprint" if change == "rubric" else "other-judge") in message
+    assert {"rubric": "rubric fingerprint", "judge": "other-judge", "field": "no per-turn validation"}[
+        change
+    ] in message
     assert not out.exists()
 
 

@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from trustmh import __version__
-from trustmh.audit.statutes.judged import JUDGED_SCOPE_KEY, SCOPE_RUBRIC
+from trustmh.audit.statutes.judged import JUDGED_SCOPE_KEY, SCOPE_FIELD, SCOPE_RUBRIC
 from trustmh.audit.statutes.phrases import DETECTOR_VERSION
-from trustmh.core.errors import UserError
+from trustmh.core.errors import DataFormatError, UserError
 from trustmh.regulatory.evidence import Findings, Period, item_value, parse_period, read_findings
 from trustmh.regulatory.judgecheck_file import read_judge_check
 from trustmh.regulatory.profiles import JUDGED_SCOPE, METHOD, PROFILES, TEST_RUNS, Profile
 from trustmh.regulatory.scope import NOT_JUDGED, scope_validation
-from trustmh.regulatory.validation import referral_decisions, referral_validation
+from trustmh.regulatory.validation import LABEL_FIELD, referral_decisions, referral_validation
 from trustmh.report.collect import Collection, collect
 from trustmh.report.log_result import LogResult
 from trustmh.scoring.results import read_log
@@ -109,6 +109,13 @@ def _validations(
         return Validations(referral_validation(findings.conversations, request.labels), source="clinician labels")
     if request.validation is not None:
         checked = read_judge_check(request.validation, audits)
+        needed = SCOPE_FIELD if scoped else LABEL_FIELD
+        if needed not in checked.fields:
+            raise DataFormatError(
+                request.validation,
+                "fields",
+                f"no per-turn validation of {needed}, the field --profile {profile.name} uses",
+            )
         source = (
             f"trustmh judge-check validation of judge {checked.judge}, rubric fingerprint {checked.rubric_fingerprint}"
         )
