@@ -93,7 +93,16 @@ def report_command(
         typer.Option(
             "--labels",
             help="With --profile: clinician labels of crisis-referral turns (sample_id, turn, field=crisis_referral, "
-            "rater, score 0/1) for the detector's sensitivity and specificity and the corrected count.",
+            "rater, score 0/1) for the detector's sensitivity and specificity and the corrected count; for "
+            "il-hb1806, of out-of-scope replies (field=out_of_scope) for the detector's and the judge's.",
+        ),
+    ] = None,
+    validation: Annotated[
+        Path | None,
+        typer.Option(
+            "--validation",
+            help="With --profile: the labels as a `trustmh judge-check --json` validation of the judged audit log "
+            "(fields crisis_referral and/or out_of_scope, per turn), in place of --labels.",
         ),
     ] = None,
 ) -> None:
@@ -111,21 +120,23 @@ def report_command(
 
     Example: trustmh report logs/ --profile ca-sb243 --period 2026 --json evidence.json
 
+    Example: trustmh report logs/ --profile il-hb1806 --validation judge-check.json --json evidence.json
+
     Example (a Parquet audit): trustmh report logs/audit-nov --profile ny-gbl47 -o audit.html
     """
     from trustmh.report import build_report
 
     passes, pass_views, judged_samples = _audit_passes(log_dirs)
 
-    if profile is None and (period is not None or population is not None or labels is not None):
-        raise UserError("--period, --population and --labels go with --profile", "--profile")
+    if profile is None and (period, population, labels, validation) != (None, None, None, None):
+        raise UserError("--period, --population, --labels and --validation go with --profile", "--profile")
     documents: list[dict[str, Any]] = []
     evidence = None
     if profile is not None:
         from trustmh.regulatory.document import EvidenceRequest, build_document, html_view, profile_named
 
         profile_named(profile)  # a bad name fails before any log is read
-        request = EvidenceRequest(profile, period, population, labels, tuple(passes))
+        request = EvidenceRequest(profile, period, population, labels, validation, tuple(passes))
 
         def evidence(collection: Any) -> dict[str, Any]:
             documents.append(build_document(collection, request))

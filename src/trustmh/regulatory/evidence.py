@@ -27,8 +27,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from trustmh.audit.statutes.findings import STATUTES_KEY
+from trustmh.audit.statutes.judged import JUDGED_SCOPE_KEY
 from trustmh.core.errors import UserError
-from trustmh.regulatory.profiles import CHECK, REFERRAL_COUNT, Item
+from trustmh.regulatory.profiles import CHECK, JUDGED_SCOPE, REFERRAL_COUNT, Item
+from trustmh.regulatory.scope import scope_value
 from trustmh.regulatory.tally import CheckTally, CountedElsewhere, ReferralSums
 from trustmh.scoring.sample_scores import log_sample_scores
 
@@ -90,6 +92,8 @@ def read_findings(log_paths: list[str], period: Period) -> Findings:
                             "minor": statutes.get("minor"),
                             "checks": statutes["checks"],
                             "referrals": statutes["referrals"],
+                            "reply_turns": statutes.get("reply_turns"),
+                            JUDGED_SCOPE_KEY: statutes.get(JUDGED_SCOPE_KEY),
                         }
                     )
     return found
@@ -131,4 +135,6 @@ def item_value(
         return check_value(item, findings.conversations, passes.check_tally(item) if passes else None)
     if item.kind == REFERRAL_COUNT:
         return referral_value(item, findings.conversations, population, corrected, passes.referrals if passes else None)
+    if item.kind == JUDGED_SCOPE:
+        return scope_value(item.measure, findings.conversations)
     return None  # method / test runs: sections of their own
