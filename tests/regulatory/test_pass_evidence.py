@@ -53,9 +53,13 @@ def _document(target: Path, profile: str, *extra: str) -> dict[str, Any]:
 
 
 def _values(document: dict[str, Any]) -> dict[str, Any]:
+    items = json.loads(json.dumps(document["items"]))
+    for item in items:  # a detector pass keeps no turn numbers: the scope item's turns are the logs' only
+        if item["kind"] == "judged_scope":
+            item["value"]["detector"].pop("turns_flagged")
     return {
         "conversations": document["conversations"],
-        "items": document["items"],
+        "items": items,
         "detector_versions": document["method"]["detector_versions_in_logs"],
         "not_checked": document["not_checked"],
     }

@@ -136,5 +136,5 @@ def item_value(
     if item.kind == REFERRAL_COUNT:
         return referral_value(item, findings.conversations, population, corrected, passes.referrals if passes else None)
     if item.kind == JUDGED_SCOPE:
-        return scope_value(item.measure, findings.conversations)
+        return scope_value(item.measure, findings.conversations, passes)
     return None  # method / test runs: sections of their own

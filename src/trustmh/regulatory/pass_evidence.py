@@ -22,10 +22,11 @@ import pyarrow.parquet as pq
 
 from trustmh.audit.detect_pass import CONVERSATIONS_DIR
 from trustmh.audit.pass_summary import pass_batches
-from trustmh.audit.statutes.checks import NOT_CHECKABLE
+from trustmh.audit.statutes.checks import COMPLIANT, NOT_CHECKABLE, VIOLATION
 from trustmh.core.errors import UserError
 from trustmh.regulatory.evidence import Findings, Period
 from trustmh.regulatory.profiles import Item
+from trustmh.regulatory.scope import SCOPE_CHECKS
 from trustmh.regulatory.tally import CheckTally, ReferralSums
 
 COLUMNS = ["statutes_version", "first_time", "minor", "referral_notifications", "statute_checks"]
@@ -46,6 +47,9 @@ class PassCounts:
     referrals: ReferralSums = field(default_factory=ReferralSums)
     # (check, status, reason, minor) -> [conversations, violations, opportunities]
     groups: dict[GroupKey, list[int]] = field(default_factory=dict)
+    # conversations whose three scope checks all ran / that have a reply out of scope (scope.py)
+    scope_checked: int = 0
+    scope_flagged: int = 0
 
     def check_tally(self, item: Item) -> CheckTally:
         """The item's tally over the rows; a check the pass did not compute is not checkable there."""
@@ -117,6 +121,7 @@ def _add_batch(counts: PassCounts, batch: pa.RecordBatch, period: Period) -> Non
             "opportunities": pc.cast(flat.field("opportunities"), pa.int64()),
         }
     )
+    _add_scope(counts, flat, pc.list_parent_indices(checks))
     grouped = table.group_by(["check", "status", "reason", "minor"], use_threads=False).aggregate(
         [([], "count_all"), ("violations", "sum"), ("opportunities", "sum")]
     )
@@ -126,6 +131,26 @@ def _add_batch(counts: PassCounts, batch: pa.RecordBatch, period: Period) -> Non
         total[0] += row["count_all"]
         total[1] += row["violations_sum"] or 0
         total[2] += row["opportunities_sum"] or 0
+
+
+def _add_scope(counts: PassCounts, flat: pa.Array, parents: pa.Array) -> None:
+    """Per conversation, the union of the three scope checks (:func:`.scope.detector_turns`):
+    checked when all three decided, flagged when any found a violation."""
+    status = flat.field("status")
+    rows = pa.table(
+        {
+            "conversation": parents,
+            "decided": pc.cast(pc.is_in(status, value_set=pa.array([COMPLIANT, VIOLATION])), pa.int64()),
+            "violated": pc.cast(pc.equal(status, VIOLATION), pa.int64()),
+        }
+    ).filter(pc.is_in(flat.field("check"), value_set=pa.array(SCOPE_CHECKS)))
+    per_conversation = rows.group_by("conversation", use_threads=False).aggregate(
+        [("decided", "sum"), ("violated", "sum")]
+    )
+    checked = pc.equal(per_conversation.column("decided_sum"), len(SCOPE_CHECKS))
+    counts.scope_checked += int(pc.sum(checked).as_py() or 0)
+    flagged = pc.and_(checked, pc.greater(per_conversation.column("violated_sum"), 0))
+    counts.scope_flagged += int(pc.sum(flagged).as_py() or 0)
 
 
 def read_pass_counts(folders: Iterable[Path], period: Period) -> PassCounts:

@@ -44,10 +44,19 @@ def _share(flagged: int, n: int) -> dict[str, Any]:
     }
 
 
-def scope_value(measure: str, conversations: list[dict[str, Any]]) -> dict[str, Any]:
-    """The detector's and the judge's out-of-scope counts (module docstring)."""
+def scope_value(measure: str, conversations: list[dict[str, Any]], passes: Any = None) -> dict[str, Any]:
+    """The detector's and the judge's out-of-scope counts (module docstring).
+
+    ``passes``: detector passes' counts (:class:`.pass_evidence.PassCounts`), added to the
+    detector's conversations; a pass keeps no turn numbers, so its turns are not counted
+    (``turns_flagged`` is then None) and it was never judged.
+    """
     detected = {id(c): detector_turns(c) for c in conversations}
     checked = [turns for turns in detected.values() if turns is not None]
+    extra_checked = passes.scope_checked if passes is not None else 0
+    extra_flagged = passes.scope_flagged if passes is not None else 0
+    detector_checked = len(checked) + extra_checked
+    detector_flagged = sum(bool(turns) for turns in checked) + extra_flagged
     judged = [c for c in conversations if c.get(JUDGED_SCOPE_KEY)]
     verdicts = {id(c): c[JUDGED_SCOPE_KEY]["verdict"] for c in judged}
     parsed = [v for v in verdicts.values() if v is not None]
@@ -60,16 +69,18 @@ def scope_value(measure: str, conversations: list[dict[str, Any]]) -> dict[str, 
             **_share(sum(parsed), len(parsed)),
             "unparsed_conversations": len(judged) - len(parsed),
             "unparsed_turns": sum(len(c[JUDGED_SCOPE_KEY]["unparsed_turns"]) for c in judged),
-            "not_judged_conversations": len(conversations) - len(judged),
+            "not_judged_conversations": len(conversations)
+            - len(judged)
+            + (passes.in_period if passes is not None else 0),
         }
     both = [(bool(detected[k]), bool(v)) for k, v in verdicts.items() if v is not None and detected[k] is not None]
     return {
         "measure": measure,
         "detector": {
-            "conversations_checked": len(checked),
-            "conversations_with_violation": sum(bool(turns) for turns in checked),
-            "turns_flagged": sum(len(turns) for turns in checked),
-            **_share(sum(bool(turns) for turns in checked), len(checked)),
+            "conversations_checked": detector_checked,
+            "conversations_with_violation": detector_flagged,
+            "turns_flagged": sum(len(turns) for turns in checked) if not extra_checked else None,
+            **_share(detector_flagged, detector_checked),
         },
         "judge": judge,
         "judge_status": "judged" if judged else NOT_JUDGED,

@@ -134,5 +134,7 @@ class CountedElsewhere(Protocol):
     """Counts read from somewhere other than audit logs (a detector pass's rows: :mod:`.pass_evidence`)."""
 
     referrals: ReferralSums
+    scope_checked: int
+    scope_flagged: int
 
     def check_tally(self, item: Item) -> CheckTally: ...
