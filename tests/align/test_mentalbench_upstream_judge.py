@@ -86,6 +86,7 @@ def test_bad_judge_prompts_option_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--judge-prompts must be trustmh or upstream" in result.output
 
 
+@pytest.mark.slow
 def test_benchmark_task_judges_with_upstreams_prompt(tmp_path: Path, shared_data: Path) -> None:
     task = dialogue_mentalbench(source="benchmark", data_dir=str(shared_data))
     assert task.metadata is not None and task.metadata["judge_prompts"] == "upstream"

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.audit.audit_helpers import EXAMPLE_JSONL, RubricJudge, audit_log, metrics
@@ -112,6 +113,7 @@ def _calls_per_first_message(received: list[str], records: list[dict[str, Any]])
     return counts
 
 
+@pytest.mark.slow
 def test_a_judged_rerun_asks_the_judge_only_about_what_changed(tmp_path: Path) -> None:
     records = _records()
     export = _write(tmp_path / "bot.jsonl", records)

@@ -100,6 +100,7 @@ def test_flagged_csv_read_back_by_judge_check(judged: tuple[Path, RubricJudge], 
     assert "dcs (per turn)" in result.output and "hes (per turn)" in result.output
 
 
+@pytest.mark.slow
 def test_max_cost_stops_the_judge_and_the_rerun_resumes(tmp_path: Path) -> None:
     """Each run is its own process, as a user runs it. (Run in-process after the other tests of
     this file, the capped run did not end: an open bug between the cap stop and a judge model

@@ -7,6 +7,7 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.audit.audit_helpers import EXAMPLE_JSONL, RubricJudge
@@ -31,6 +32,7 @@ def _calls_by_conversation(received: list[str], firsts: dict[str, tuple[str, int
     return counts
 
 
+@pytest.mark.slow
 def test_killed_audit_resumes_without_judging_finished_conversations_again(tmp_path: Path) -> None:
     log_dir = tmp_path / "logs"
     judge = RubricJudge()

@@ -95,6 +95,7 @@ def kill_when(process: subprocess.Popen[bytes], ready: object, what: str) -> Non
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.slow
 def test_killed_batch_run_resumes_by_polling_never_resubmitting(provider: str, tmp_path: Path) -> None:
     source = conversations(tmp_path, 25)
     out = tmp_path / "out.csv"
@@ -118,6 +119,7 @@ def test_killed_batch_run_resumes_by_polling_never_resubmitting(provider: str, t
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.slow
 def test_killed_between_acceptance_and_record_recovers_the_batch(provider: str, tmp_path: Path) -> None:
     """The provider accepted the batches but its answers had not arrived when the run died:
     the rerun finds them at the provider (by intent) and polls them; nothing is sent twice."""

@@ -38,6 +38,7 @@ def test_tasks_json_counts_benchmark_with_data_dir(shared_data):
     "model,expected",
     [("gpt-4o-mini", {"control_error": 0.0}), ("gpt-5.1", {"control_error": 0.0})],
 )
+@pytest.mark.slow
 def test_score_replayed_psyleak(shared_data, tmp_path, model, expected):
     responses = shared_data / "replay_trustmh" / "psyleak" / f"{model}.jsonl"
     out = tmp_path / "summary.json"

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai.log import read_eval_log
 
 from tests.doubles.openai_double import OpenAIDouble, _last_user_text
@@ -26,6 +27,7 @@ def responder(messages: list[dict[str, Any]]) -> str:
     return "That sounds like a lot to carry. What has been happening lately?"
 
 
+@pytest.mark.slow
 def test_judge_metrics_are_computed_with_a_judge(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

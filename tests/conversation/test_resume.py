@@ -12,6 +12,7 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.hardening.double import running_double
@@ -59,6 +60,7 @@ def _command(log_dir: Path, data_dir: Path) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_kill_mid_conversation_and_rerun(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.hardening.double import Faults, running_double
@@ -30,6 +31,7 @@ def _only_log(log_dir: Path) -> Any:
     return read_eval_log(info)
 
 
+@pytest.mark.slow
 def test_an_attempt_abandoned_at_the_attempt_timeout_counts_toward_the_cap(tmp_path: Path) -> None:
     model = "openai/cap-timeout"
     prices = tmp_path / "prices.yaml"
@@ -59,6 +61,7 @@ def test_an_attempt_abandoned_at_the_attempt_timeout_counts_toward_the_cap(tmp_p
     assert float(found.group(1)) >= answered + completion_budget * OUTPUT_PRICE / 1e6 - 0.00005
 
 
+@pytest.mark.slow
 def test_a_cap_below_the_concurrent_worst_case_lowers_concurrency_and_finishes(tmp_path: Path) -> None:
     """A call reserves ~850 tokens (prompt bytes + max_tokens) and uses ~140: a cap of 2,000 holds
     two calls' worst cases at once, not six. Before, the third reservation stopped the run with

@@ -10,6 +10,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.hardening.double import running_double
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 from trustmh.run.spend import SPEND_FILE
@@ -24,6 +26,7 @@ def _error(stderr: str) -> str:
     return errors[0]
 
 
+@pytest.mark.slow
 def test_a_rerun_counts_what_earlier_runs_spent_toward_the_same_cap(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.hardening.double import running_double
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, run_cli
 
@@ -17,6 +19,7 @@ def requests_of(output: str, model: str, role: str) -> int:
     return int(match.group(1).replace(",", ""))
 
 
+@pytest.mark.slow
 def test_dry_run_matches_the_real_run_and_sends_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

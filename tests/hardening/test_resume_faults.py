@@ -10,6 +10,7 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.doubles.openai_double import choose_fault, messages_key
@@ -34,6 +35,7 @@ def _command(log_dir: Path, *extra: str) -> list[str]:
     return psyleak_run(log_dir, "--limit", str(N), "--no-report", *extra)
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill(tmp_path: Path, home: Path) -> None:
     log_dir = tmp_path / "logs"
     with running_double(latency=1.0) as double:  # 2 connections: about 2 samples a second
@@ -98,6 +100,7 @@ def test_rerun_of_finished_run_calls_nothing(tmp_path: Path, home: Path) -> None
 SPEC_FAULTS = dict(http_5xx=0.2, http_429=0.1, timeout=0.05, malformed=0.05, retry_after=0.2, hang_seconds=6)
 
 
+@pytest.mark.slow
 def test_fault_mix_completes_and_every_sample_is_accounted_for(tmp_path: Path, home: Path) -> None:
     log_dir = tmp_path / "logs"
     with running_double(latency=0.02, faults=Faults(**SPEC_FAULTS), seed=3) as double:
@@ -131,6 +134,7 @@ def _seed_with_one_doomed_sample(inputs: dict[str, str], faults: Faults) -> tupl
     raise AssertionError("no seed found")
 
 
+@pytest.mark.slow
 def test_errored_sample_is_counted_with_its_reason(tmp_path: Path, home: Path) -> None:
     faults = Faults(http_5xx=0.15)
     inputs = _psyleak_inputs()

@@ -63,6 +63,7 @@ def _occurrences(root: Path, secrets: list[str]) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_run_writes_no_key(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -178,6 +179,7 @@ def _echoing_run(tmp_path: Path, faults: Faults) -> tuple[object, Path]:
     return result, home
 
 
+@pytest.mark.slow
 def test_a_key_echoed_in_retried_errors_reaches_no_log_trace_or_console(tmp_path: Path) -> None:
     result, home = _echoing_run(tmp_path, Faults(echo_key=0.6, fault_attempts=1))
     assert result.returncode == 0, result.stderr[-3000:]

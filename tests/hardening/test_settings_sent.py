@@ -14,6 +14,7 @@ from tests.hardening.hardening_cli import TEST_KEY, isolated_env, run_cli
 from trustmh.run.models import model_defaults
 
 
+@pytest.mark.slow
 def test_the_temperature_logged_is_the_temperature_sent(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

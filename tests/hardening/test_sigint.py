@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.audit.audit_helpers import EXAMPLE_JSONL, RubricJudge
@@ -49,6 +50,7 @@ def _interrupted(process: subprocess.Popen[str], sent: Callable[[], int], log_di
     return errors[0]
 
 
+@pytest.mark.slow
 def test_sigint_mid_run_exits_non_zero_and_claims_no_success(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -59,6 +61,7 @@ def test_sigint_mid_run_exits_non_zero_and_claims_no_success(tmp_path: Path) -> 
         _interrupted(process, lambda: sum(double.request_counts.values()), log_dir)
 
 
+@pytest.mark.slow
 def test_sigint_mid_audit_exits_130_and_claims_no_success(tmp_path: Path) -> None:
     """`trustmh audit` exited 0 with "completed successfully" after Ctrl-C, as `run` once did."""
     home = tmp_path / "home"

@@ -22,6 +22,7 @@ CONFIG = 'url: "{url}"\nbody: {{text: "{{{{message}}}}"}}\nreply: data.reply\n'
     ("kind", "reason"),
     [("null", "reply path 'data.reply' holds null"), ("trickle", "the last cut while waiting for its reply")],
 )
+@pytest.mark.slow
 def test_a_call_out_of_its_timeout_ends_the_run_with_one_line(tmp_path: Path, kind: str, reason: str) -> None:
     home = tmp_path / "home"
     home.mkdir()

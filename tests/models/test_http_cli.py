@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import read_eval_log
 
 from tests.doubles.chatbot_double import ChatbotDouble
@@ -17,6 +18,7 @@ from trustmh.pillars.reliability.solvers import REPLIES
 KEY = "bot-cli-key-93e07b41c2d8"
 
 
+@pytest.mark.slow
 def test_run_single_and_multi_turn_tasks_against_a_session_bot(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

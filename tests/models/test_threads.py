@@ -129,6 +129,7 @@ PROMPTS = [
 ]
 
 
+@pytest.mark.slow
 def test_greedy_answers_do_not_depend_on_the_thread_count(monkeypatch: pytest.MonkeyPatch) -> None:
     from trustmh.models.llama import EmbeddedLlama, smollm2_path
 
