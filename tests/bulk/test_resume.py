@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.doubles.openai_double import OpenAIDouble
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -57,6 +59,7 @@ def cached_rows(cache: Path) -> int:
         return int(db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
 
 
+@pytest.mark.slow
 def test_sigkilled_run_resumes_without_repeating_finished_calls(tmp_path: Path, fake_key: str) -> None:
     conversations, out, cache = tmp_path / "in.csv", tmp_path / "out.csv", tmp_path / "cache.sqlite"
     write_conversations(conversations)

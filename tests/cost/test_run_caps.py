@@ -19,6 +19,7 @@ from trustmh.cli.main import app
 SAMPLES = 6
 
 
+@pytest.mark.slow
 def test_run_stops_before_the_token_cap_and_resumes(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -143,6 +144,7 @@ def test_the_same_cap_stops_the_run_when_the_judge_is_not_batched(
     assert spent == pytest.approx(_cost(model_usage), abs=0.00005)
 
 
+@pytest.mark.slow
 def test_a_cap_stop_is_one_line_with_spent_cap_and_why(tmp_path: Path) -> None:
     """Issue 30: a stop with many samples in flight printed a "Task cancelled" line per sample; the
     run ends with one line: what was spent, the cap, and what the next call could have needed."""

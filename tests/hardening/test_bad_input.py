@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hardening.bad_input import CASES
+from tests.hardening.bad_input import CASES, FAST_CASE_IDS
 from tests.hardening.hardening_cli import TEST_KEY, Case, Files, isolated_env, run_cli
 from trustmh.core.locks import exclusive
 
@@ -36,7 +36,11 @@ def _leftovers(root: Path, output: str) -> list[str]:
     return [str(p) for p in path.rglob("*") if p.is_file()]
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=c.marks) for c in CASES])
+def _marks(case: Case) -> tuple:
+    return case.marks if case.id in FAST_CASE_IDS else (*case.marks, pytest.mark.slow)
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=_marks(c)) for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

@@ -84,6 +84,7 @@ def test_resume_after_sigkill(tmp_path: Path, home: Path) -> None:
     assert sum(counts.values()) <= N + requests_at_kill - len(done_before_kill)
 
 
+@pytest.mark.slow
 def test_rerun_of_finished_run_calls_nothing(tmp_path: Path, home: Path) -> None:
     log_dir = tmp_path / "logs"
     with running_double(latency=0.0) as double:

@@ -58,6 +58,7 @@ def test_the_ends_solve_the_score_equation_at_the_constrained_maximum() -> None:
         assert found.x == pytest.approx(p, abs=1e-4)
 
 
+@pytest.mark.slow
 def test_covers_a_rare_event_where_the_wald_interval_misses_high() -> None:
     # 4,000 items: 300 flagged (73% positive), 3,700 not (3.7% positive); 150 labels drawn from each
     rng = np.random.default_rng(37)
