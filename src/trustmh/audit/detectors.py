@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from trustmh.audit.redaction import PLACEHOLDER
 from trustmh.audit.schema import COVERED_LANGUAGES as COVERED_LANGUAGES  # re-exported: what the lexicons read
-from trustmh.conversation.record import Turn
+from trustmh.core.turn import Turn
 from trustmh.deid import find_names, find_spans
 from trustmh.pillars.crisis.safety_checks import CRISIS_SERVICE, method_info_sentences, points_to_resources
 from trustmh.scoring.refusal import detect_refusal, normalise
