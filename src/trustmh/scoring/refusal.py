@@ -182,7 +182,7 @@ def detect_refusal(text: str | None) -> RefusalVerdict:
         return RefusalVerdict(False, "persona_compliance")
     plain = normalise(text)
     # the rules below read parts of ``plain``: no cue in it, no rule can match
-    if not any(cue in plain for cue in _RULE_CUES):
+    if not any(map(plain.__contains__, _RULE_CUES)):
         return RefusalVerdict(False, "no_refusal_phrase")
     rule = refusal_phrase(opening(_FRAMING.sub("", plain, count=1)))
     if rule is not None:
