@@ -45,6 +45,20 @@ MANIFEST = "detect-pass.json"
 IN_FLIGHT_PER_WORKER = 2
 
 
+def use_returning_memory_pool() -> None:
+    """Arrow memory that goes back to the operating system when freed, so each process stays flat
+    over millions of conversations: jemalloc with no decay delay (its default keeps freed pages
+    for seconds), else the system allocator (Arrow's default pools keep them)."""
+    try:
+        pa.jemalloc_set_decay_ms(0)
+        pa.set_memory_pool(pa.jemalloc_memory_pool())
+    except NotImplementedError:  # a pyarrow built without jemalloc
+        pa.set_memory_pool(pa.system_memory_pool())
+
+
+use_returning_memory_pool()  # before the export is read (the CLI reads its first batch before run_detector_pass)
+
+
 @dataclass
 class PassResult:
     folder: Path
@@ -128,7 +142,6 @@ def run_detector_pass(
 ) -> PassResult:
     """Detect every conversation of ``batches`` into ``folder`` (resuming what is there)."""
     folder.mkdir(parents=True, exist_ok=True)
-    pa.set_memory_pool(pa.system_memory_pool())  # freed batches go back to the system (see pass_worker)
     result = PassResult(folder)
     with exclusive(folder / ".trustmh.lock", f"output folder {folder}"):
         _check_manifest(folder, source)

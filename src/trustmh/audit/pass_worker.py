@@ -1,9 +1,9 @@
 """The worker side of the detector pass (:mod:`.detect_pass`): what each worker process runs.
 
 The fork server imports this module once: the detectors and the language model are loaded there,
-so every worker forked from it shares them instead of loading its own copy. Arrow's system
-allocator returns freed batches to the operating system (its default pools keep them), which keeps
-each process's memory flat over millions of conversations.
+so every worker forked from it shares them instead of loading its own copy. Freed Arrow memory goes
+back to the operating system (:func:`.detect_pass.use_returning_memory_pool`), which keeps each
+process's memory flat over millions of conversations.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ import numpy as np
 import pyarrow as pa
 
 from trustmh.audit.batch import detect_all
+from trustmh.audit.detect_pass import use_returning_memory_pool
 from trustmh.audit.language import load_language_model
 from trustmh.audit.schema import hash_keys
 
-pa.set_memory_pool(pa.system_memory_pool())
+use_returning_memory_pool()
 load_language_model()
 # What is loaded so far lives as long as the process: keep it out of the garbage collector's passes,
 # which would touch (and so copy) every page the forked workers share with the fork server.
