@@ -40,3 +40,10 @@ def detect_new(batch: pa.RecordBatch) -> tuple[pa.RecordBatch, pa.RecordBatch, i
     kept = {h for h, k in zip(conversations.column("content_hash").to_pylist(), keep, strict=True) if k}
     turn_keep = pa.array([h in kept for h in turns.column("content_hash").to_pylist()], pa.bool_())
     return conversations.filter(pa.array(keep)), turns.filter(turn_keep), int((~keep).sum())
+
+
+def loaded_packages() -> set[str]:
+    """Top-level packages imported in this worker (a test checks that inspect_ai is not one)."""
+    import sys
+
+    return {name.partition(".")[0] for name in sys.modules}
