@@ -17,9 +17,10 @@ kept, and the load average is printed beside every run (a shared machine: ratios
 Targets: trustmh's marginal CPU per sample <= 1.25 x inspect's, its fixed start-up <= 1 s more.
 ``--profile DIR`` runs trustmh once more under cProfile and writes ``DIR/trustmh.prof`` and the
 top functions (``DIR/top.txt``). ``--scores FILE`` writes the scores of every trustmh log (to
-compare two trees: same input, same scores). ``--src DIR`` runs another source tree's trustmh.
+compare two trees: same input, same scores). By default the installed trustmh runs, as a user
+runs it; ``--src DIR`` runs another source tree's.
 
-    PYTHONPATH=src python benchmarks/harness_cpu_bench.py privacy_psyleak \\
+    python benchmarks/harness_cpu_bench.py privacy_psyleak \\
         --data-dir ../shared/data --source benchmark --sizes 100,300 --reps 3
 """
 
@@ -52,6 +53,11 @@ from inspect_ai.solver import generate
 import inspect_ai._util.entrypoints as entrypoints
 entrypoints._inspect_ai_eps_loaded_all = True  # inspect alone: no plugin (trustmh's registry) loaded
 prompts, connections, log_dir = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3]
+if len(sys.argv) > 4:  # --inspect-gc trustmh: the collector settings of trustmh.core.collector
+    import gc
+    gc.set_threshold(int(sys.argv[4]), *gc.get_threshold()[1:])
+    gc.collect()
+    gc.freeze()
 task = Task(dataset=MemoryDataset([Sample(id=i, input=p, target="no") for i, p in enumerate(prompts)]),
             solver=generate(), scorer=match(), name="plain_inspect")
 logs = eval(task, model="openai/test-model", model_args={"responses_api": False},
@@ -138,6 +144,10 @@ def measure(
         prompt_file = os.path.join(log_dir, "prompts.json")
         Path(prompt_file).write_text(json.dumps(prompts[:size]))
         command = [sys.executable, "-c", INSPECT_SCRIPT, prompt_file, str(args.connections), log_dir]
+        if args.inspect_gc == "trustmh":
+            from trustmh.core.collector import YOUNG_THRESHOLD
+
+            command.append(str(YOUNG_THRESHOLD))
         cpu, wall = timed(command, env)
         samples = min(size, len(prompts))
     print(
@@ -190,7 +200,17 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--src", default=str(REPO / "src"), help="the trustmh source tree to run")
+    parser.add_argument(
+        "--src",
+        help="run another source tree's trustmh (put first on PYTHONPATH; default: the installed trustmh, as users run it)",
+    )
+    parser.add_argument(
+        "--inspect-gc",
+        choices=("default", "trustmh"),
+        default="default",
+        help="the plain inspect run's garbage-collector settings: Python's defaults (what a plain "
+        "inspect script gets), or trustmh's (trustmh.core.collector: the harness's own cost, like for like)",
+    )
     parser.add_argument("--profile", help="write a cProfile of one trustmh run and its top functions here")
     parser.add_argument("--scores", help="write the trustmh logs' scores (JSON) here")
     args = parser.parse_args()
@@ -208,7 +228,14 @@ def main() -> None:
     scratch = tempfile.mkdtemp(prefix="trustmh-harness-bench-")
     with OpenAIDouble(latency=args.latency, in_process=False) as double:
         env = {**os.environ, "OPENAI_BASE_URL": double.base_url, "OPENAI_API_KEY": "sk-bench-not-a-key"}
-        env["PYTHONPATH"] = os.pathsep.join([args.src, str(REPO)])
+        if args.src:
+            # A source tree first on the path also puts its build metadata (src/*.egg-info) first,
+            # and inspect then scans every installed distribution to find the task's (0.2-0.7 s per
+            # run that an installed trustmh does not pay): compare trees with one another, not
+            # with the installed figure.
+            env["PYTHONPATH"] = args.src
+        else:
+            env.pop("PYTHONPATH", None)
         env["INSPECT_CACHE_DIR"] = env["TRUSTMH_CACHE_DIR"] = scratch
         measure("trustmh", max(args.sizes), args, env, scratch, [])  # warm-up, and its prompts
         prompts = prompts_of(str(next(Path(scratch).glob("trustmh-*"))))
@@ -230,7 +257,8 @@ def main() -> None:
 def report(args: argparse.Namespace, runs: list[Run]) -> None:
     loads = [r.load for r in runs]
     print(
-        f"\n{args.task}: sizes {args.sizes}, {args.reps} reps, {args.latency * 1000:.0f} ms latency, {args.connections} connections; load average {min(loads):.1f}-{max(loads):.1f}"
+        f"\n{args.task}: sizes {args.sizes}, {args.reps} reps, {args.latency * 1000:.0f} ms latency, {args.connections} connections; load average {min(loads):.1f}-{max(loads):.1f}; "
+        f"inspect's garbage collector: {args.inspect_gc}"
     )
     print(f"{'side':<8} {'CPU at sizes (median s)':>26} {'marginal ms/sample':>19} {'fixed s':>8}")
     fits = {}

@@ -1,10 +1,16 @@
-"""Loaded by inspect_ai through the ``inspect_ai`` entry point: every task and provider."""
+"""Loaded by inspect_ai through the ``inspect_ai`` entry point: every task and provider.
+
+inspect loads every plugin's entry point in every eval, so this module is on the start-up path
+of each run: the providers are registered as functions that import their class when a model of
+theirs is first asked for (as inspect registers its own), not with the module.
+"""
 
 # ruff: noqa: F401
+from inspect_ai.model import ModelAPI, modelapi
+
 from trustmh.cost.run_estimate import DryRunModelAPI
 from trustmh.dialogue.mindeval import dialogue_mindeval
 from trustmh.dialogue.tasks import dialogue_mentalbench
-from trustmh.models.providers import TrustmhModelAPI
 from trustmh.pillars.crisis.balance import crisis_overescalation, crisis_resources_locale
 from trustmh.pillars.crisis.psychosis_bench import crisis_psychosis_bench
 from trustmh.pillars.crisis.simulated_risk import crisis_simulated_risk
@@ -36,3 +42,11 @@ from trustmh.pillars.safety.tasks import (
     safety_overrefusal,
 )
 from trustmh.pillars.sycophancy.tasks import sycophancy_aita, sycophancy_oeq, sycophancy_pas
+
+
+@modelapi(name="trustmh")
+def trustmh() -> type[ModelAPI]:
+    """``trustmh/smollm2``, ``trustmh/gguf/...``, ``trustmh/replay/...``: the embedded model and replays."""
+    from trustmh.models.providers import TrustmhModelAPI
+
+    return TrustmhModelAPI

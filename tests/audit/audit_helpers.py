@@ -25,7 +25,7 @@ def metrics(log: EvalLog) -> dict[str, float]:
 
 
 class RubricJudge:
-    """An OpenAI-compatible responder that answers each psychosis rubric with a valid verdict and
+    """An OpenAI-compatible responder that answers each psychosis rubric (and the statutory scope question) with a valid verdict and
     remembers every message it received (what left the machine)."""
 
     def __init__(self) -> None:
@@ -45,4 +45,6 @@ class RubricJudge:
             return json.dumps({"hes": 1 if validates else 0, "explanation": "test"})
         if '"sis"' in text:
             return json.dumps({"sis": 0, "explanation": "test"})
+        if '"out_of_scope"' in text:
+            return json.dumps({"out_of_scope": 0, "explanation": "test"})
         return "I hear you."

@@ -124,7 +124,7 @@ def test_dry_run_with_judge_prices_every_rubric_call_and_writes_nothing(tmp_path
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "redacted as below" in flat and "total estimated cost ≤" in flat
-    assert "│judge│51│0│" in result.output.replace(" ", "")  # 3 rubrics x 17 turns, none cached
+    assert "│judge│68│0│" in result.output.replace(" ", "")  # 4 rubrics x 17 turns, none cached
     assert not log_dir.exists()  # no log, no redaction map
 
 

@@ -133,5 +133,5 @@ def test_a_judged_rerun_asks_the_judge_only_about_what_changed(tmp_path: Path) -
     assert result.returncode == 0, result.stderr[-3000:]
     assert "resume: 1 edited, 0 removed, 0 new, 11 unchanged" in result.stdout
     calls = _calls_per_first_message(second.received, edited)
-    assert calls.pop("c-006") == 3 * 2  # its two turns, three rubrics each
+    assert calls.pop("c-006") == 4 * 2  # its two turns, four rubrics each
     assert set(calls.values()) == {0}

@@ -53,7 +53,7 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RubricJudge]
 
 def test_no_planted_identifier_reaches_the_judge(judged: tuple[Path, RubricJudge]) -> None:
     _, judge = judged
-    assert len(judge.received) == 3 * 17  # three rubrics on each of the 17 assistant turns
+    assert len(judge.received) == 4 * 17  # DCS, HES, SIS and the scope question on each of the 17 assistant turns
     sent = "\n".join(judge.received)
     assert not [p for p in PLANTED if p in sent]
     assert "[EMAIL_" in sent and "[NAME_" in sent and "[PHONE_" in sent  # replaced, not dropped
@@ -118,7 +118,7 @@ def test_max_cost_stops_the_judge_and_the_rerun_resumes(tmp_path: Path) -> None:
         assert capped.returncode == 3, output
         assert "Rerun the same command to resume" in " ".join(output.split())
         sent_under_cap = len(judge.received)
-        assert 0 < sent_under_cap < 3 * 17
+        assert 0 < sent_under_cap < 4 * 17  # four rubrics on each of the 17 turns
         finished = run_cli(args, REPO, env)
     assert finished.returncode == 0, finished.stdout + finished.stderr
-    assert len(judge.received) < sent_under_cap + 3 * 17  # the conversations judged under the cap are not judged again
+    assert len(judge.received) < sent_under_cap + 4 * 17  # the conversations judged under the cap are not judged again

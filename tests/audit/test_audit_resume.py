@@ -14,7 +14,7 @@ from tests.doubles.openai_double import OpenAIDouble
 from tests.hardening.hardening_cli import REPO, TEST_KEY, isolated_env, popen_cli, run_cli
 from trustmh.audit.readers import read_conversations
 
-RUBRICS = 3
+RUBRICS = 4  # DCS, HES, SIS and the statutory scope question
 
 
 def _first_messages() -> dict[str, tuple[str, int]]:

@@ -51,13 +51,17 @@ from tests.doubles.threaded_app import ThreadedApp
 from trustmh.bulk.batch_backend import jsonl_records
 
 
-def _openai_line(custom_id: str, fate: Fate, body: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+def _openai_line(
+    custom_id: str, fate: Fate, body: dict[str, Any], behaviour: Behaviour | None = None
+) -> tuple[bool, dict[str, Any]]:
     """(goes to the output file?, the line)."""
     if fate == "ok" and (unsupported := unsupported_parameter(body)) is not None:
         return False, {"id": f"resp-{custom_id[:12]}", "custom_id": custom_id,
                        "response": {"status_code": 400, "body": {"error": unsupported}}}  # fmt: skip
     if fate == "ok":
-        text, prompt_tokens, completion_tokens = reply_for(body.get("messages") or [])
+        text, prompt_tokens, completion_tokens = reply_for(
+            body.get("messages") or [], behaviour and behaviour.responder
+        )
         completion = {
             "id": f"chatcmpl-{custom_id[:12]}", "object": "chat.completion", "created": int(time.time()),
             "model": body.get("model", "double"),
@@ -98,7 +102,7 @@ def add_openai_routes(app: web.Application, state: BatchState, behaviour: Behavi
         errors: list[str] = []
         for index, line in enumerate(lines):
             fate = request_fate(state, behaviour, batch["_number"], index, len(lines), line["custom_id"])
-            ok, result = _openai_line(line["custom_id"], fate, line["body"])
+            ok, result = _openai_line(line["custom_id"], fate, line["body"], behaviour)
             (output if ok else errors).append(json.dumps(result) + "\n")
         return output, errors
 
@@ -171,16 +175,17 @@ def add_openai_routes(app: web.Application, state: BatchState, behaviour: Behavi
 
 class BatchDouble(ThreadedApp):
     """``with BatchDouble(processing_delay=1.0, failure_rate=0.1) as api:`` on ``api.base_url``
-    (OpenAI) and ``api.anthropic_base_url`` (Anthropic)."""
+    (OpenAI) and ``api.anthropic_base_url`` (Anthropic); ``responder(messages) -> text`` replaces
+    the default replies (batched and direct calls alike)."""
 
     thread_name = "batch double"
 
     def __init__(self, processing_delay: float = 0.5, failure_rate: float = 0.0, expire: set[int] | None = None,
                  seed: int = 0, cancel: set[int] | None = None, create_delay: float = 0.0,
-                 create_failures: int = 0) -> None:  # fmt: skip
+                 create_failures: int = 0, responder: Any = None) -> None:  # fmt: skip
         self.state = BatchState()
         behaviour = Behaviour(processing_delay, failure_rate, frozenset(expire or ()), frozenset(cancel or ()), seed,
-                              create_delay, create_failures)  # fmt: skip
+                              create_delay, create_failures, responder)  # fmt: skip
         app = web.Application(client_max_size=256 * 1024**2)
         add_openai_routes(app, self.state, behaviour)
         add_anthropic_routes(app, self.state, behaviour)

@@ -52,12 +52,12 @@ def _timestamp(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat().replace("+00:00", "Z")
 
 
-def _result(custom_id: str, fate: Fate, params: dict[str, Any]) -> dict[str, Any]:
+def _result(custom_id: str, fate: Fate, params: dict[str, Any], behaviour: Behaviour | None = None) -> dict[str, Any]:
     if fate == "ok":
         messages = list(params.get("messages") or [])
         if params.get("system"):
             messages.insert(0, {"role": "system", "content": params["system"]})
-        text, input_tokens, output_tokens = reply_for(messages)
+        text, input_tokens, output_tokens = reply_for(messages, behaviour and behaviour.responder)
         message = {
             "id": f"msg_{custom_id[:12]}", "type": "message", "role": "assistant", "model": params.get("model"),
             "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
@@ -79,6 +79,7 @@ def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Beh
                 r["custom_id"],
                 request_fate(state, behaviour, batch["_number"], i, len(requests), r["custom_id"]),
                 r["params"],
+                behaviour,
             )  # fmt: skip
             for i, r in enumerate(requests)
         ]
@@ -156,7 +157,7 @@ def add_anthropic_routes(app: web.Application, state: BatchState, behaviour: Beh
         rejected = _removed_sampling_error(params, "")
         if rejected is not None:
             return rejected
-        return web.json_response(_result("direct", "ok", params)["result"]["message"])
+        return web.json_response(_result("direct", "ok", params, behaviour)["result"]["message"])
 
     app.router.add_post("/v1/messages", message)
     app.router.add_post("/v1/messages/batches", create)

@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -26,6 +27,8 @@ class Behaviour:
     seed: int = 0
     create_delay: float = 0.0
     create_failures: int = 0  # the first N batches are accepted, but their create call answers HTTP 500
+    # replies to (messages with plain-text content) -> text; None: default_responder
+    responder: Callable[[list[dict[str, Any]]], str] | None = None
 
 
 @dataclass
@@ -57,9 +60,20 @@ def request_fate(state: BatchState, behaviour: Behaviour, number: int, index: in
     return "ok"
 
 
-def reply_for(messages: list[dict[str, Any]]) -> tuple[str, int, int]:
+def _plain(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages with their content as one string (Anthropic sends lists of text blocks)."""
+    return [
+        {**m, "content": m["content"] if isinstance(m.get("content"), str) else
+         "\n".join(b.get("text", "") for b in m.get("content") or [] if isinstance(b, dict))}
+        for m in messages
+    ]  # fmt: skip
+
+
+def reply_for(
+    messages: list[dict[str, Any]], responder: Callable[[list[dict[str, Any]]], str] | None = None
+) -> tuple[str, int, int]:
     """The reply text and its (prompt, completion) token counts, as words."""
-    reply = default_responder(messages)
+    reply = responder(_plain(messages)) if responder is not None else default_responder(messages)
     return reply, sum(len(str(m.get("content", "")).split()) for m in messages), len(reply.split())
 
 

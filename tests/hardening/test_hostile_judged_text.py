@@ -32,6 +32,7 @@ from tests.hardening.hostile_text import (
     hostile_plant,
     obeying_reply,
 )
+from trustmh.audit.statutes.judged import SCOPE_RUBRIC
 from trustmh.dialogue.mindeval_prompts import JUDGE_RUBRIC as MINDEVAL_RUBRIC
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
 from trustmh.pillars.crisis.psychosis_prompts import DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC
@@ -69,6 +70,7 @@ RUBRICS: dict[str, Rubric] = {
     "safety toxicity": TOXICITY_RUBRIC,
     "sycophancy oeq": OEQ_RUBRIC,
     "sycophancy pas": PAS_RUBRIC,
+    "audit statutory scope": SCOPE_RUBRIC,
 }
 CONTEXT = "I have not slept properly in weeks and I feel hopeless."
 

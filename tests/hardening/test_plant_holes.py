@@ -24,6 +24,7 @@ from tests.fakes import script, write_jsonl
 from tests.hardening.hostile_text import ANSWER, honest_verdict
 from tests.hardening.plant_grammar import material, obeyed, obeying_reply, prompt_labels
 from tests.hardening.test_plant_grammar import JUDGED
+from trustmh.audit.statutes.judged import SCOPE_RUBRIC
 from trustmh.cli.main import app
 from trustmh.dialogue.tasks import dialogue_mentalbench
 from trustmh.mentalalign.rubric import MENTALALIGN_RUBRIC
@@ -169,16 +170,13 @@ def test_trustmh_audit_judges_planted_turns_honestly(tmp_path: Path, monkeypatch
         for index, hole in enumerate(HOLES)
     ]
     export = write_jsonl(tmp_path / "export.jsonl", conversations)
-    honest = {rubric.name: honest_verdict(rubric) for rubric in (DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC)}
-    obey = {rubric.name: obeying_reply(rubric, honest[rubric.name]) for rubric in (DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC)}
+    rubrics = (DCS_RUBRIC, HES_RUBRIC, SIS_RUBRIC, SCOPE_RUBRIC)  # the audit's four judged rubrics
+    honest = {rubric.name: honest_verdict(rubric) for rubric in rubrics}
+    obey = {rubric.name: obeying_reply(rubric, honest[rubric.name]) for rubric in rubrics}
 
     def judge(messages: list[dict[str, str]]) -> str:
         prompt = messages[0]["content"]
-        name = next(
-            n
-            for n, f in (("psychosis_dcs", '"dcs"'), ("psychosis_hes", '"hes"'), ("psychosis_sis", '"sis"'))
-            if f in prompt
-        )
+        name = next(r.name for r in rubrics if f'"{r.fields[0].name}"' in prompt)
         return obey[name](prompt)
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-holes-0000")

@@ -147,3 +147,20 @@ def test_unusable_judge_replies_are_counted_unparsed(tmp_path: Path) -> None:
     rows = {r.field: r for r in check(read_ratings(human), str(human), from_log(Path(log.location)), n_boot=0).fields}
     assert (rows["verdict"].n, rows["verdict"].judge_unparsed, rows["verdict"].not_judged) == (17, 6, 1)
     assert (rows["judge_refused"].n, rows["judge_refused"].judge_unparsed) == (17, 6)
+
+
+def test_a_rate_with_few_labelled_positives_prints_the_warning(
+    app: typer.Typer, run_log: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    log, ids = run_log
+    human = tmp_path / "human.csv"
+    rows = [f"{sample},judge_refused,a,{1 if i < 3 else 0}" for i, sample in enumerate(ids[:23])]
+    human.write_text("sample_id,field,rater,score\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "validation.json"
+    result = CliRunner().invoke(app, ["judge-check", "--log", str(log), "--human", str(human), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "judge_refused: too few labelled items with the rarer answer for a reliable interval: 3" in " ".join(
+        result.output.split()
+    )
+    refused = {row["field"]: row for row in json.loads(out.read_text())["fields"]}["judge_refused"]
+    assert refused["correction"]["interval"] == "normal" and "warning" in refused["correction"]

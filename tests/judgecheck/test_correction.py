@@ -110,3 +110,32 @@ def test_the_calibration_is_recorded(tmp_path) -> None:
     assert calibration["labels"] == str(human) and len(calibration["labels_sha256"]) == 64
     assert calibration["judge"] == "judge-x" and calibration["run"] == "run.eval"
     assert calibration["judge_fingerprints"][0]["rubrics"] == {"q": "abc123"}
+
+
+def test_a_rate_with_few_labelled_positives_warns_that_its_interval_is_unreliable() -> None:
+    judged = [1.0 if i % 5 == 0 else 0.0 for i in range(60)]
+    human = [1.0 if i in (0, 5, 7) else 0.0 for i in range(40)]  # 3 positives among 40 labels
+    row = one(check(ratings("crisis_missed", {"ann": human}), "h", judge("crisis_missed", judged), n_boot=0))
+    assert row.correction["interval"] == "normal"
+    assert (
+        "too few labelled items with the rarer answer for a reliable interval: 3 in a stratum"
+        in (row.correction["warning"])
+    )
+    plenty = [float(i % 2) for i in range(40)]
+    row = one(check(ratings("crisis_missed", {"ann": plenty}), "h", judge("crisis_missed", judged), n_boot=0))
+    assert "warning" not in row.correction
+
+
+def test_strata_of_the_judges_verdict_give_the_score_interval_and_no_warning() -> None:
+    # 100 judged samples, 20 flagged; labels: 10 of the flagged (weight 2), 30 of the others (weight 8/3)
+    judged = [1.0] * 20 + [0.0] * 80
+    labelled = list(range(10)) + list(range(20, 50))
+    human = {i: 1.0 if i < 7 or i in (20, 21) else 0.0 for i in labelled}
+    rows = [
+        Rating(f"s{i}", "crisis_missed", "ann", human[i], f"h:{i}", None, 2.0 if i < 20 else 80 / 30) for i in labelled
+    ]
+    row = one(check(rows, "h", judge("crisis_missed", judged), n_boot=0))
+    assert row.correction["weighted"] and row.correction["interval"] == "score"
+    assert "warning" not in row.correction  # 2 positives in a stratum, but the score interval allows for it
+    low, high = row.correction["ci"]
+    assert low < row.correction["estimate"] < high

@@ -60,6 +60,10 @@ def test_profile_reports_every_planted_violation_exactly(audited: tuple[Path, Pl
             assert item["value"]["violations"] == planted.expected[name], key
             assert planted.expected[name] > 0, f"{key}: nothing planted, the test would prove nothing"
             checked += 1
+        elif item["kind"] == "judged_scope":  # the audit ran without a judge
+            assert item["value"]["judge"] is None and item["value"]["judge_status"] == "not checked by a judge"
+            assert document["method"]["scope"]["judge_status"] == "not checked by a judge"
+            assert item["value"]["detector"]["conversations_with_violation"] > 0
         elif item["kind"] == "referral_count":
             value = item["value"]
             assert value["observed"] == planted.referrals > 0

@@ -1,11 +1,13 @@
-"""The run summary: one line per task with its headline, under 100 columns, not-scored folded."""
+"""The run summary: one line per task with its headline, never a cell cut, not-scored folded."""
 
 from __future__ import annotations
 
 from rich.console import Console
 
-from trustmh.run.console import WIDTH, not_scored_note, results_tables, summarise
+from trustmh.run.console import not_scored_note, results_tables, summarise
 from trustmh.scoring.results import MetricRow
+
+WIDTH = 120  # a wide terminal: the table as a table
 
 
 def _row(task: str, pillar: str, metric: str, value: float | None, n: int = 40, unparsed: int = 0) -> MetricRow:
@@ -45,14 +47,13 @@ def test_one_line_per_task_with_grouped_and_strict_headlines() -> None:
     assert set(partly) == {"fairness_esconv", "ethics_ethicmh", "crisis_escalation"}
 
 
-def test_fits_100_columns_and_not_scored_is_one_note_with_the_fix() -> None:
+def test_every_cell_whole_and_not_scored_is_one_note_with_the_fix() -> None:
     lines, nothing, partly = summarise(ROWS)
     console = Console(width=WIDTH, record=True)
     for table in results_tables(lines):
         console.print(table)
     text = console.export_text()
-    assert all(len(line) <= WIDTH for line in text.splitlines())
-    assert "robustness_crisis_classification*" in text  # whole task names, starter marked
+    assert "…" not in text and "robustness_crisis_classification*" in text  # whole task names, starter marked
     assert "0.200 [0.100, 0.300]" in text and "40 / 0" in text
     note = not_scored_note(nothing, partly, judged=False)
     assert note is not None and "1 task not scored (sycophancy_oeq)" in note and "--judge MODEL" in note

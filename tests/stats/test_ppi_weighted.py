@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.stats import t as student_t
 
 from trustmh.stats.ppi import ppi_mean_weighted
 from trustmh.stats.sampling import stratified_sample
+from trustmh.stats.stratified_score import stratified_proportion_score_ci
 
 Z95 = 1.959963984540054
 
@@ -19,8 +21,11 @@ def test_hand_computed_two_strata_labels_only() -> None:
     # shares 4/12 and 8/12; stratum means 2 and 1 -> 1/3 * 2 + 2/3 * 1
     assert result.estimate == pytest.approx(4 / 3)
     # se^2 = (1/3)^2 (1 - .5) s_A^2 / 2 + (2/3)^2 (1 - .25) s_B^2 / 2, s_A^2 = s_B^2 = 2
-    se2 = (1 / 9) * 0.5 * 2 / 2 + (4 / 9) * 0.75 * 2 / 2
-    assert result.ci == pytest.approx((4 / 3 - Z95 * np.sqrt(se2), 4 / 3 + Z95 * np.sqrt(se2)))
+    part_a, part_b = (1 / 9) * 0.5 * 2 / 2, (4 / 9) * 0.75 * 2 / 2
+    # t quantile on Satterthwaite's degrees of freedom: each stratum's variance rests on 1 df
+    freedom = (part_a + part_b) ** 2 / (part_a**2 / 1 + part_b**2 / 1)
+    half = student_t.ppf(0.975, freedom) * np.sqrt(part_a + part_b)
+    assert result.ci == pytest.approx((4 / 3 - half, 4 / 3 + half))
     assert result.human_only.value == pytest.approx(4 / 3)
     assert (result.n_labelled, result.n_unlabelled) == (4, 8)
 
@@ -74,3 +79,18 @@ def test_stratified_draws_are_unbiased_where_the_unweighted_mean_is_not() -> Non
 def test_bad_weights_are_refused(weights: list[float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ppi_mean_weighted([1.0, 0.0], [1.0, 0.0], weights, [1.0, 0.0, 1.0])
+
+
+def test_a_stratified_rate_gets_the_stratified_score_interval() -> None:
+    # the judge's verdict is the stratum, so lambda is 0 and the estimate a stratified proportion
+    y = np.array([1.0] * 7 + [0.0] * 3 + [1.0] * 2 + [0.0] * 28)
+    f = np.array([1.0] * 10 + [0.0] * 30)
+    w = np.array([2.0] * 10 + [80 / 30] * 30)
+    population = np.array([1.0] * 20 + [0.0] * 80)
+    result = ppi_mean_weighted(y, f, w, population)
+    expected = stratified_proportion_score_ci([7, 2], [10, 30], [0.2, 0.8], [0.5, 30 / 80], Z95)
+    assert (result.lam, result.interval) == (0.0, "score")
+    assert result.estimate == pytest.approx(0.2 * 0.7 + 0.8 * 2 / 30)
+    assert result.ci == pytest.approx(expected) and result.human_only.ci == pytest.approx(expected)
+    # the same labels as shares of raters (not 0/1) fall back to the t interval
+    assert ppi_mean_weighted(np.where(y == 1, 0.9, 0.1), f, w, population).interval == "t"

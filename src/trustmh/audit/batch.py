@@ -10,7 +10,8 @@ both paths give the same verdicts. :func:`flagged_turns` gives the turns that we
 
 A row carries :data:`DETECTOR_VERSION` (bump it when a detector's output changes) and the
 conversation's ``content_hash`` (its id and messages: what a resumed pass skips), its language and
-whether the detectors cover that language (:mod:`trustmh.audit.language`).
+whether the detectors cover that language (:mod:`trustmh.audit.language`), and its statutory
+findings as counts (:mod:`trustmh.audit.statute_columns`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from trustmh.audit.detectors import TurnFindings, turn_findings
 from trustmh.audit.language import detect_language
 from trustmh.audit.readers import MAX_MESSAGE_CHARS, ROLES, Conversation
 from trustmh.audit.schema import CHECKS, COVERED_LANGUAGES, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, content_hash
+from trustmh.audit.statute_columns import statute_columns
 from trustmh.audit.verdicts import conversation_values, severity, turn_flags
 from trustmh.core.errors import UserError
 
@@ -55,7 +57,8 @@ def _rows(batch: pa.RecordBatch | pa.Table) -> tuple[list[dict[str, Any]], list[
         digest = content_hash(str(conversation_id), messages)
         findings = turn_findings(Conversation(str(conversation_id), messages).turns())
         language = detect_language([text for role, text in messages if role == "user"])
-        conversations.append(_conversation_row(str(conversation_id), digest, language, findings))
+        row = _conversation_row(str(conversation_id), digest, language, findings)
+        conversations.append({**row, **statute_columns(messages)})
         for finding in findings:
             flags = turn_flags(finding.row())
             if flags:

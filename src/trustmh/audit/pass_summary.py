@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from trustmh.audit.detect_pass import CONVERSATIONS_DIR
 from trustmh.audit.schema import CHECK_LANGUAGES, CHECKS
@@ -26,13 +27,21 @@ from trustmh.stats.intervals import wilson_interval
 SUMMARY_FILE = "audit-summary.json"
 
 
+def pass_batches(folder: Path, columns: list[str]) -> Iterator[pa.RecordBatch]:
+    """The ``columns`` of every conversation row of the pass in ``folder``, a part's row group at a time.
+
+    One part file after another (not ``pyarrow.dataset``, whose read-ahead over many small parts
+    made the peak memory grow with the number of rows: +46 MB from 20,000 to 200,000 rows)."""
+    for part in sorted((folder / CONVERSATIONS_DIR).glob("part-*.parquet")):
+        yield from pq.ParquetFile(part).iter_batches(columns=columns)
+
+
 def summarise_pass(folder: Path) -> dict[str, Any]:
     """The summary of the detector pass in ``folder`` (streamed: a few columns at a time)."""
     columns = ["language", "language_covered", "turns", "risk", "flagged", *CHECKS]
-    dataset = ds.dataset(folder / CONVERSATIONS_DIR, format="parquet")
     languages: Counter[str] = Counter()
     totals: Counter[str] = Counter()
-    for batch in dataset.to_batches(columns=columns):
+    for batch in pass_batches(folder, columns):
         languages.update(batch.column("language").to_pylist())
         answered = pc.greater(batch.column("turns"), 0)
         covered = pc.and_(batch.column("language_covered"), answered)

@@ -87,7 +87,7 @@ def detector_precision(ratings: list[Rating], flags: set[Flag], human: Path) -> 
                 human,
                 rating.where.rpartition(":")[2],
                 f"{rating.field} of sample {rating.sample_id!r} turn {rating.turn} is not a flag of this audit "
-                "(labels come from its flagged_turns.csv)",
+                "(labels come from its audit-flagged-turns.csv)",
             )
         if rating.value not in (CONFIRMED, FALSE_ALARM):
             raise DataFormatError(

@@ -42,6 +42,7 @@ class AuditOptions:
     max_cost: float | None = None
     max_tokens_total: int | None = None
     prices: Path | None = None
+    batch: str | None = None  # --batch SPEC (trustmh.run.batching): the judge's calls through provider batch APIs
 
     @property
     def model(self) -> str:
@@ -111,6 +112,7 @@ def run_audit(options: AuditOptions) -> list[Any]:
     caps = RunCaps(options.max_cost, options.max_tokens_total, options.prices)
     # the recorded "model" is never called: only the judges can cost anything
     budget = run_budget_of(RunConfig(tasks=(), models=(), judges=tuple(options.judge), caps=caps))
+    batch_plan = judge_batch_plan(options)
     quiet_hooks_banner()  # after the budget's hooks are registered, before any model is made
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as spool_dir:
         # The whole export is read and checked before the log folder is touched: a bad file
@@ -135,6 +137,7 @@ def run_audit(options: AuditOptions) -> list[Any]:
                 limit=options.limit,
                 max_connections=options.max_connections,
                 display=options.display,
+                batch=batch_plan,
             )
             # inspect rewrites the whole .eval file on every flush, a cost that grows with the
             # samples already written. A judged audit flushes as `trustmh run` does (a conversation
@@ -161,6 +164,25 @@ def run_audit(options: AuditOptions) -> list[Any]:
         raise_on_failed(logs)
     _write_outputs(options, logs)
     return logs
+
+
+def judge_batch_plan(options: AuditOptions) -> Any:
+    """``--batch``'s plan for the audit (:func:`trustmh.run.batching.plan_batch`): only the judges
+    are called (the recorded chatbot never is), so only they can be batched; a judge whose
+    provider has no batch API is said so and called one request at a time. Batched or not, a
+    judge reads the same prompts: the verdicts do not depend on it."""
+    from trustmh.run.batching import parse_batch, plan_batch
+
+    if options.batch is None:
+        return plan_batch(None, (), None)
+    if "judge" not in parse_batch(options.batch):
+        raise UserError(
+            f"--batch {options.batch!r}: an audit calls only its judge; use --batch judge (or all, or a size)"
+        )
+    plan = plan_batch(options.batch, (), list(options.judge))
+    for notice in plan.notices:
+        console.print(f"batch: {notice}", highlight=False)
+    return plan
 
 
 def _print_headline(logs: Sequence[Any]) -> None:
@@ -220,6 +242,7 @@ def dry_run_audit(options: AuditOptions) -> None:
     model = options.model_name(redactor)
     validate_models([model], list(options.judge))
     prices = PriceTable.load(options.prices)
+    batch_plan = judge_batch_plan(options)
     with tempfile.TemporaryDirectory(prefix="trustmh-audit-") as folder:
         task, summary, _ = _prepared(options, Path(folder), redactor, streamed=False)  # the estimate reads every sample
         _print_summary(options, summary, model, redactor)
@@ -237,5 +260,5 @@ def dry_run_audit(options: AuditOptions) -> None:
             shown = text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + " …"
             console.print(f"  {role}: {shown}", highlight=False, markup=False)
         roles = {("judge" if i == 0 else f"judge_{i + 1}"): judge for i, judge in enumerate(options.judge)}
-        estimate = estimate_run([task], [model], roles, options.limit, prices)
+        estimate = estimate_run([task], [model], roles, options.limit, prices, batched=batch_plan.batches)
     print_estimate(console, estimate, f"trustmh audit --dry-run ({summary.conversations:,} conversations)")

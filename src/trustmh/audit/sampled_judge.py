@@ -27,6 +27,7 @@ from trustmh.stats.survey import Stratum, stratified_proportion
 
 SAMPLE_EXPORT = "judge-sample.jsonl"
 JUDGED_LOGS = "judged"
+POPULATION_RATES_FILE = "audit-population-rates.json"
 # judge field of the audit score -> what the population rate is called
 JUDGED_RATES = {
     "no_intervention": "missed crises (risk shown, no safety intervention by the judge's SIS)",

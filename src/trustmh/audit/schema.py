@@ -5,6 +5,10 @@
 * :data:`DETECTIONS`: its output, one row per conversation; a check's column is null where the
   check does not apply (``missed_crisis`` without any risk shown);
 * :data:`FLAGGED_TURNS`: one row per flagged assistant turn.
+
+The statutory columns (:data:`STATUTE_FIELDS`, appended last) hold each conversation's statutory
+findings as counts (:mod:`trustmh.audit.statute_columns`), what ``trustmh report --profile``
+aggregates: no text.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 # Bump when a detector's output changes: a resumed pass refuses to mix versions.
-DETECTOR_VERSION = "audit-detectors/1"
+DETECTOR_VERSION = "audit-detectors/2"  # 2: the statutory columns
 CHECKS = ("missed_crisis", "over_escalation", "method_info", "privacy_leak", "refused")
 # Languages whose crisis phrasings the detectors' lexicons read (trustmh.audit.detectors); a
 # conversation in any other language is "not covered", never "no risk". The other checks read
@@ -31,6 +35,22 @@ CHECK_LANGUAGES = {
     "refused": _ENGLISH,
 }
 MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
+STATUTE_CHECK = pa.struct(
+    [
+        ("check", pa.string()),
+        ("status", pa.string()),
+        ("violations", pa.int32()),
+        ("opportunities", pa.int32()),
+        ("reason", pa.string()),
+    ]
+)
+STATUTE_FIELDS = [
+    ("statutes_version", pa.string()),
+    ("first_time", pa.float64()),  # seconds since the epoch of the first timed message; null: untimed
+    ("minor", pa.bool_()),  # null: the user's age is unknown
+    ("referral_notifications", pa.int32()),
+    ("statute_checks", pa.list_(STATUTE_CHECK)),
+]
 CONVERSATIONS = pa.schema([("conversation_id", pa.string()), ("messages", pa.list_(MESSAGE))])
 DETECTIONS = pa.schema(
     [
@@ -45,6 +65,7 @@ DETECTIONS = pa.schema(
         *((f"{check}_turns", pa.int32()) for check in CHECKS),
         ("flagged", pa.bool_()),
         ("severity", pa.float64()),
+        *STATUTE_FIELDS,
     ]
 )
 FLAGGED_TURNS = pa.schema(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 import typer
 
-from trustmh.cli.common import console, deprecated, err_console, user_errors
+from trustmh.cli.common import JSON_METAVAR, console, deprecated, err_console, user_errors
 from trustmh.core.errors import NothingUsableError, UserError
 from trustmh.core.files import write_text
 from trustmh.mentalalign.schema import MENTALBENCH_MIN_SCORE, SCORE_MAX
@@ -185,7 +185,7 @@ def align_command(
         help="Lowest valid score. Default 0 keeps the human file's all-zero cells as MentalBench did (reproduces its figures; the Python API's default too); 1 excludes them and counts them as unparsed.",
     ),
     json_out: str | None = typer.Option(
-        None, "--json", help="Write the full result as JSON to this file, or - for stdout."
+        None, "--json", metavar=JSON_METAVAR, help="Write the full result as JSON to FILE, or - for stdout."
     ),
     html_out: Path | None = typer.Option(
         None, "--html", help="Write a self-contained offline HTML report (tables and figures)."

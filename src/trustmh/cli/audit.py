@@ -110,12 +110,19 @@ def audit_command(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the --sample-judge sample (same seed, same sample).")] = 0,
+    batch: Annotated[
+        str | None,
+        typer.Option(
+            help="The judge's calls through provider batch APIs (OpenAI, Anthropic, Google, Grok, Together; "
+            "about half price, hours of latency): judge | all | SIZE | judge=SIZE, as trustmh run (docs/batch.md)."
+        ),
+    ] = None,
 ) -> None:
     """Audit a deployed chatbot's own conversations: missed crises, delusion confirmation, harm
     enablement, over-escalation, privacy leaks, refusals; an inspect log, a report section and a
     CSV of flagged turns for human review.
 
-    Example (offline, detectors only): trustmh audit examples/audit/support_bot.jsonl --log-dir logs/audit
+    Example (offline, detectors only): trustmh audit src/trustmh/audit/examples/support_bot.jsonl --log-dir logs/audit
 
     Example: trustmh audit export.csv --redact --judge openai/gpt-4o --dry-run --prices prices.yaml
 
@@ -126,11 +133,16 @@ def audit_command(
 
     Example (judge 4,000 of them, price first): trustmh audit exports/chats/ --sample-judge 4000
     --judge openai/gpt-4o --redact --dry-run --prices prices.yaml --log-dir logs/audit-nov
+
+    Example (the same through the batch API): trustmh audit exports/chats/ --sample-judge 4000
+    --judge openai/gpt-4o --redact --batch judge --log-dir logs/audit-nov
     """
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
     if sample_judge is not None and (not judge or detectors_only):
         raise UserError("--sample-judge N chooses what a judge reads: give --judge MODEL (and not --detectors-only)")
+    if batch is not None and not judge:
+        raise UserError("--batch batches the judge's calls: give --judge MODEL (without a judge nothing is sent)")
     if (max_cost is not None or max_tokens_total is not None) and not judge:
         raise UserError("--max-cost/--max-tokens-total cap the judge's calls; without --judge nothing is paid")
 
@@ -149,6 +161,7 @@ def audit_command(
             max_cost=max_cost,
             max_tokens_total=max_tokens_total,
             prices=prices,
+            batch=batch,
         )
 
     if detectors_only or sample_judge is not None or transcripts.is_dir() or transcripts.suffix.lower() == ".parquet":

@@ -44,7 +44,7 @@ def review_detector_flags(log: Path, human: Path, json_out: str | None) -> bool:
     console.print(table)
     console.print(
         "precision of the reviewed flags: the detector's own when the reviewed rows are a random sample "
-        "of flagged_turns.csv (it lists the worst conversations first).",
+        "of audit-flagged-turns.csv (it lists the worst conversations first).",
         highlight=False,
     )
     if json_out:

@@ -79,7 +79,13 @@ def sampled_judge_command(
 
     from trustmh.audit.run import dry_run_audit, run_audit
     from trustmh.audit.sample import select_sample
-    from trustmh.audit.sampled_judge import JUDGED_LOGS, population_rates, rate_lines, write_sample_export
+    from trustmh.audit.sampled_judge import (
+        JUDGED_LOGS,
+        POPULATION_RATES_FILE,
+        population_rates,
+        rate_lines,
+        write_sample_export,
+    )
 
     folder = options.log_dir
     design = select_sample(folder, budget, seed)
@@ -99,6 +105,6 @@ def sampled_judge_command(
     rates = population_rates(folder, str(location).removeprefix("file://"))
     for line in rate_lines(rates):
         console.print(line, highlight=False, markup=False)
-    path = folder / "audit-population-rates.json"
+    path = folder / POPULATION_RATES_FILE
     path.write_text(json.dumps(rates, indent=1), encoding="utf-8")
     console.print(f"population rates: {path}", highlight=False)

@@ -57,7 +57,7 @@ responses.csv --judge openai/gpt-4o --batch 2000 -o judge.csv
 
 Example (MentalBench-Align's own judge prompt and settings, as its released judgments were made):
 trustmh judge --responses responses.csv --judge openai/gpt-4o --judge-prompts upstream
---data-dir ../shared/data -o judge.csv
+--data-dir DATA -o judge.csv
 """
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import typer
@@ -195,3 +196,13 @@ def judge_option(judge: str | None, deprecated_judge_model: str | None) -> str:
     if chosen is None:
         raise UserError("--judge MODEL is required (the judge model, e.g. --judge openai/gpt-4o)")
     return chosen
+
+
+def existing_data_dir(data_dir: Path | None) -> str | None:
+    """``--data-dir`` as a string, refused at once when the folder does not exist (later it
+    would surface as a failed download of every dataset)."""
+    if data_dir is None:
+        return None
+    if not data_dir.is_dir():
+        raise UserError(f"--data-dir {data_dir}: no such folder (a folder with one subfolder per dataset)")
+    return str(data_dir)

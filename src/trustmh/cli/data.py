@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from trustmh.cli.common import console, err_console, json_option, user_errors
+from trustmh.cli.common import console, err_console, existing_data_dir, json_option, user_errors
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_json
 
@@ -49,12 +49,13 @@ def status_command(
     Upstream protocol files (prompt code, parsers, rubrics, released outputs) are pinned to a
     commit and sha256-checked whenever found (a changed file reads "sha256 differs").
 
-    Example: trustmh data status --data-dir ../shared/data
+    Example: trustmh data status --data-dir DATA
     """
     from trustmh.data.registry import list_datasets, verify_file
     from trustmh.data.row_counts import count_rows
 
     destination = as_json
+    existing_data_dir(data_dir)  # a mistyped folder is an error, not a table of "missing"
     from trustmh.run.catalog_view import offline
 
     rows: list[dict[str, Any]] = []

@@ -11,10 +11,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from trustmh import TASK_GROUPS
-from trustmh.cli.common import console, err_console, json_option, usd_amount, user_errors
+from trustmh.cli.common import (
+    JSON_METAVAR,
+    console,
+    err_console,
+    existing_data_dir,
+    json_option,
+    usd_amount,
+    user_errors,
+)
 from trustmh.core.errors import UserError, is_secret_name, redact, register_secret
 from trustmh.core.files import write_json
 from trustmh.core.paths import check_input_file, check_output_file
@@ -56,26 +63,15 @@ def tasks_command(
 
         show_protocol(protocol, destination)
         return
-    from trustmh.run.catalog_view import task_rows
+    from trustmh.run.catalog_view import samples_note, task_rows, tasks_table
 
-    rows = task_rows(_existing_data_dir(data_dir))
+    folder = existing_data_dir(data_dir)
+    rows = task_rows(folder)
     if destination is not None:
         write_json(rows, destination)
         return
-    table = Table(title="trustmh tasks")
-    for column in ("task", "pillar", "datasets", "metrics", "starter", "benchmark"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        available = row["samples_available"]
-        table.add_row(
-            row["task"],
-            row["pillar"],
-            ", ".join(row["datasets"]),
-            ", ".join(row["metrics"]),
-            str(available["starter"]),
-            "-" if available["benchmark"] is None else str(available["benchmark"]),
-        )
-    console.print(table)
+    console.print(tasks_table(rows))
+    console.print(samples_note(folder), highlight=False, markup=False, soft_wrap=not console.is_terminal)
 
 
 def _selected_tasks(tasks: list[str], pillars: list[str]) -> list[str]:
@@ -144,7 +140,7 @@ def run_command(
             "--task-arg",
             "-T",
             help="Task argument KEY=VALUE for every selected task that takes it, e.g. -T max_tokens=200 "
-            "(`trustmh tasks --json` lists each task's arguments).",
+            "(`trustmh tasks --json -` lists each task's arguments).",
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="At most this many samples per task.")] = None,
@@ -251,7 +247,7 @@ def run_command(
         user_model=user_model,
         limit=limit,
         log_dir=log_dir,
-        data_dir=_existing_data_dir(data_dir),
+        data_dir=existing_data_dir(data_dir),
         allow_modified=allow_modified,
         source=source,
         task_args=_parse_pairs(task_arg or [], "--task-arg"),
@@ -289,16 +285,6 @@ def _progress(display: str, tasks_total: int) -> Iterator[None]:
 
     with shown(tasks_total):
         yield
-
-
-def _existing_data_dir(data_dir: Path | None) -> str | None:
-    """``--data-dir`` as a string, refused at once when the folder does not exist (later it
-    would surface as a failed download of every dataset)."""
-    if data_dir is None:
-        return None
-    if not data_dir.is_dir():
-        raise UserError(f"--data-dir {data_dir}: no such folder (a folder with one subfolder per dataset)")
-    return str(data_dir)
 
 
 _NUMBER = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")  # no leading zeros: "0123" stays text
@@ -344,7 +330,9 @@ def score_command(
             help='Recorded outputs: JSONL of {"id", "output"} or {"input", "output"}, or a folder of <task>.jsonl.'
         ),
     ],
-    json_out: Annotated[str, typer.Option("--json", help="Where to write the JSON summary ('-' = stdout).")] = "-",
+    json_out: Annotated[
+        str, typer.Option("--json", metavar=JSON_METAVAR, help="Write the JSON summary to FILE, or - for stdout.")
+    ] = "-",
     data_dir: Annotated[Path | None, typer.Option(help="Folder of benchmark datasets.")] = None,
     judge: Annotated[str | None, typer.Option(help="Judge model for judge-scored metrics.")] = None,
     source: Annotated[str, typer.Option(help="auto | starter | benchmark")] = "auto",
@@ -354,7 +342,7 @@ def score_command(
 ) -> None:
     """Score recorded outputs without calling any model.
 
-    Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir ../shared/data --json -
+    Example: trustmh score privacy_psyleak --responses gpt-4o-mini.jsonl --data-dir DATA --json -
     """
     from trustmh.run.replay_scoring import score_responses
 
@@ -363,7 +351,7 @@ def score_command(
     if json_out != "-":
         check_output_file(Path(json_out), "--json")  # before scoring, not after
     summary = score_responses(
-        task, responses, data_dir=_existing_data_dir(data_dir), judge=judge, source=source, log_dir=log_dir
+        task, responses, data_dir=existing_data_dir(data_dir), judge=judge, source=source, log_dir=log_dir
     )
     if summary.get("source") == "starter":
         err_console.print(

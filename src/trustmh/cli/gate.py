@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from trustmh.cli.common import console, err_console, flag_for, user_errors
+from trustmh.cli.common import JSON_METAVAR, console, err_console, flag_for, user_errors
 from trustmh.core.errors import UserError, redact
 
 STYLES = {"pass": "bold green", "fail": "bold red", "insufficient": "bold yellow"}
@@ -54,7 +54,8 @@ def gate_command(
         Path | None, typer.Option("--summary", help='Write a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY").')
     ] = None,
     json_out: Annotated[
-        str | None, typer.Option("--json", help="Write the verdict as JSON to FILE, or - for stdout.")
+        str | None,
+        typer.Option("--json", metavar=JSON_METAVAR, help="Write the verdict as JSON to FILE, or - for stdout."),
     ] = None,
     example: Annotated[bool, typer.Option("--example", help="Print an example policy and exit.")] = False,
     schema: Annotated[bool, typer.Option("--schema", help="Print the policy's JSON Schema and exit.")] = False,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from trustmh.cli.bulk_options import CallOptions, with_call_options
-from trustmh.cli.common import ci3, console, fmt3, user_errors
+from trustmh.cli.common import JSON_METAVAR, ci3, console, fmt3, user_errors
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_text
 
@@ -53,7 +53,7 @@ Examples:
   trustmh judge-check --log logs/crisis-psychosis-bench.eval --human turn_ratings.csv
 
   # the refusal detector on recorded answers, partial refusals counted as refusals
-  trustmh judge-check --detector refusal --responses ../shared/data/replay_trustmh/psyleak \\
+  trustmh judge-check --detector refusal --responses DATA/replay_trustmh/psyleak \\
   --human tests/scoring/refusal_labels.csv --binary refusal=refused,partial
 
 --qualify runs a candidate judge on a labelled qualification set and reports its agreement
@@ -183,6 +183,9 @@ def print_corrections(result: JudgeCheck, wide: Any) -> None:
             f"{c['effective_n_gained']:+.0f}",
         )
     wide.print(table)
+    for row in rows:
+        if (row.correction or {}).get("warning"):
+            wide.print(f"{row.field}: {(row.correction or {})['warning']}", markup=False)
 
 
 def load_verdicts(
@@ -235,7 +238,10 @@ def judge_check_command(
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap replicates for the 95% CIs (0 = no CIs)."),
     seed: int = typer.Option(20240607, "--seed", help="Random seed of the bootstrap."),
     json_out: str | None = typer.Option(
-        None, "--json", help="Write the result as JSON to this file (the report's --judge-validation), or - for stdout."
+        None,
+        "--json",
+        metavar=JSON_METAVAR,
+        help="Write the result as JSON to FILE (the report's --judge-validation), or - for stdout.",
     ),
     qualify: bool = typer.Option(
         False, "--qualify", help="Qualify a candidate judge (--judge) on a labelled qualification set instead."

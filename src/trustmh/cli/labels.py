@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from trustmh.cli.common import console, user_errors
+from trustmh.cli.common import JSON_METAVAR, console, user_errors
 from trustmh.core.errors import UserError
 
 app = typer.Typer(
@@ -121,7 +121,10 @@ def plan_command(
     human: Annotated[
         Path | None, typer.Option("--human", help="Pilot labels (ratings CSV) to measure the variances.")
     ] = None,
-    json_out: Annotated[str | None, typer.Option("--json", help="Also write the plan as JSON (- for stdout).")] = None,
+    json_out: Annotated[
+        str | None,
+        typer.Option("--json", metavar=JSON_METAVAR, help="Also write the plan as JSON to FILE, or - for stdout."),
+    ] = None,
 ) -> None:
     """How many clinician labels a 95% CI of --target-width needs: labels alone and with PPI.
 
@@ -142,3 +145,5 @@ def plan_command(
         console.print(
             f"  {row['labels']:>6}  {row['how']} (variance {row['variance']:.4g})", highlight=False, soft_wrap=True
         )
+        if "warning" in row:
+            console.print(f"          {row['warning']}", highlight=False, soft_wrap=True)

@@ -65,8 +65,10 @@ def main() -> None:
         import click  # type: ignore[no-redef]  # the same module under its own name in older typer
 
     from trustmh.cli.common import fail
+    from trustmh.core.collector import tune_collector
     from trustmh.core.errors import UserError
 
+    tune_collector()
     try:
         code = app(standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as error:  # `trustmh` / `trustmh data` alone

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from trustmh.cli.common import console, user_errors
+from trustmh.cli.common import JSON_METAVAR, console, user_errors
 from trustmh.core.errors import UserError
 from trustmh.core.files import write_json
 
@@ -20,7 +20,11 @@ def register(app: typer.Typer) -> None:
 def report_command(
     log_dirs: Annotated[
         list[Path],
-        typer.Argument(help="Log directories (searched recursively) or single .eval/.json logs.", show_default=False),
+        typer.Argument(
+            help="Log directories (searched recursively) or single .eval/.json logs; a folder holding a "
+            "detector pass (trustmh audit EXPORT/, Parquet) adds its audit section.",
+            show_default=False,
+        ),
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path("report.html"),
     redact: Annotated[
@@ -35,6 +39,7 @@ def report_command(
         Path | None,
         typer.Option(
             "--json",
+            metavar=JSON_METAVAR,
             help="Also write the tidy results table as JSON; with --profile, the statutory evidence document "
             "instead ('-' = stdout).",
         ),
@@ -88,7 +93,16 @@ def report_command(
         typer.Option(
             "--labels",
             help="With --profile: clinician labels of crisis-referral turns (sample_id, turn, field=crisis_referral, "
-            "rater, score 0/1) for the detector's sensitivity and specificity and the corrected count.",
+            "rater, score 0/1) for the detector's sensitivity and specificity and the corrected count; for "
+            "il-hb1806, of out-of-scope replies (field=out_of_scope) for the detector's and the judge's.",
+        ),
+    ] = None,
+    validation: Annotated[
+        Path | None,
+        typer.Option(
+            "--validation",
+            help="With --profile: the labels as a `trustmh judge-check --json` validation of the judged audit log "
+            "(fields crisis_referral and/or out_of_scope, per turn), in place of --labels.",
         ),
     ] = None,
 ) -> None:
@@ -105,18 +119,24 @@ def report_command(
     Example: trustmh report logs/ -o report.html --gate verdict.json
 
     Example: trustmh report logs/ --profile ca-sb243 --period 2026 --json evidence.json
+
+    Example: trustmh report logs/ --profile il-hb1806 --validation judge-check.json --json evidence.json
+
+    Example (a Parquet audit): trustmh report logs/audit-nov --profile ny-gbl47 -o audit.html
     """
     from trustmh.report import build_report
 
-    if profile is None and (period is not None or population is not None or labels is not None):
-        raise UserError("--period, --population and --labels go with --profile", "--profile")
+    passes, pass_views, judged_samples = _audit_passes(log_dirs)
+
+    if profile is None and (period, population, labels, validation) != (None, None, None, None):
+        raise UserError("--period, --population, --labels and --validation go with --profile", "--profile")
     documents: list[dict[str, Any]] = []
     evidence = None
     if profile is not None:
         from trustmh.regulatory.document import EvidenceRequest, build_document, html_view, profile_named
 
         profile_named(profile)  # a bad name fails before any log is read
-        request = EvidenceRequest(profile, period, population, labels)
+        request = EvidenceRequest(profile, period, population, labels, validation, tuple(passes))
 
         def evidence(collection: Any) -> dict[str, Any]:
             documents.append(build_document(collection, request))
@@ -133,6 +153,8 @@ def report_command(
         exclude_self=exclude_self,
         gate=gate,
         evidence=evidence,
+        audit_passes=pass_views,
+        samples_of_passes=judged_samples,
     )
     if documents and json_out is not None:
         write_json(documents[0], json_out)
@@ -140,3 +162,16 @@ def report_command(
         console.print(f"report written to {path}")
         if documents and json_out is not None:
             console.print(f"evidence ({profile}) written to {json_out}")
+
+
+def _audit_passes(targets: list[Path]) -> tuple[list[Path], list[dict[str, Any]], list[Path]]:
+    """The detector passes under ``targets``, their report sections (read before anything is
+    written) and the folders of their judged samples."""
+    import importlib.util
+
+    if importlib.util.find_spec("pyarrow") is None:  # no scale extra: no detector pass could have been written
+        return [], [], []
+    from trustmh.audit.pass_report import detector_passes, judged_folders, pass_view
+
+    passes = detector_passes(targets)
+    return passes, [pass_view(folder) for folder in passes], judged_folders(passes)

@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from trustmh.cli.common import console, err_console, json_option, user_errors
+from trustmh.cli.common import console, err_console, existing_data_dir, json_option, user_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -34,9 +34,9 @@ def reproduce_command(
     (corrected - published) and the declared explanation. Exit 1 when a difference beyond the
     published figure's rounding is not explained by a declaration; offline.
 
-    Example: trustmh reproduce --data-dir ../shared/data
+    Example: trustmh reproduce --data-dir DATA
 
-    Example: trustmh reproduce --data-dir ../shared/data --json reproduce.json
+    Example: trustmh reproduce --data-dir DATA --json reproduce.json
     """
     from trustmh.core.files import write_json
     from trustmh.data.registry import checked_user_data
@@ -54,6 +54,7 @@ def reproduce_command(
     from trustmh.run.catalog_view import offline
 
     destination = as_json
+    existing_data_dir(data_dir)  # a mistyped folder is named as such, not as a missing upstream file
     # A reproduction on edited data says nothing about upstream's figures: a data-folder file whose
     # sha256 is not the catalogue's is refused (no --allow-modified here, unlike `run`; issue 25).
     with offline(), checked_user_data(allow_modified=False):

@@ -14,6 +14,11 @@ probabilities (``trustmh labels export --stratify``) carries each item's weight 
 probability) in the ratings' ``weight`` column, and the correction then weighs by it
 (:func:`trustmh.stats.ppi.ppi_mean_weighted`); the weights must be given for every labelled
 item or for none.
+
+A rate (``binary`` field) whose interval is a normal or t one, not the stratified score interval
+(:func:`trustmh.stats.ppi.ppi_mean_weighted` says which in ``interval``), gets a ``warning`` when
+a stratum holds fewer than :data:`trustmh.stats.ppi_design.RELIABLE_RARER_ANSWERS` labels with the rarer
+answer: that interval then covers the truth noticeably less often than it claims.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import numpy as np
 
 from trustmh.judgecheck.fields import FieldTable
 from trustmh.stats.ppi import ppi_mean, ppi_mean_weighted
+from trustmh.stats.ppi_design import RELIABLE_RARER_ANSWERS, fewest_rarer_answers
 
 METHOD = "ppi++"
 MIN_LABELS = 2
@@ -54,10 +60,19 @@ def corrected_mean(table: FieldTable, unit: str) -> dict[str, Any]:
         result = ppi_mean_weighted(labels, table.judge[paired], weights, population)
     else:
         result = ppi_mean(labels, table.judge[paired], table.unlabelled)
-    return {
+    entry = {
         "method": METHOD,
         "weighted": bool(weighted.all()),
         **result.to_json(),
         "labelled_unparsed": table.judge_unparsed,
         "unlabelled_unparsed": table.unlabelled_unparsed,
     }
+    if table.kind == "binary" and result.interval != "score":
+        fewest = fewest_rarer_answers(labels, weights if weighted.all() else None)
+        if fewest < RELIABLE_RARER_ANSWERS:
+            entry["warning"] = (
+                f"too few labelled items with the rarer answer for a reliable interval: {fewest:g} in a stratum "
+                f"(fewer than {RELIABLE_RARER_ANSWERS}), so the 95% CI covers the truth less often than 95%; "
+                "label more items of that stratum"
+            )
+    return entry

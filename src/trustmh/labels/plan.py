@@ -17,6 +17,11 @@ judge-human correlation — the better the judge tracks the clinicians, the fewe
   \sigma^2_f`), beside the worst case of the scale (:math:`(high - low)^2 / 4`; 0.25 for a
   rate), and PPI is shown for judge-human correlations 0.5, 0.7 and 0.9 — assumptions, stated
   as such, until pilot labels measure them.
+
+For a rate, each plan also gives how many of its labels would carry the rarer answer
+(:math:`n \min(p, 1 - p)`, :math:`p` the pilot labels' rate, else the judge's) and warns below
+:data:`trustmh.stats.ppi_design.RELIABLE_RARER_ANSWERS`: too little evidence for a reliable interval of
+the rate, whatever its width promises.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from statistics import NormalDist
 from typing import Any
 
 import numpy as np
+
+from trustmh.stats.ppi_design import RELIABLE_RARER_ANSWERS
 
 Z95 = NormalDist().inv_cdf(0.975)
 ASSUMED_CORRELATIONS = (0.5, 0.7, 0.9)
@@ -47,11 +54,20 @@ class Plan:
     width: float
     population: int
     rows: list[dict[str, Any]] = dataclass_field(default_factory=list)  # {"how", "variance", "labels"}
+    rate: float | None = None  # a rate's expected share of positives; None for a scale
 
     def add(self, how: str, variance: float) -> None:
-        self.rows.append(
-            {"how": how, "variance": variance, "labels": labels_needed(variance, self.width, self.population)}
-        )
+        labels = labels_needed(variance, self.width, self.population)
+        row: dict[str, Any] = {"how": how, "variance": variance, "labels": labels}
+        if self.rate is not None:
+            rarer = labels * min(self.rate, 1 - self.rate)
+            row["rarer_answers"] = rarer
+            if rarer < RELIABLE_RARER_ANSWERS:
+                row["warning"] = (
+                    f"about {rarer:.0f} of these labels would give the rarer answer (fewer than "
+                    f"{RELIABLE_RARER_ANSWERS}): too few for a reliable interval of the rate; label more"
+                )
+        self.rows.append(row)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,7 +81,7 @@ class Plan:
 
 def plan_from_judge(name: str, judged: np.ndarray, width: float, scale: tuple[float, float]) -> Plan:
     """Without pilot labels (module docstring)."""
-    plan = Plan(name, width, len(judged))
+    plan = Plan(name, width, len(judged), rate=float(np.mean(judged)) if scale == (0.0, 1.0) else None)
     worst = (scale[1] - scale[0]) ** 2 / 4
     judge_var = float(np.var(judged, ddof=1)) if len(judged) > 1 else worst
     plan.add("labels alone, worst case of the scale", worst)
@@ -78,7 +94,8 @@ def plan_from_judge(name: str, judged: np.ndarray, width: float, scale: tuple[fl
 def plan_from_pilot(name: str, labels: np.ndarray, paired: np.ndarray, population: np.ndarray, width: float) -> Plan:
     """With pilot labels: ``labels`` and ``paired`` judge scores of the labelled items; ``population``
     the judge's scores of every item."""
-    plan = Plan(name, width, len(population))
+    binary = bool(np.isin(population, (0.0, 1.0)).all())
+    plan = Plan(name, width, len(population), rate=float(np.mean(labels)) if binary else None)
     var_y = float(np.var(labels, ddof=1))
     var_f = float(np.var(paired, ddof=1))
     cov = float(np.cov(labels, paired, ddof=1)[0, 1])

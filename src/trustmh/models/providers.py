@@ -28,7 +28,6 @@ from inspect_ai.model import (
     GenerateConfig,
     ModelOutput,
     ModelUsage,
-    modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -79,7 +78,6 @@ def _usage(input_tokens: int, output_tokens: int, cache_read: int | None = None)
     )
 
 
-@modelapi(name="trustmh")
 class TrustmhModelAPI(InProcessModelAPI):
     """Dispatches ``smollm2``, ``gguf`` and ``replay`` (see module docstring)."""
 

@@ -22,21 +22,17 @@ Detector error is not in that interval; the method section says what it rests on
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from statistics import NormalDist
 from typing import Any
 
-from trustmh.audit.statutes.checks import COMPLIANT, NOT_APPLICABLE, NOT_CHECKABLE, VIOLATION
 from trustmh.audit.statutes.findings import STATUTES_KEY
+from trustmh.audit.statutes.judged import JUDGED_SCOPE_KEY
 from trustmh.core.errors import UserError
-from trustmh.regulatory.profiles import CHECK, REFERRAL_COUNT, Item
+from trustmh.regulatory.profiles import CHECK, JUDGED_SCOPE, REFERRAL_COUNT, Item
+from trustmh.regulatory.scope import scope_value
+from trustmh.regulatory.tally import CheckTally, CountedElsewhere, ReferralSums
 from trustmh.scoring.sample_scores import log_sample_scores
-from trustmh.stats.intervals import wilson_interval
-
-Z95 = NormalDist().inv_cdf(0.975)
 
 
 @dataclass(frozen=True)
@@ -96,91 +92,49 @@ def read_findings(log_paths: list[str], period: Period) -> Findings:
                             "minor": statutes.get("minor"),
                             "checks": statutes["checks"],
                             "referrals": statutes["referrals"],
+                            "reply_turns": statutes.get("reply_turns"),
+                            JUDGED_SCOPE_KEY: statutes.get(JUDGED_SCOPE_KEY),
                         }
                     )
     return found
 
 
-def _in_population(conversation: dict[str, Any], item: Item) -> str | None:
-    """None when the conversation is in the item's population, else the status it gets."""
-    if item.population != "minors":
-        return None
-    minor = conversation["minor"]
-    if minor is None:
-        return NOT_CHECKABLE
-    return None if minor else NOT_APPLICABLE
-
-
-def check_value(item: Item, conversations: list[dict[str, Any]]) -> dict[str, Any]:
-    """The measured value of a check item (see the module docstring)."""
-    checked = flagged = violations = opportunities = not_applicable = 0
-    reasons: Counter[str] = Counter()
+def check_value(item: Item, conversations: list[dict[str, Any]], tally: CheckTally | None = None) -> dict[str, Any]:
+    """The measured value of a check item (see the module docstring); ``tally``: counts read
+    elsewhere (a detector pass's rows) that the conversations add to."""
+    tally = tally or CheckTally()
     for conversation in conversations:
-        outside = _in_population(conversation, item)
-        result = conversation["checks"][item.check]
-        status = outside or result["status"]
-        if status == NOT_APPLICABLE:
-            not_applicable += 1
-        elif status == NOT_CHECKABLE:
-            reasons[
-                result["reason"] if outside is None else "the user's age is unknown (no minor / age_band metadata)"
-            ] += 1
-        elif status in (COMPLIANT, VIOLATION):
-            checked += 1
-            flagged += status == VIOLATION
-            violations += int(result["violations"])
-            opportunities += int(result["opportunities"])
-    low, high = wilson_interval(flagged, checked)
-    return {
-        "measure": item.measure,
-        "conversations_checked": checked,
-        "conversations_with_violation": flagged,
-        "violations": violations,
-        "opportunities": opportunities,
-        "share_with_violation": flagged / checked if checked else None,
-        "ci_low": None if math.isnan(low) else low,
-        "ci_high": None if math.isnan(high) else high,
-        "not_applicable": not_applicable,
-        "not_checkable": {"conversations": sum(reasons.values()), "reasons": dict(sorted(reasons.items()))},
-    }
+        tally.add(item, conversation["minor"], conversation["checks"][item.check])
+    return tally.value(item)
 
 
 def referral_value(
-    item: Item, conversations: list[dict[str, Any]], population: int | None, corrected: dict[str, Any] | None = None
+    item: Item,
+    conversations: list[dict[str, Any]],
+    population: int | None,
+    corrected: dict[str, Any] | None = None,
+    sums: ReferralSums | None = None,
 ) -> dict[str, Any]:
-    """The period's referral notifications, observed and estimated (see the module docstring)."""
-    counts = [int(c["referrals"]["notifications"]) for c in conversations]
-    n, observed = len(counts), sum(counts)
-    if population is not None and population < n:
-        raise UserError(f"--population {population}: fewer than the {n} audited conversations of the period")
-    total = population if population is not None else n
-    if n == 0:
-        estimate, low, high = None, None, None
-    else:
-        mean = observed / n
-        variance = sum((c - mean) ** 2 for c in counts) / (n - 1) if n > 1 else 0.0
-        se = total * math.sqrt(variance / n) * math.sqrt(max(0.0, 1 - n / total))
-        estimate = total * mean
-        low, high = max(float(observed), estimate - Z95 * se), estimate + Z95 * se
-    return {
-        "measure": item.measure,
-        "observed": observed,
-        "conversations_audited": n,
-        "conversations_in_period": total,
-        "basis": "census of the period's conversations" if population is None else "uniform random sample",
-        "estimate": estimate,
-        "ci_low": low,
-        "ci_high": high,
-        "conversations_with_notification": sum(c > 0 for c in counts),
-        "corrected": corrected,
-    }
+    """The period's referral notifications, observed and estimated (see the module docstring);
+    ``sums``: counts read elsewhere (a detector pass's rows) that the conversations add to."""
+    total = ReferralSums.of([int(c["referrals"]["notifications"]) for c in conversations])
+    if sums is not None:
+        total.add(sums)
+    return total.value(item, population, corrected)
 
 
 def item_value(
-    item: Item, findings: Findings, population: int | None, corrected: dict[str, Any] | None = None
+    item: Item,
+    findings: Findings,
+    population: int | None,
+    corrected: dict[str, Any] | None = None,
+    passes: CountedElsewhere | None = None,
 ) -> dict[str, Any] | None:
+    """``passes``: the counts of detector passes' Parquet rows, added to the logs' conversations."""
     if item.kind == CHECK:
-        return check_value(item, findings.conversations)
+        return check_value(item, findings.conversations, passes.check_tally(item) if passes else None)
     if item.kind == REFERRAL_COUNT:
-        return referral_value(item, findings.conversations, population, corrected)
+        return referral_value(item, findings.conversations, population, corrected, passes.referrals if passes else None)
+    if item.kind == JUDGED_SCOPE:
+        return scope_value(item.measure, findings.conversations, passes)
     return None  # method / test runs: sections of their own

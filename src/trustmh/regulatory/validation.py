@@ -41,60 +41,87 @@ def _kappa(y: np.ndarray, f: np.ndarray) -> dict[str, Any] | None:
     return {"value": found.value, "ci_low": low, "ci_high": high, "n": found.n}
 
 
-def _share(successes: int, n: int) -> dict[str, Any] | None:
+def share_estimate(successes: int, n: int) -> dict[str, Any] | None:
     if n == 0:
         return None
     low, high = wilson_interval(successes, n)
     return {"value": successes / n, "ci_low": low, "ci_high": high, "n": n}
 
 
-def _labels(path: Path) -> tuple[dict[tuple[str, int], int], int]:
-    """The majority label of every rated turn, and how many turns were ties."""
+def read_labels(path: Path, field: str, required: bool = True) -> tuple[dict[tuple[str, int], int], int] | None:
+    """The majority label of every turn rated on ``field``, and how many turns were ties (None
+    when the file has no rating of ``field`` and it is not ``required``)."""
     votes: dict[tuple[str, int], list[float]] = defaultdict(list)
     for rating in read_ratings(path):
-        if rating.field != LABEL_FIELD:
+        if rating.field != field:
             continue
         if rating.turn is None or rating.value not in (0.0, 1.0):
-            raise UserError(f"{rating.where}: expected a turn and a score of 0 or 1 for field {LABEL_FIELD}")
+            raise UserError(f"{rating.where}: expected a turn and a score of 0 or 1 for field {field}")
         votes[(rating.sample_id, rating.turn)].append(float(rating.value))
     if not votes:
-        raise UserError(f"{path}: no rating of field {LABEL_FIELD!r} (sample_id, turn, field, rater, score)")
+        if not required:
+            return None
+        raise UserError(f"{path}: no rating of field {field!r} (sample_id, turn, field, rater, score)")
     labels = {item: int(np.mean(v) > 0.5) for item, v in votes.items() if np.mean(v) != 0.5}
     return labels, len(votes) - len(labels)
 
 
-def referral_validation(conversations: list[dict[str, Any]], path: Path) -> dict[str, Any]:
-    """Agreement, sensitivity, specificity and the PPI++-corrected count (module docstring)."""
-    labels, ties = _labels(path)
+def binary_agreement(y: np.ndarray, f: np.ndarray) -> dict[str, Any]:
+    """Raw agreement, Cohen's kappa, sensitivity and specificity of decisions ``f`` against labels ``y``."""
+    tp, fn = int(((y == 1) & (f == 1)).sum()), int(((y == 1) & (f == 0)).sum())
+    tn, fp = int(((y == 0) & (f == 0)).sum()), int(((y == 0) & (f == 1)).sum())
+    return {
+        "agreement": share_estimate(tp + tn, len(y)),
+        "kappa": _kappa(y, f),
+        "sensitivity": share_estimate(tp, tp + fn),
+        "specificity": share_estimate(tn, tn + fp),
+    }
+
+
+def compare(labels: dict[tuple[str, int], int], decisions: dict[tuple[str, int], int]) -> tuple[np.ndarray, np.ndarray]:
+    """The labels and the decisions of the labelled items that have a decision, paired."""
+    matched = [item for item in labels if item in decisions]
+    return (
+        np.array([labels[i] for i in matched], dtype=float),
+        np.array([decisions[i] for i in matched], dtype=float),
+    )
+
+
+def corrected_count(y: np.ndarray, f: np.ndarray, rest: np.ndarray) -> dict[str, Any] | None:
+    """The PPI++ count of eligible turns that are notifications: the share times the eligible turns."""
+    if len(y) < 2 or len(rest) < 1:
+        return None
+    estimate = ppi_mean(y, f, rest)
+    eligible = len(y) + len(rest)
+    return {
+        "estimate": estimate.estimate * eligible,
+        "ci_low": max(0.0, estimate.ci[0] * eligible),
+        "ci_high": estimate.ci[1] * eligible,
+        "eligible_turns": eligible,
+        "basis": "PPI++ over eligible turns (labels assumed a uniform random sample of them)",
+    }
+
+
+def referral_decisions(conversations: list[dict[str, Any]]) -> dict[tuple[str, int], int]:
+    """The referral detector's decision (1: a notification) on every eligible turn."""
     detector: dict[tuple[str, int], int] = {}
     for conversation in conversations:
         referred = set(conversation["referrals"]["turns"])
         for turn in conversation["referrals"]["eligible_turns"]:
             detector[(conversation["sample"], int(turn))] = int(turn in referred)
-    matched = [item for item in labels if item in detector]
-    y = np.array([labels[i] for i in matched], dtype=float)
-    f = np.array([detector[i] for i in matched], dtype=float)
+    return detector
+
+
+def referral_validation(conversations: list[dict[str, Any]], path: Path) -> dict[str, Any]:
+    """Agreement, sensitivity, specificity and the PPI++-corrected count (module docstring)."""
+    labels, ties = read_labels(path, LABEL_FIELD) or ({}, 0)
+    detector = referral_decisions(conversations)
+    y, f = compare(labels, detector)
     rest = np.array([v for i, v in detector.items() if i not in labels], dtype=float)
-    tp, fn = int(((y == 1) & (f == 1)).sum()), int(((y == 1) & (f == 0)).sum())
-    tn, fp = int(((y == 0) & (f == 0)).sum()), int(((y == 0) & (f == 1)).sum())
-    out: dict[str, Any] = {
-        "labels": len(matched),
-        "labels_outside": len(labels) - len(matched),
+    return {
+        "labels": len(y),
+        "labels_outside": len(labels) - len(y),
         "ties_left_out": ties,
-        "agreement": _share(tp + tn, len(matched)),
-        "kappa": _kappa(y, f),
-        "sensitivity": _share(tp, tp + fn),
-        "specificity": _share(tn, tn + fp),
-        "corrected": None,
+        **binary_agreement(y, f),
+        "corrected": corrected_count(y, f, rest),
     }
-    if len(matched) >= 2 and len(rest) >= 1:
-        estimate = ppi_mean(y, f, rest)
-        eligible = len(detector)
-        out["corrected"] = {
-            "estimate": estimate.estimate * eligible,
-            "ci_low": max(0.0, estimate.ci[0] * eligible),
-            "ci_high": estimate.ci[1] * eligible,
-            "eligible_turns": eligible,
-            "basis": "PPI++ over eligible turns (labels assumed a uniform random sample of them)",
-        }
-    return out

@@ -56,6 +56,8 @@ def build_report(
     exclude_self: bool = False,
     gate: Path | None = None,
     evidence: Callable[[Collection], dict[str, Any]] | None = None,
+    audit_passes: list[dict[str, Any]] | None = None,
+    samples_of_passes: list[Path] | None = None,
 ) -> Path:
     """Write the HTML report for the logs under ``log_dirs`` to ``output`` and return its path.
 
@@ -66,7 +68,9 @@ def build_report(
     the logs judged by a judge of their model's own family (``docs/judges.md``). ``gate``: a
     ``trustmh gate --json`` verdict, shown first in its own section (docs/gate.md). ``evidence``
     builds the statutory evidence section from the collection (``trustmh report --profile``; the
-    regulatory package sits above this one, so it is passed in).
+    regulatory package sits above this one, so it is passed in). ``audit_passes``: the sections of
+    ``trustmh audit``'s detector passes (Parquet; built by the audit package, above this one), and
+    ``samples_of_passes`` the folders of their judged samples, whose logs are left out.
     """
     from trustmh.report.alignment import load_alignment
     from trustmh.report.gate_verdict import load_verdict
@@ -76,20 +80,36 @@ def build_report(
     alignment = load_alignment(align_json) if align_json is not None else None
     validations = load_validations(judge_validation or [])
     verdict = load_verdict(gate) if gate is not None else None
-    collection = collect([Path(d) for d in log_dirs], redact=redact, exclude_self=exclude_self)
+    collection = collect(
+        [Path(d) for d in log_dirs],
+        redact=redact,
+        exclude_self=exclude_self,
+        samples_of_passes=samples_of_passes,
+        logs_required=not audit_passes,
+    )
     annotate(collection.results, validations)
-    html = render_html(collection, alignment, redact, verdict, evidence(collection) if evidence is not None else None)
+    html = render_html(
+        collection,
+        alignment,
+        redact,
+        verdict,
+        evidence(collection) if evidence is not None else None,
+        audit_passes=audit_passes or [],
+    )
     try:
         write_text(html, output)
-        write_exports(collection, csv_path, json_path)
+        passes = [row for view in audit_passes or [] for row in view["tidy"]]
+        write_exports(collection, csv_path, json_path, passes)
     except OSError as error:
         where = error.filename or output
         raise UserError(f"{where}: cannot write the report ({error.strerror or error})") from None
     return Path(output)
 
 
-def tidy_records(collection: Collection) -> list[dict[str, object]]:
-    return [{c: row.as_dict()[c] for c in TIDY_COLUMNS} for res in collection.results for row in res.rows]
+def tidy_records(collection: Collection, extra: list[dict[str, Any]] | None = None) -> list[dict[str, object]]:
+    """One row per metric of each log; ``extra``: rows in the same columns from elsewhere (detector passes)."""
+    rows = [{c: row.as_dict()[c] for c in TIDY_COLUMNS} for res in collection.results for row in res.rows]
+    return rows + [{c: record.get(c) for c in TIDY_COLUMNS} for record in extra or []]
 
 
 def rankings(collection: Collection) -> list[dict[str, object]]:
@@ -101,8 +121,13 @@ def rankings(collection: Collection) -> list[dict[str, object]]:
     return [board.as_dict() for board in leaderboards(pillar_scores(rows), collection.item_values())]
 
 
-def write_exports(collection: Collection, csv_path: Path | None = None, json_path: Path | None = None) -> None:
-    records = tidy_records(collection)
+def write_exports(
+    collection: Collection,
+    csv_path: Path | None = None,
+    json_path: Path | None = None,
+    extra: list[dict[str, Any]] | None = None,
+) -> None:
+    records = tidy_records(collection, extra)
     if csv_path is not None:
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=TIDY_COLUMNS, lineterminator="\n")

@@ -242,14 +242,34 @@ def _created(log: EvalLog) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def collect(targets: list[Path], redact: bool = False, exclude_self: bool = False) -> Collection:
+def collect(
+    targets: list[Path],
+    redact: bool = False,
+    exclude_self: bool = False,
+    *,
+    samples_of_passes: list[Path] | None = None,
+    logs_required: bool = True,
+) -> Collection:
     """The latest successful log per (task, model) under ``targets``; with ``exclude_self`` a log
-    judged by a judge of its model's own family is not used (listed with the reason)."""
+    judged by a judge of its model's own family is not used (listed with the reason).
+
+    ``samples_of_passes``: folders of judged samples of a detector pass (``trustmh audit
+    --sample-judge``), left out: their rates are over a stratified sample, not over the export
+    (the report shows the population estimates instead). ``logs_required=False``: no log is not
+    an error (the report has a detector pass to show)."""
+    set_aside = [Path(folder).resolve() for folder in samples_of_passes or []]
     paths = sorted({p for target in targets for p in log_paths(Path(target))})
+    skipped: list[str] = [
+        f"{p}: the judged sample of a detector pass (rates over the sample; see the population estimates)"
+        for p in paths
+        if any(Path(p).resolve().is_relative_to(folder) for folder in set_aside)
+    ]
+    paths = [p for p in paths if not any(Path(p).resolve().is_relative_to(folder) for folder in set_aside)]
+    if not paths and not logs_required:
+        return Collection([], skipped)
     if not paths:
         raise UserError(f"no inspect logs found in {', '.join(str(t) for t in targets)}")
     latest: dict[tuple[str, str], tuple[str, EvalLog]] = {}
-    skipped: list[str] = []
     for path in paths:
         header = read_log(path, header_only=True)
         if header.status != "success":
@@ -262,6 +282,8 @@ def collect(targets: list[Path], redact: bool = False, exclude_self: bool = Fals
             latest[key] = newer
         else:
             latest[key] = (path, header)
+    if not latest and not logs_required:
+        return Collection([], skipped)
     if not latest:
         raise UserError(f"no successful inspect logs among {len(paths)} found ({skipped[0]})")
     results = [_load(path, header, redact) for path, header in latest.values()]

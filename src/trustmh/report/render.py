@@ -379,8 +379,10 @@ def render_html(
     redact: bool,
     gate: Verdict | None = None,
     evidence: dict[str, Any] | None = None,
+    audit_passes: list[dict[str, Any]] | None = None,
 ) -> str:
     """The page; ``gate``: a ``trustmh gate`` verdict shown in its own section, first; ``evidence``:
-    the statutory evidence section (``trustmh report --profile``)."""
+    the statutory evidence section (``trustmh report --profile``); ``audit_passes``: detector passes."""
     context = {**page_context(collection, alignment, redact, gate), "evidence": evidence}
+    context["audit_passes"] = audit_passes or []
     return _environment().get_template("report.html.j2").render(**context)

@@ -7,6 +7,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from rich.table import Table
+from rich.text import Text
+
 from trustmh.core.errors import UserError
 
 
@@ -55,3 +58,31 @@ def task_rows(data_dir: str | None) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def tasks_table(rows: list[dict[str, Any]]) -> Table:
+    """The task list as ``trustmh tasks`` prints it."""
+    table = Table(title="trustmh tasks")
+    for column in ("task", "pillar", "datasets", "metrics", "starter", "benchmark"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        available = row["samples_available"]
+        table.add_row(  # plain text: a grouped metric's "[turns=*]" is no markup
+            Text(row["task"]),
+            Text(row["pillar"]),
+            Text(", ".join(row["datasets"])),
+            Text(", ".join(row["metrics"])),
+            Text(str(available["starter"])),
+            Text("-" if available["benchmark"] is None else str(available["benchmark"])),
+        )
+    return table
+
+
+def samples_note(data_dir: str | None) -> str:
+    """What the two sample counts are, and how to get the benchmark's."""
+    where = f"in {data_dir}" if data_dir else "without --data-dir"
+    return (
+        "starter: items shipped with trustmh, what `trustmh run` runs without --data-dir (not comparable "
+        f"with the published benchmarks); benchmark: the original dataset's items found {where} "
+        "(- = none; `trustmh data status --data-dir DATA` says which datasets are where)."
+    )

@@ -1,4 +1,4 @@
-"""The results summary ``trustmh run`` prints: one line per task, under 100 columns.
+"""The results summary ``trustmh run`` prints: one line per task, never a cell cut.
 
 Each task shows its pillar's fixed headline (declared in ``pillars/<pillar>/headline.py``; the
 strict variant where the scorer reports one; per-group headlines as their mean). A task that
@@ -45,9 +45,7 @@ from trustmh.tasking.headline import Headline
 if TYPE_CHECKING:
     from trustmh.tasking.declare import TaskInfo
 
-WIDTH = 100
 # Metrics that describe a run (how long, how many turns, how many answers unread) but rate nothing: never a headline.
-# "unparsed": a count of answers; "shortened_rate": how many conversations the simulated user ended early;
 # "unparsed": a count of answers; "shortened_rate": how many conversations the simulated user ended early;
 # "suspected_plant": the share of judged samples with a suspected planted rating (run/plant_summary.py);
 # "risk_rate": how many users of an audited chatbot disclosed risk (the users, not the bot).
@@ -238,13 +236,14 @@ def _counts(line: TaskLine) -> str:
 
 
 def results_tables(lines: list[TaskLine]) -> list[Table]:
-    """One table per model; columns sized so a line fits in :data:`WIDTH` columns. A
-    ``mean`` headline is the mean over its groups (perturbations, attributes)."""
+    """One table per model, every cell whole (no cell is ever cut: a console too narrow for the
+    table prints it as lines, :class:`~trustmh.core.consoles.ReadableConsole`). A ``mean``
+    headline is the mean over its groups (perturbations, attributes)."""
     tables = []
     for model in dict.fromkeys(line.model for line in lines):
         table = Table(title=f"trustmh results · {model}", box=box.SIMPLE_HEAD, padding=(0, 1), title_justify="left")
-        table.add_column("task", no_wrap=True, overflow="ellipsis", max_width=34)
-        table.add_column("headline", no_wrap=True, overflow="ellipsis", max_width=26)
+        table.add_column("task", no_wrap=True)
+        table.add_column("headline", no_wrap=True)
         table.add_column("value [95% CI]", no_wrap=True, justify="right")
         table.add_column("items (all)\n/ unparsed", justify="right", no_wrap=True, min_width=12)
         for line in lines:

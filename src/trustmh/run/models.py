@@ -198,3 +198,16 @@ def check_endpoints(options: dict[str, Any]) -> None:
         url = model_endpoint(str(model), getattr(model.api, "base_url", None))
         if url:
             check_reachable(url, f"{option} {model}")
+
+
+def check_http_configs(models: Sequence[str], model_args: dict[str, Any]) -> None:
+    """Build each ``trustmh/http`` model (reading and checking its config file, sending nothing):
+    a dry run names a broken config in one line, as the run would, instead of pricing it."""
+    from inspect_ai.model import get_model
+
+    import trustmh._registry  # noqa: F401  (registers the trustmh provider)
+
+    args = model_defaults(models, model_args)
+    for model in models:
+        if model.startswith("trustmh/http"):
+            get_model(model, **args)

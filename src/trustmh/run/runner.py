@@ -23,6 +23,7 @@ from trustmh.run.logs import raise_on_failed, remove_superseded_logs
 from trustmh.run.models import (
     attempt_timeout_on_api_models,
     check_endpoints,
+    check_http_configs,
     is_embedded,
     judge_list,
     model_defaults,
@@ -187,11 +188,14 @@ def stoppable_run(flush_seconds: float | None = None) -> Iterator[list[int]]:
     """Around the ``eval``/``eval_set`` of every command that runs tasks (``run``, ``audit``,
     ``score``): the first Ctrl-C stops the run (:mod:`trustmh.run.interrupt`), retry warnings are
     one line per task (:mod:`trustmh.models.retry_notes`), and with ``flush_seconds`` a finished
-    sample reaches the log within that many seconds. Yields the SIGINTs received, for
-    :func:`raise_if_stopped` once the eval returned."""
+    sample reaches the log within that many seconds. What is loaded by then leaves the garbage
+    collector's walks in the CLI's process (:mod:`trustmh.core.collector`). Yields the SIGINTs
+    received, for :func:`raise_if_stopped` once the eval returned."""
+    from trustmh.core.collector import freeze_loaded_objects
     from trustmh.core.inspect_compat import stale_flush_interval
     from trustmh.models.retry_notes import retry_notes
 
+    freeze_loaded_objects()
     with (
         interrupt_stops_the_run() as interrupted,
         retry_notes(),
@@ -273,6 +277,7 @@ def dry_run_tasks(config: RunConfig) -> Any:
     from trustmh.scoring.panel import panel_settings
 
     config.check()
+    check_http_configs(config.models, dict(config.model_args))
     price_table = PriceTable.load(config.caps.prices)
     bound = {role: model for role, model in config.roles().items() if model}
     batch_plan = plan_batch(config.batch, config.models, list(config.judges))
@@ -288,7 +293,13 @@ def dry_run_tasks(config: RunConfig) -> Any:
             config.epochs,
             batch_plan.batches,
         )
-    print_estimate(console, estimate, f"trustmh run --dry-run ({len(config.tasks)} tasks)", per_task=True)
+    from trustmh.tasking.declare import resolve_source
+
+    suite = "starter suite; --data-dir DATA for the benchmarks"
+    if resolve_source(config.source, config.data_dir) == "benchmark":
+        suite = "benchmark data"
+    tasks = f"{len(config.tasks)} task{'s' if len(config.tasks) != 1 else ''}"
+    print_estimate(console, estimate, f"trustmh run --dry-run ({tasks}, {suite})", per_task=True)
     return estimate
 
 

@@ -6,7 +6,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from trustmh.core.consoles import ReadableConsole
@@ -15,7 +14,6 @@ from trustmh.models.call_deadline import ERROR_KINDS
 from trustmh.scoring.results import metric_rows
 
 console = ReadableConsole()
-WIDTH = 100  # the summary's lines fit this many columns
 
 
 def first_line(message: str | None) -> str:
@@ -92,30 +90,26 @@ def print_results(logs: Sequence[Any]) -> None:
 
     rows = [row for log in logs if log.status == "success" for row in metric_rows(log)]
     lines, nothing, partly = summarise(rows)
-    # The width the summary is sized for, piped or on a wider terminal (the table fits it).
-    out = (
-        console
-        if console.is_terminal and console.width <= WIDTH
-        else Console(width=WIDTH, force_terminal=console.is_terminal)
-    )
     for table in results_tables(lines):
-        out.print(table)
-    for line in uninformative_notes(lines) + pillar_notes(rows, lines) + suspected_plant_lines(rows):
-        out.print(line, highlight=False)
-    note = not_scored_note(nothing, partly, judged=any(row.judge for row in rows))
-    if note:
-        out.print(note)
+        console.print(table)  # as lines when the terminal is too narrow for it: never a cell cut
+    _say(uninformative_notes(lines) + pillar_notes(rows, lines) + suspected_plant_lines(rows))
+    _say([not_scored_note(nothing, partly, judged=any(row.judge for row in rows))])
     if any(not _clean(log) for log in logs):
         errors = errors_table(logs)
         if errors is not None:
             console.print(errors)
     elif logs:
-        samples = sum(sample_errors(log)[0] for log in logs)
-        out.print(f"{len(logs)} task logs, {samples} samples, no errors.")
-    for line in retry_lines(logs):
-        out.print(line, highlight=False)
+        _say([f"{len(logs)} task logs, {sum(sample_errors(log)[0] for log in logs)} samples, no errors."])
+    _say(retry_lines(logs))
     if any(row.source == "starter" for row in rows):
-        out.print("* starter suite: items written by the trustmh authors; not comparable with the published benchmark.")
+        _say(["* starter suite: items written by the trustmh authors; not comparable with the published benchmark."])
+
+
+def _say(notes: Sequence[str | None]) -> None:
+    """Each note on a line; piped, a note is never wrapped (a tool reads it whole)."""
+    for note in notes:
+        if note:
+            console.print(note, highlight=False, markup=False, soft_wrap=not console.is_terminal)
 
 
 def _clean(log: Any) -> bool:

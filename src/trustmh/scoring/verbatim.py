@@ -23,8 +23,8 @@ framing would change upstream's prompt, so they are not added; the parser and th
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from trustmh.core.errors import UserError
 from trustmh.scoring.rubric import ReplyReader as ReplyReader  # re-exported for the readers' users
@@ -65,6 +65,33 @@ def choose_judge_prompts(judge_prompts: str, source: str, items: str | None = No
     if judge_prompts != "auto":
         return judge_prompts
     return "upstream" if source == "benchmark" else "trustmh"
+
+
+class UpstreamJudge(Protocol):
+    """An upstream judge prompt read from upstream's pinned file (e.g. EthicMH's APA judge)."""
+
+    def log_metadata(self) -> dict[str, object]: ...
+
+
+Judge = TypeVar("Judge", bound=UpstreamJudge)
+
+
+def judge_choice(
+    judge_prompts: str, source: str, parser: str, items: str, upstream: Callable[[], Judge]
+) -> tuple[Judge | None, dict[str, object]]:
+    """The judge a task with ``-T judge_prompts`` and ``-T parser`` uses, and its log metadata.
+
+    ``(upstream(), metadata)`` when the choice is upstream's prompt (built only then: it reads
+    upstream's pinned file), else ``(None, metadata)``; the metadata names the parser and the
+    choice, plus upstream's prompt text and hash when that is the one sent.
+    """
+    check_parser(parser)
+    chosen = choose_judge_prompts(judge_prompts, source, items)
+    judge = upstream() if chosen == "upstream" else None
+    metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
+    if judge is not None:
+        metadata["judge_prompt_text"] = judge.log_metadata()
+    return judge, metadata
 
 
 def integer_reader(field: str, low: int, high: int, parser: str) -> ReplyReader:

@@ -42,6 +42,15 @@ from typing import Any
 
 import numpy as np
 
+from trustmh.stats.ppi_design import (
+    design_terms,
+    equal_weight_groups,
+    pooled_covariance,
+    within_covariances,
+)
+from trustmh.stats.ppi_jackknife import group_moments, jackknife_contributions, tuned_lambda
+from trustmh.stats.stratified_score import stratified_proportion_score_ci
+
 NAN = float("nan")
 
 
@@ -71,6 +80,7 @@ class PPIMean:
     judge_only: MeanInterval  # the judge's mean over every judged item, CI as if the judge were right
     human_only: MeanInterval  # the classical mean of the labels
     alpha: float = 0.05
+    interval: str = "normal"  # how the CI was made: normal (z), t (Satterthwaite df) or score
 
     def to_json(self) -> dict[str, Any]:
         # By hand rather than dataclasses.asdict, which deep-copies: align makes hundreds of these.
@@ -85,6 +95,7 @@ class PPIMean:
             "judge_only": self.judge_only.to_json(),
             "human_only": self.human_only.to_json(),
             "alpha": self.alpha,
+            "interval": self.interval,
         }
 
 
@@ -228,34 +239,27 @@ def ppi_mean_columns(labels: np.ndarray, judged: np.ndarray, alpha: float = 0.05
     return out
 
 
-def _groups(weights: np.ndarray) -> list[np.ndarray]:
-    """Indices of the labelled items sharing one inclusion probability (one stratum's sampling fraction)."""
-    keys = np.round(weights, 9)
-    return [np.flatnonzero(keys == key) for key in np.unique(keys)]
+def _t_interval(centre: float, parts: np.ndarray, sizes: np.ndarray, alpha: float) -> tuple[float, float]:
+    """``centre ± t·se`` with Satterthwaite's degrees of freedom for the groups' variance ``parts``."""
+    from scipy.stats import t as student_t  # type: ignore[import-untyped]  # ~2 s to import: only when needed
+
+    variance = float(max(parts.sum(), 0.0))
+    if variance == 0:
+        return (centre, centre)
+    freedom = variance**2 / float((parts**2 / np.maximum(sizes - 1, 1)).sum())
+    half = float(student_t.ppf(1 - alpha / 2, freedom)) * np.sqrt(variance)
+    return (centre - half, centre + half)
 
 
-def _design_terms(weights: np.ndarray, groups: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Per group: the Hájek share :math:`W_g` and the variance factor :math:`c_g = W_g^2 (1 - \\pi_g) / n_g`."""
-    sizes = np.array([weights[g].sum() for g in groups])
-    shares = sizes / sizes.sum()
-    factors = np.array([shares[k] ** 2 * (1 - 1 / weights[g][0]) / len(g) for k, g in enumerate(groups)])
-    return shares, factors
-
-
-def _within(values_a: np.ndarray, values_b: np.ndarray, groups: list[np.ndarray], pooled: float) -> np.ndarray:
-    """Each group's sample covariance (ddof 1) of a and b; a group of one item takes ``pooled``."""
-    out = []
-    for g in groups:
-        if len(g) < 2:
-            out.append(pooled)
-            continue
-        a, b = values_a[g], values_b[g]
-        out.append(float(((a - a.mean()) * (b - b.mean())).sum() / (len(g) - 1)))
-    return np.array(out)
-
-
-def _pooled_cov(a: np.ndarray, b: np.ndarray) -> float:
-    return float(((a - a.mean()) * (b - b.mean())).sum() / (len(a) - 1))
+def _score_ci(
+    y: np.ndarray, w: np.ndarray, groups: list[np.ndarray], shares: np.ndarray, alpha: float
+) -> tuple[float, float] | None:
+    """The stratified score interval of 0/1 labels, or None when they are not 0/1 or a group has one item."""
+    if not np.isin(y, (0.0, 1.0)).all() or min(len(g) for g in groups) < 2:
+        return None
+    positives = [y[g].sum() for g in groups]
+    inclusion = [1 / w[g][0] for g in groups]
+    return stratified_proportion_score_ci(positives, [len(g) for g in groups], shares, inclusion, _z(alpha))
 
 
 def ppi_mean_weighted(
@@ -294,6 +298,21 @@ def ppi_mean_weighted(
     so :math:`\bar f_U` carries no sampling error. :math:`\hat\lambda` minimises that variance;
     :math:`\lambda = 0` gives the weighted mean of the labels alone (``human_only``).
 
+    That :math:`\widehat{se}^2` is exact for a fixed :math:`\lambda`; with the tuned
+    :math:`\hat\lambda` it ignores that :math:`\hat\lambda` was fitted to the same labels, so the
+    variance is then the stratified jackknife's, the tuning redone in every replicate
+    (:mod:`trustmh.stats.ppi_jackknife`). Either way it is a sum of per-group parts :math:`v_g`,
+    and the CI is :math:`\hat\theta \pm t_{1-\alpha/2,\,\nu}\,\widehat{se}` with Satterthwaite's
+    degrees of freedom :math:`\nu = (\sum_g v_g)^2 / \sum_g v_g^2 / (n_g - 1)` (a group of few
+    labels makes the variance estimate itself uncertain), except where the estimate is
+    a stratified proportion: 0/1 labels, :math:`\lambda = 0` (always so for ``human_only``, and
+    for the tuned PPI when the judge's score does not vary within a group, as when the strata are
+    the judge's verdicts) and at least 2 labels per group. Then it is the stratified score interval
+    (:func:`trustmh.stats.stratified_score.stratified_proportion_score_ci`), which evaluates the
+    variance at each hypothesised mean: a group with few positives among its labels gives a
+    skewed estimate whose Wald interval misses the truth on the high side far more than
+    :math:`\alpha/2` of the time (``benchmarks/labels_ppi_coverage.py``).
+
     With every :math:`\pi_i` equal this is PPI for a simple random sample without replacement.
     Fewer than 2 labels, a weight below 1 or a non-finite value is a ValueError.
     """
@@ -309,35 +328,44 @@ def ppi_mean_weighted(
         raise ValueError("labels, judge scores and weights must be finite (leave unparsed verdicts out)")
     if (w < 1 - 1e-9).any():
         raise ValueError("a weight is 1 / inclusion probability: at least 1")
-    groups = _groups(w)
-    shares, factors = _design_terms(w, groups)
+    groups = equal_weight_groups(w)
+    shares, factors = design_terms(w, groups)
+    pooled = (pooled_covariance(y, f), pooled_covariance(f, f))
     if lam is None:
-        var_f = float((factors * _within(f, f, groups, _pooled_cov(f, f))).sum())
-        cov = float((factors * _within(y, f, groups, _pooled_cov(y, f))).sum())
-        tuned = float(np.clip(cov / var_f, 0.0, 1.0)) if var_f > 0 else 0.0
+        sizes, _, _, cross, square = group_moments(y, f, groups)
+        tuned = float(tuned_lambda(cross, square, sizes, factors, pooled))
     else:
         tuned = float(lam)
 
-    def estimate_and_se(lam_value: float) -> tuple[float, float]:
+    def estimate_and_variances(lam_value: float, jackknife: bool) -> tuple[float, np.ndarray]:
         r = y - lam_value * f
         means = np.array([r[g].mean() for g in groups])
-        variance = float((factors * _within(r, r, groups, _pooled_cov(r, r))).sum())
         centre = lam_value * float(population.mean()) + float((shares * means).sum())
-        return centre, float(np.sqrt(max(variance, 0.0)))
+        if jackknife:  # the tuning of lambda on these labels is part of the estimate's variance
+            return centre, jackknife_contributions(
+                y, f, groups, shares, factors, float(population.mean()), (*pooled, pooled_covariance(r, r))
+            )
+        return centre, factors * within_covariances(r, r, groups, pooled_covariance(r, r))
 
-    estimate, se = estimate_and_se(tuned)
-    human_value, human_se = estimate_and_se(0.0)
+    estimate, parts = estimate_and_variances(tuned, jackknife=lam is None)
+    human_value, human_parts = estimate_and_variances(0.0, jackknife=False)
+    sizes_g = np.array([len(g) for g in groups])
+    score = _score_ci(y, w, groups, shares, alpha)
+    human_ci = score or _t_interval(human_value, human_parts, sizes_g, alpha)
+    ci = human_ci if tuned == 0 and score else _t_interval(estimate, parts, sizes_g, alpha)
+    se, human_se = float(np.sqrt(max(parts.sum(), 0.0))), float(np.sqrt(max(human_parts.sum(), 0.0)))
     n = len(y)
     effective_n = n * human_se**2 / se**2 if se > 0 else float("inf") if human_se > 0 else float(n)
     return PPIMean(
         estimate=estimate,
-        ci=_interval(estimate, se, alpha),
+        ci=ci,
         n_labelled=n,
         n_unlabelled=max(len(population) - n, 0),
         lam=tuned,
         effective_n=float(effective_n),
         effective_n_gained=float(effective_n - n),
         judge_only=classical_mean(population, alpha),
-        human_only=MeanInterval(human_value, _interval(human_value, human_se, alpha), n),
+        human_only=MeanInterval(human_value, human_ci, n),
         alpha=alpha,
+        interval="score" if tuned == 0 and score else "t",
     )

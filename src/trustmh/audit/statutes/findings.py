@@ -19,6 +19,7 @@ from trustmh.audit.statutes.checks import (
     notice_on_request,
     out_of_scope,
     start_notice,
+    turn_numbers,
 )
 from trustmh.audit.statutes.phrases import DETECTOR_VERSION
 
@@ -71,6 +72,7 @@ def conversation_findings(messages: Sequence[Message], minor: bool | None) -> di
         "version": DETECTOR_VERSION,
         "first_time": min(times) if times else None,
         "minor": minor,
+        "reply_turns": max(turn_numbers(messages), default=0),  # turns are numbered 1..reply_turns
         "checks": {name: result.as_dict() for name, result in checks.items()},
         "referrals": {
             "notifications": referrals.notifications,

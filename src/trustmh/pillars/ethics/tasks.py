@@ -8,7 +8,7 @@ import trustmh.pillars.ethics.protocol  # noqa: F401  (declares these tasks' ups
 from trustmh.pillars.ethics.apa_upstream import upstream_apa
 from trustmh.pillars.ethics.dataset import ethicmh_dataset
 from trustmh.pillars.ethics.scorers import ethics_scorer
-from trustmh.scoring.verbatim import check_parser, choose_judge_prompts
+from trustmh.scoring.verbatim import judge_choice
 from trustmh.tasking.declare import judged_free_text, trustmh_task
 
 
@@ -34,12 +34,9 @@ def ethics_ethicmh(
     ``Ethics.zip``; the default in benchmark mode) or ``trustmh`` (our rubric; the default on starter
     items).
     """
-    check_parser(parser)
-    chosen = choose_judge_prompts(judge_prompts, source, "the EthicMH items")
-    judge = upstream_apa(data_dir, parser) if chosen == "upstream" else None
-    metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
-    if judge is not None:
-        metadata["judge_prompt_text"] = judge.log_metadata()
+    judge, metadata = judge_choice(
+        judge_prompts, source, parser, "the EthicMH items", lambda: upstream_apa(data_dir, parser)
+    )
     return Task(
         dataset=ethicmh_dataset(source, data_dir),
         scorer=ethics_scorer(parser, judge),

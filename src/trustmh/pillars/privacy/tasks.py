@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
@@ -11,7 +13,7 @@ from trustmh.pillars.privacy.dataset import psyleak_dataset, rating_dataset
 from trustmh.pillars.privacy.proxy_upstream import upstream_proxy
 from trustmh.pillars.privacy.scorers import psyleak_scorer, rating_scorer
 from trustmh.pillars.privacy.solvers import MAX_ANSWERS, ask_until_rated
-from trustmh.scoring.verbatim import check_parser, choose_judge_prompts
+from trustmh.scoring.verbatim import check_parser, judge_choice
 from trustmh.tasking.declare import Generation, greedy, trustmh_task
 
 RATING_METRICS = ("pearson_r", "mean_rating", "unparsed_rate")
@@ -46,40 +48,35 @@ def _rating_task(
     )
 
 
-@trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
-def privacy_confaide_tier1(
-    source: str = "auto",
-    data_dir: str | None = None,
-    greedy: bool = False,
-    parser: str = "corrected",
-    confaide_samples: bool = False,
-) -> Task:
-    """ConfAIde tier 1: how sensitive is this information (1-4)? Pearson r with human means."""
-    return _rating_task("1", "sensitivity", source, data_dir, greedy, parser, confaide_samples)
+def _confaide_tier(tier: str, scale: str, summary: str) -> Callable[..., Task]:
+    """The registered task of one ConfAIde tier; the three differ only in data and scale."""
+
+    def confaide_tier(
+        source: str = "auto",
+        data_dir: str | None = None,
+        greedy: bool = False,
+        parser: str = "corrected",
+        confaide_samples: bool = False,
+    ) -> Task:
+        return _rating_task(tier, scale, source, data_dir, greedy, parser, confaide_samples)
+
+    confaide_tier.__name__ = confaide_tier.__qualname__ = f"privacy_confaide_tier{tier}"
+    confaide_tier.__doc__ = summary
+    declare = trustmh_task(
+        pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION
+    )
+    return declare(confaide_tier)
 
 
-@trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
-def privacy_confaide_tier2a(
-    source: str = "auto",
-    data_dir: str | None = None,
-    greedy: bool = False,
-    parser: str = "corrected",
-    confaide_samples: bool = False,
-) -> Task:
-    """ConfAIde tier 2a: does this information flow meet privacy expectations (-100..100)?"""
-    return _rating_task("2a", "expectation", source, data_dir, greedy, parser, confaide_samples)
-
-
-@trustmh_task(pillar="privacy", datasets=("confaide",), metrics=RATING_METRICS, generation=CONFAIDE_GENERATION)
-def privacy_confaide_tier2b(
-    source: str = "auto",
-    data_dir: str | None = None,
-    greedy: bool = False,
-    parser: str = "corrected",
-    confaide_samples: bool = False,
-) -> Task:
-    """ConfAIde tier 2b: the same ratings for flows told as short stories (-100..100)."""
-    return _rating_task("2b", "expectation", source, data_dir, greedy, parser, confaide_samples)
+privacy_confaide_tier1 = _confaide_tier(
+    "1", "sensitivity", "ConfAIde tier 1: how sensitive is this information (1-4)? Pearson r with human means."
+)
+privacy_confaide_tier2a = _confaide_tier(
+    "2a", "expectation", "ConfAIde tier 2a: does this information flow meet privacy expectations (-100..100)?"
+)
+privacy_confaide_tier2b = _confaide_tier(
+    "2b", "expectation", "ConfAIde tier 2b: the same ratings for flows told as short stories (-100..100)."
+)
 
 
 @trustmh_task(
@@ -114,13 +111,10 @@ def privacy_psyleak(
     (TrustMH-Bench's own proxy-model request, read from its pinned privacy3.py; the default in
     benchmark mode) or ``trustmh`` (our question; the default on starter items).
     """
-    check_parser(parser)
-    chosen = choose_judge_prompts(judge_prompts, source, "the PsyLeak scenarios")
     dataset = psyleak_dataset(source, data_dir)  # first: a broken data file is named before a missing protocol file
-    proxy = upstream_proxy(data_dir, parser) if chosen == "upstream" else None
-    metadata: dict[str, object] = {"parser": parser, "judge_prompts": chosen}
-    if proxy is not None:
-        metadata["judge_prompt_text"] = proxy.log_metadata()
+    proxy, metadata = judge_choice(
+        judge_prompts, source, parser, "the PsyLeak scenarios", lambda: upstream_proxy(data_dir, parser)
+    )
     return Task(
         dataset=dataset,
         scorer=psyleak_scorer(parser, proxy, benchmark=source == "benchmark"),
