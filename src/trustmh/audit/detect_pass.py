@@ -35,6 +35,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trustmh.audit.memory import use_returning_memory_pool
 from trustmh.audit.schema import DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, hash_keys
 from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
@@ -43,17 +44,6 @@ CONVERSATIONS_DIR = "conversations"
 TURNS_DIR = "flagged-turns"
 MANIFEST = "detect-pass.json"
 IN_FLIGHT_PER_WORKER = 2
-
-
-def use_returning_memory_pool() -> None:
-    """Arrow memory that goes back to the operating system when freed, so each process stays flat
-    over millions of conversations: jemalloc with no decay delay (its default keeps freed pages
-    for seconds), else the system allocator (Arrow's default pools keep them)."""
-    try:
-        pa.jemalloc_set_decay_ms(0)
-        pa.set_memory_pool(pa.jemalloc_memory_pool())
-    except NotImplementedError:  # a pyarrow built without jemalloc
-        pa.set_memory_pool(pa.system_memory_pool())
 
 
 use_returning_memory_pool()  # before the export is read (the CLI reads its first batch before run_detector_pass)

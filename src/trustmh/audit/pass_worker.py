@@ -2,7 +2,7 @@
 
 The fork server imports this module once: the detectors and the language model are loaded there,
 so every worker forked from it shares them instead of loading its own copy. Freed Arrow memory goes
-back to the operating system (:func:`.detect_pass.use_returning_memory_pool`), which keeps each
+back to the operating system (:func:`.memory.use_returning_memory_pool`), which keeps each
 process's memory flat over millions of conversations.
 """
 
@@ -14,8 +14,8 @@ import numpy as np
 import pyarrow as pa
 
 from trustmh.audit.batch import detect_all
-from trustmh.audit.detect_pass import use_returning_memory_pool
 from trustmh.audit.language import load_language_model
+from trustmh.audit.memory import use_returning_memory_pool
 from trustmh.audit.schema import hash_keys
 
 use_returning_memory_pool()
