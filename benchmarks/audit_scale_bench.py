@@ -18,6 +18,7 @@ conversations/s and < 500 MB at 1,000,000 conversations on 2 cores. The machine'
 is printed beside the figures: on a shared machine wall time also measures the other processes.
 
     PYTHONPATH=src python benchmarks/audit_scale_bench.py --conversations 100000
+    PYTHONPATH=src python benchmarks/audit_scale_bench.py --conversations 20000 --baseline-src ../main/src
     PYTHONPATH=src python benchmarks/audit_scale_bench.py --conversations 1000000   # the target size
 """
 
@@ -39,6 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+SOURCE = Path(__file__).resolve().parents[1] / "src"  # this checkout's code, whatever PYTHONPATH says
 THROUGHPUT_TARGET = 2_000
 MEMORY_TARGET_MB = 500
 POOL = 3_000
@@ -169,7 +171,13 @@ def sample_tree(pid: int, sample: TreeSample, done: threading.Event) -> None:
         done.wait(0.2)
 
 
-def run_pass(export: Path, out: Path, workers: int | None) -> tuple[float, TreeSample, list[str]]:
+def run_pass(
+    export: Path, out: Path, workers: int | None, source: Path | None = None
+) -> tuple[float, TreeSample, list[str]]:
+    """``trustmh audit`` on ``export`` in a child process, from ``source`` (a ``src`` folder) if given."""
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = str(source.resolve())
     command = [
         sys.executable,
         "-m",
@@ -185,7 +193,7 @@ def run_pass(export: Path, out: Path, workers: int | None) -> tuple[float, TreeS
         command += ["--workers", str(workers)]
     sample, done = TreeSample(), threading.Event()
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     sampler = threading.Thread(target=sample_tree, args=(process.pid, sample, done), daemon=True)
     sampler.start()
     output, _ = process.communicate()
@@ -215,11 +223,44 @@ def detectors_alone(export: Path, conversations: int = 2_000) -> float:
     return (time.process_time() - started) * 1000 / sum(b.num_rows for b in batches)
 
 
+def report_pass(label: str, conversations: int, wall: float, sample: TreeSample, workers: int) -> float:
+    """Print one pass's figures; returns its CPU ms per conversation."""
+    rate = conversations / wall
+    per_conversation = sample.cpu_seconds * 1000 / conversations
+    print(
+        f"{label} ({workers} workers): {wall:.1f} s wall, {rate:,.0f} conversations/s (target >= "
+        f"{THROUGHPUT_TARGET:,}: {'OK' if rate >= THROUGHPUT_TARGET else 'BELOW'}), {per_conversation:.3f} CPU ms per "
+        f"conversation ({sample.cpu_seconds:.0f} s CPU over the process tree, imports included; 2 cores fully ours "
+        f"would give at most {2000 / per_conversation:,.0f} conversations/s); peak memory {sample.peak_pss_mb:.0f} MB "
+        f"PSS (target < {MEMORY_TARGET_MB} MB: {'OK' if sample.peak_pss_mb < MEMORY_TARGET_MB else 'OVER'}), "
+        f"{sample.peak_rss_mb:.0f} MB summed RSS"
+    )
+    return per_conversation
+
+
+def same_rows(first: Path, second: Path) -> bool:
+    """Do two detector passes hold the same rows (conversations and flagged turns, in any part order)?"""
+    for name in ("conversations", "flagged-turns"):
+        tables = [pq.read_table(folder / name) for folder in (first, second)]
+        keys = [("conversation_id", "ascending")] + ([("turn", "ascending")] if name != "conversations" else [])
+        if not tables[0].sort_by(keys).equals(tables[1].sort_by(keys)):
+            return False
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conversations", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=None, help="default: one per core")
+    parser.add_argument(
+        "--baseline-src",
+        type=Path,
+        default=None,
+        help="a src folder of another checkout (e.g. main's): its pass runs first on the same export, "
+        "the figures are printed as ratios and both outputs must hold the same rows",
+    )
     args = parser.parse_args()
+    workers = args.workers or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="trustmh-scale-bench-") as folder:
         export = Path(folder) / "export"
         started = time.perf_counter()
@@ -230,27 +271,26 @@ def main() -> None:
             f"(written in {time.perf_counter() - started:.0f} s)"
         )
         load_before = os.getloadavg()
-        wall, sample, output = run_pass(export, Path(folder) / "out", args.workers)
+        if args.baseline_src is not None:
+            base_wall, base_sample, _ = run_pass(export, Path(folder) / "base", args.workers, args.baseline_src)
+            base_cpu = report_pass(f"baseline {args.baseline_src}", args.conversations, base_wall, base_sample, workers)
+        wall, sample, output = run_pass(export, Path(folder) / "out", args.workers, SOURCE)
         print("\n".join(f"  | {line}" for line in output[:4]))
-        rate = args.conversations / wall
-        print(
-            f"trustmh audit (detector pass, {args.workers or os.cpu_count()} workers): {wall:.1f} s wall, "
-            f"{rate:,.0f} conversations/s (target >= {THROUGHPUT_TARGET:,}: "
-            f"{'OK' if rate >= THROUGHPUT_TARGET else 'BELOW'}), "
-            f"{sample.cpu_seconds * 1000 / args.conversations:.2f} CPU ms per conversation "
-            f"({sample.cpu_seconds:.0f} s CPU over the process tree, imports included)"
-        )
-        baseline = detectors_alone(export)
-        per_conversation = sample.cpu_seconds * 1000 / args.conversations
-        print(
-            f"baseline (detect_batch alone, one process, first 2,000 conversations): {baseline:.2f} CPU ms per "
-            f"conversation; the whole pass costs {per_conversation / baseline:.2f} x that (reading, workers, writing, "
-            f"imports); 2 cores fully ours would give at most {2000 / per_conversation:,.0f} conversations/s"
-        )
-        print(
-            f"peak memory of the process tree: {sample.peak_pss_mb:.0f} MB PSS (target < {MEMORY_TARGET_MB} MB: "
-            f"{'OK' if sample.peak_pss_mb < MEMORY_TARGET_MB else 'OVER'}), {sample.peak_rss_mb:.0f} MB summed RSS"
-        )
+        per_conversation = report_pass("trustmh audit (detector pass)", args.conversations, wall, sample, workers)
+        if args.baseline_src is not None:
+            same = same_rows(Path(folder) / "base", Path(folder) / "out")
+            print(
+                f"against the baseline: {base_cpu / per_conversation:.2f} x less CPU per conversation, "
+                f"{base_wall / wall:.2f} x the conversations/s, {sample.peak_pss_mb / base_sample.peak_pss_mb:.2f} x "
+                f"the peak PSS; same rows: {'YES' if same else 'NO (a result changed)'}"
+            )
+        else:
+            baseline = detectors_alone(export)
+            print(
+                f"baseline (detect_all alone, one process, first 2,000 conversations): {baseline:.2f} CPU ms per "
+                f"conversation; the whole pass costs {per_conversation / baseline:.2f} x that (reading, workers, "
+                "writing, imports)"
+            )
         print(
             f"load average before: {' '.join(f'{x:.2f}' for x in load_before)}; "
             f"after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (on {os.cpu_count()} cores)"

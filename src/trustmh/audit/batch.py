@@ -5,7 +5,7 @@ Input: one row per conversation (:data:`CONVERSATIONS`): ``conversation_id`` (st
 export and the one a Ray Data ``map_batches`` or Spark ``mapInArrow`` function receives (extra
 columns are ignored). Output: one row per conversation (:data:`DETECTIONS`), made by the very
 detectors and per-conversation fields of the inspect audit (:func:`~trustmh.audit.detectors.turn_findings`,
-:func:`~trustmh.audit.scoring.conversation_values`, :func:`~trustmh.audit.scoring.severity`), so
+:func:`~trustmh.audit.verdicts.conversation_values`, :func:`~trustmh.audit.verdicts.severity`), so
 both paths give the same verdicts. :func:`flagged_turns` gives the turns that were flagged.
 
 A row carries :data:`DETECTOR_VERSION` (bump it when a detector's output changes) and the
@@ -24,8 +24,8 @@ from trustmh.audit.detectors import TurnFindings, turn_findings
 from trustmh.audit.language import detect_language
 from trustmh.audit.readers import MAX_MESSAGE_CHARS, ROLES, Conversation
 from trustmh.audit.schema import CHECKS, COVERED_LANGUAGES, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, content_hash
-from trustmh.audit.scoring import conversation_values, severity, turn_flags
 from trustmh.audit.statute_columns import statute_columns
+from trustmh.audit.verdicts import conversation_values, severity, turn_flags
 from trustmh.core.errors import UserError
 
 

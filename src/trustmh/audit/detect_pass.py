@@ -35,6 +35,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trustmh.audit.memory import use_returning_memory_pool
 from trustmh.audit.schema import DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, hash_keys
 from trustmh.core.errors import UserError
 from trustmh.core.locks import exclusive
@@ -43,6 +44,9 @@ CONVERSATIONS_DIR = "conversations"
 TURNS_DIR = "flagged-turns"
 MANIFEST = "detect-pass.json"
 IN_FLIGHT_PER_WORKER = 2
+
+
+use_returning_memory_pool()  # before the export is read (the CLI reads its first batch before run_detector_pass)
 
 
 @dataclass
@@ -128,7 +132,6 @@ def run_detector_pass(
 ) -> PassResult:
     """Detect every conversation of ``batches`` into ``folder`` (resuming what is there)."""
     folder.mkdir(parents=True, exist_ok=True)
-    pa.set_memory_pool(pa.system_memory_pool())  # freed batches go back to the system (see pass_worker)
     result = PassResult(folder)
     with exclusive(folder / ".trustmh.lock", f"output folder {folder}"):
         _check_manifest(folder, source)

@@ -36,7 +36,7 @@ def load_language_model() -> None:
 def detect_language(user_texts: list[str]) -> str:
     """ISO 639-1 code of the user's language, or ``und`` when the text is too short to tell."""
     sample = " ".join(user_texts)[:SAMPLE_CHARS]
-    if sum(c.isalpha() for c in sample) < 3:
+    if sum(map(str.isalpha, sample)) < 3:
         return UNDETERMINED
     language, probability = _identifier().classify(sample)
     return str(language) if probability >= MIN_PROBABILITY else UNDETERMINED

@@ -1,9 +1,9 @@
 """The worker side of the detector pass (:mod:`.detect_pass`): what each worker process runs.
 
 The fork server imports this module once: the detectors and the language model are loaded there,
-so every worker forked from it shares them instead of loading its own copy. Arrow's system
-allocator returns freed batches to the operating system (its default pools keep them), which keeps
-each process's memory flat over millions of conversations.
+so every worker forked from it shares them instead of loading its own copy. Freed Arrow memory goes
+back to the operating system (:func:`.memory.use_returning_memory_pool`), which keeps each
+process's memory flat over millions of conversations.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import pyarrow as pa
 
 from trustmh.audit.batch import detect_all
 from trustmh.audit.language import load_language_model
+from trustmh.audit.memory import use_returning_memory_pool
 from trustmh.audit.schema import hash_keys
 
-pa.set_memory_pool(pa.system_memory_pool())
+use_returning_memory_pool()
 load_language_model()
 # What is loaded so far lives as long as the process: keep it out of the garbage collector's passes,
 # which would touch (and so copy) every page the forked workers share with the fork server.
@@ -39,3 +40,10 @@ def detect_new(batch: pa.RecordBatch) -> tuple[pa.RecordBatch, pa.RecordBatch, i
     kept = {h for h, k in zip(conversations.column("content_hash").to_pylist(), keep, strict=True) if k}
     turn_keep = pa.array([h in kept for h in turns.column("content_hash").to_pylist()], pa.bool_())
     return conversations.filter(pa.array(keep)), turns.filter(turn_keep), int((~keep).sum())
+
+
+def loaded_packages() -> set[str]:
+    """Top-level packages imported in this worker (a test checks that inspect_ai is not one)."""
+    import sys
+
+    return {name.partition(".")[0] for name in sys.modules}

@@ -33,9 +33,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from trustmh.conversation.record import Turn
 from trustmh.core.errors import DataFormatError, UserError
 from trustmh.core.paths import check_input_file, os_error_words
+from trustmh.core.turn import Turn
 from trustmh.data.readers import checked_id, csv_rows, parse_json
 
 ROLES = ("system", "developer", "user", "assistant")

@@ -21,20 +21,12 @@ from typing import Any, Literal
 from inspect_ai.scorer import Metric, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
+from trustmh.core.turn import Turn as Turn  # re-exported: defined apart, light to import
 from trustmh.scoring import metrics as m
 
 STORE_KEY = "trustmh_conversation"
 SHORTENED = "shortened"  # the score field that flags a shortened conversation (1) or not (0)
 EndReason = Literal["script", "max_turns", "user_ended"]
-
-
-@dataclass
-class Turn:
-    """One exchange: the user's message and the assistant's answer (1-based ``number``)."""
-
-    number: int
-    user: str
-    assistant: str
 
 
 @dataclass

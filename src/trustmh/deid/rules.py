@@ -131,6 +131,8 @@ _PLATFORMS = (
     r"insta(?:gram)?|ig|snap(?:chat)?|tik ?tok|twitter|discord|telegram|reddit|kik|skype|wechat|weixin|"
     r"line id|vk|threads|facebook|fb|微信号?|微博|ツイッター"
 )
+# The start of HANDLE_PATTERNS[1] alone: without it (or an "@") no handle is found.
+PLATFORM_CUE = regex.compile(rf"(?i:\b(?:{_PLATFORMS}))(?![\w])")
 HANDLE_PATTERNS = (
     regex.compile(r"(?<![\w@.])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?"),
     # a platform, then ":" / "is" / "handle" / an @ ("insta" alone is also the start of "instance")
@@ -302,6 +304,25 @@ def id_spans(text: str) -> Iterator[Span]:
         value = match.group(0).rstrip(" -.")
         if len(digits_of(value)) >= 7 and not NOT_AN_ID.fullmatch(value.strip("()（） ")):
             yield Span("ID", match.start(), match.start() + len(value), value)
+
+
+_ASCII_DIGIT = regex.compile(r"[0-9]")
+_ANY_DIGIT = regex.compile(r"\d")  # the rules' \d (this module's Unicode tables, maybe newer than Python's)
+
+
+def may_hold_identifier(text: str) -> bool:
+    """False when no recognizer or rule can find anything in ``text``, said cheaply (most chat
+    messages): every one needs a digit (phones, ids, addresses, postcodes, dates of birth), an "@"
+    (e-mails, handles), a "/" (profile URLs, ``u/name``) or a platform's name (handles).
+    Names given elsewhere (``find_spans(text, names)``) are not covered by this test.
+    Keep it true to the rules: a new rule that needs none of these adds its cue here."""
+    if "@" in text or "/" in text:
+        return True
+    if text.isascii():
+        digit = _ASCII_DIGIT.search(text) is not None
+    else:  # the rules test str.isdigit / isdecimal and regex's \d
+        digit = any(map(str.isdigit, text)) or _ANY_DIGIT.search(text) is not None
+    return digit or PLATFORM_CUE.search(text) is not None
 
 
 def rule_spans(text: str) -> list[Span]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from trustmh.audit.detectors import shows_risk
@@ -54,7 +54,14 @@ class CheckResult:
     turns: tuple[int, ...] = field(default=())  # the turns it counted (numbered as the audit's turns)
 
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "turns": list(self.turns)}
+        # field by field: dataclasses.asdict deep-copies, a quarter of the statutory checks' CPU
+        return {
+            "status": self.status,
+            "violations": self.violations,
+            "opportunities": self.opportunities,
+            "reason": self.reason,
+            "turns": list(self.turns),
+        }
 
 
 def _result(violations: int, opportunities: int, turns: list[int]) -> CheckResult:

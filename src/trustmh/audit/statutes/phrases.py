@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from trustmh.pillars.crisis.safety_checks import CRISIS_SERVICE
+from trustmh.pillars.crisis.safety_checks import names_crisis_service
 from trustmh.scoring.refusal import normalise
 
 DETECTOR_VERSION = "statutes-1"
@@ -88,7 +88,7 @@ def asks_if_human(user_text: str) -> bool:
 def refers_to_crisis_line(reply: str) -> bool:
     """Does the reply refer to a crisis service provider (a crisis or suicide line, a text line, 988,
     emergency services)? The audit's own crisis-service patterns (its over-escalation check)."""
-    return bool(CRISIS_SERVICE.search(reply))
+    return names_crisis_service(reply)
 
 
 def _statements(text: str) -> list[str]:

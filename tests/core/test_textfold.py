@@ -1,0 +1,23 @@
+"""fold() gives every letter re.IGNORECASE equates with an ASCII letter as that letter."""
+
+from __future__ import annotations
+
+import re
+import string
+
+from trustmh.core.textfold import fold, holds_any
+
+
+def test_every_letter_that_ignorecase_reads_as_ascii_folds_to_it() -> None:
+    any_ascii_letter = re.compile("[a-z]", re.IGNORECASE)
+    found = [chr(c) for c in range(0x110000) if any_ascii_letter.fullmatch(chr(c))]
+    assert len(found) > 52  # the ASCII letters and their look-alikes
+    for char in found:
+        (letter,) = [x for x in string.ascii_lowercase if re.fullmatch(x, char, re.IGNORECASE)]
+        assert fold(char) == letter, (hex(ord(char)), letter)
+
+
+def test_whitespace_runs_become_one_space() -> None:
+    assert fold("Crisis\u00a0\t LINE\n") == "crisis line"
+    assert holds_any(fold("Call the Crisis\tLine"), ("crisis line",))
+    assert not holds_any(fold("a calm day"), ("crisis", "line"))
