@@ -71,4 +71,4 @@ def test_on_a_terminal_too_narrow_for_the_table_each_task_is_two_lines_none_cut(
     for whole in WHOLE[:4]:  # the notes wrap at spaces on a terminal; the cells are whole
         assert whole in text, whole
     at = lines.index(f"{LONG_TASK}*")
-    assert lines[at + 1].strip() == "relative_drop · — every answer unparsed"
+    assert lines[at + 1].strip() == "relative_drop · — every answer unparsed · 6 / 6"  # items / unparsed, as every row

@@ -140,7 +140,9 @@ def _headline_lines(rows: list[MetricRow]) -> list[TaskLine]:
         return beside
     headline = unscored[0]
     found_rows = [row for row in rows if matches(headline, row)]
-    unparsed = sum(row.unparsed or 0 for row in found_rows) if not headline.grouped_by else None
+    # Counted as for a scored headline (task_headlines): the items asked (per group when grouped)
+    # and every unparsed answer, so `items / unparsed` means the same in every row.
+    asked = [n for n in (items_of(row) for row in found_rows) if n is not None]
     lead = TaskLine(
         first.model,
         first.task,
@@ -148,8 +150,8 @@ def _headline_lines(rows: list[MetricRow]) -> list[TaskLine]:
         headline.metric,
         None,
         (None, None),
-        None,
-        unparsed,
+        min(asked) if asked else None,
+        sum(row.unparsed or 0 for row in found_rows) if found_rows else None,
         needs=not_scored_reason(headline, rows),
     )
     return [lead, *beside]
