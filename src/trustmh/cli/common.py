@@ -85,7 +85,18 @@ FLAGS = {"n_boot": "--bootstrap", "judges": "--judge", "models": "--model"}
 
 
 def flag_for(argument: str) -> str:
+    if argument.startswith("-"):  # already a flag ("--profile")
+        return argument
     return FLAGS.get(argument, "--" + argument.replace("_", "-"))
+
+
+def error_line(error: UserError) -> str:
+    """A user error's one line: prefixed with the flag it is about, unless it starts with it."""
+    text = str(error)
+    if not error.argument:
+        return text
+    flag = flag_for(error.argument)
+    return text if text.startswith(flag) else f"{flag}: {text}"
 
 
 INTERRUPTED = "interrupted (Ctrl-C): the command stopped before its end"
@@ -103,8 +114,7 @@ def user_errors(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except UserError as error:
-            message = f"{flag_for(error.argument)}: {error}" if error.argument else str(error)
-            raise fail(message, error.exit_code) from None
+            raise fail(error_line(error), error.exit_code) from None
         except KeyboardInterrupt:  # typer would turn it into a silent exit 130
             raise fail(INTERRUPTED, EXIT_INTERRUPTED) from None
 

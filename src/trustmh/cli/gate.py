@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from trustmh.cli.common import JSON_METAVAR, console, err_console, flag_for, user_errors
+from trustmh.cli.common import JSON_METAVAR, console, err_console, error_line, user_errors
 from trustmh.core.errors import UserError, redact
 
 STYLES = {"pass": "bold green", "fail": "bold red", "insufficient": "bold yellow"}
@@ -85,8 +85,7 @@ def gate_command(
         _gate(log_dir, policy, baseline, model, baseline_model, judge_validation or [], junit, summary, json_out)
     except UserError as error:
         if _on_github():  # the one line also as an annotation on the workflow run
-            message = f"{flag_for(error.argument)}: {error}" if error.argument else str(error)
-            print(f"::error title=trustmh gate could not decide::{redact(message)}")
+            print(f"::error title=trustmh gate could not decide::{redact(error_line(error))}")
         raise
 
 
