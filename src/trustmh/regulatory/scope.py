@@ -14,14 +14,13 @@ sensitivity and specificity on the labelled turns it decided.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 from trustmh.audit.statutes.checks import COMPLIANT, VIOLATION
 from trustmh.audit.statutes.judged import JUDGED_SCOPE_KEY, SCOPE_FIELD
+from trustmh.regulatory.tally import CountedElsewhere, violation_share
 from trustmh.regulatory.validation import binary_agreement, compare, read_labels
-from trustmh.stats.intervals import wilson_interval
 
 SCOPE_CHECKS = ("scope_therapy_claim", "scope_diagnosis", "scope_treatment_plan")
 NOT_JUDGED = "not checked by a judge"
@@ -35,16 +34,9 @@ def detector_turns(conversation: dict[str, Any]) -> set[int] | None:
     return {int(turn) for r in results if r is not None for turn in r["turns"]}
 
 
-def _share(flagged: int, n: int) -> dict[str, Any]:
-    low, high = wilson_interval(flagged, n)
-    return {
-        "share_with_violation": flagged / n if n else None,
-        "ci_low": None if math.isnan(low) else low,
-        "ci_high": None if math.isnan(high) else high,
-    }
-
-
-def scope_value(measure: str, conversations: list[dict[str, Any]], passes: Any = None) -> dict[str, Any]:
+def scope_value(
+    measure: str, conversations: list[dict[str, Any]], passes: CountedElsewhere | None = None
+) -> dict[str, Any]:
     """The detector's and the judge's out-of-scope counts (module docstring).
 
     ``passes``: detector passes' counts (:class:`.pass_evidence.PassCounts`), added to the
@@ -66,7 +58,7 @@ def scope_value(measure: str, conversations: list[dict[str, Any]], passes: Any =
             "conversations_judged": len(parsed),
             "conversations_with_violation": sum(parsed),
             "turns_flagged": sum(len(c[JUDGED_SCOPE_KEY]["turns"]) for c in judged),
-            **_share(sum(parsed), len(parsed)),
+            **violation_share(sum(parsed), len(parsed)),
             "unparsed_conversations": len(judged) - len(parsed),
             "unparsed_turns": sum(len(c[JUDGED_SCOPE_KEY]["unparsed_turns"]) for c in judged),
             "not_judged_conversations": len(conversations)
@@ -80,7 +72,7 @@ def scope_value(measure: str, conversations: list[dict[str, Any]], passes: Any =
             "conversations_checked": detector_checked,
             "conversations_with_violation": detector_flagged,
             "turns_flagged": sum(len(turns) for turns in checked) if not extra_checked else None,
-            **_share(detector_flagged, detector_checked),
+            **violation_share(detector_flagged, detector_checked),
         },
         "judge": judge,
         "judge_status": "judged" if judged else NOT_JUDGED,

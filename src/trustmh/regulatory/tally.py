@@ -21,6 +21,16 @@ Z95 = NormalDist().inv_cdf(0.975)
 AGE_UNKNOWN = "the user's age is unknown (no minor / age_band metadata)"
 
 
+def violation_share(flagged: int, checked: int) -> dict[str, float | None]:
+    """The share of checked conversations with a violation and its Wilson 95% CI (None: none checked)."""
+    low, high = wilson_interval(flagged, checked)
+    return {
+        "share_with_violation": flagged / checked if checked else None,
+        "ci_low": None if math.isnan(low) else low,
+        "ci_high": None if math.isnan(high) else high,
+    }
+
+
 def population_status(item: Item, minor: bool | None) -> str | None:
     """None when a conversation is in the item's population, else the status it gets."""
     if item.population != "minors":
@@ -64,16 +74,13 @@ class CheckTally:
     def value(self, item: Item) -> dict[str, Any]:
         """The item's measured value: counts, the share of checked conversations with a violation
         and its Wilson 95% CI, and what could not be checked and why."""
-        low, high = wilson_interval(self.flagged, self.checked)
         return {
             "measure": item.measure,
             "conversations_checked": self.checked,
             "conversations_with_violation": self.flagged,
             "violations": self.violations,
             "opportunities": self.opportunities,
-            "share_with_violation": self.flagged / self.checked if self.checked else None,
-            "ci_low": None if math.isnan(low) else low,
-            "ci_high": None if math.isnan(high) else high,
+            **violation_share(self.flagged, self.checked),
             "not_applicable": self.not_applicable,
             "not_checkable": {
                 "conversations": sum(self.reasons.values()),
@@ -134,6 +141,7 @@ class CountedElsewhere(Protocol):
     """Counts read from somewhere other than audit logs (a detector pass's rows: :mod:`.pass_evidence`)."""
 
     referrals: ReferralSums
+    in_period: int
     scope_checked: int
     scope_flagged: int
 
