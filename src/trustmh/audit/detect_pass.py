@@ -17,7 +17,7 @@
   different export, ``--columns``, ``--where`` or detector version refuses rather than mixing.
 
 Workers start from a fork server that has imported the detectors and loaded the language model
-once (:mod:`.pass_worker`), so the workers share those pages; the reading process imports neither.
+once (:mod:`.worker_process`), so the workers share those pages; the reading process imports neither.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _check_manifest(folder: Path, source: dict[str, str | None]) -> None:
 
 def _context() -> multiprocessing.context.BaseContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["trustmh.audit.pass_worker"])
+    context.set_forkserver_preload(["trustmh.audit.worker_process"])
     return context
 
 
