@@ -1,18 +1,23 @@
 """The detector pass's shortcuts change no result: every cue test against the full patterns.
 
 Each detector first tests a few cue words (or a digit, an "@", ...) that every one of its patterns
-needs, and answers "nothing found" when none is there. Here each detector runs with its cue test
-and with the cue test disabled (every text then goes through the full patterns, the slow reference
-path) over a corpus of hostile and ordinary texts: every string written in the detector, refusal,
-crisis-check and de-identification tests, the labelled de-identification probes, the jailbreak
-outputs, the benchmark's seeded messages, and each of them upper-cased and with the letters
+needs, and answers "nothing found" when none is there; the name patterns, the platform cue of the
+identifier rules and the statutory scope patterns test an ASCII text's letter runs
+(``textfold.ascii_words``); the detector pass answers each detector once per message of a
+conversation (``core.conversation_memo``). Here each detector runs with its cue test and with the
+cue test disabled (every text then goes through the full patterns, the slow reference path) over a
+corpus of hostile and ordinary texts: every string written in the detector, refusal, crisis-check
+and de-identification tests, the labelled de-identification probes, the jailbreak outputs, the
+benchmark's seeded messages, and each of them upper-cased, title-cased and with the letters
 ``re.IGNORECASE`` treats as ASCII ones (dotted and dotless i, long s, Kelvin sign). Then the whole
-detector pass (``detect_all``) is compared the same way on seeded conversations made of that corpus.
+detector pass (``detect_all``) is compared the same way (memo off too) on seeded conversations made
+of that corpus.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import random
 import sys
@@ -23,8 +28,11 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+import trustmh.audit.batch as batch_module
 import trustmh.audit.detectors as detectors
+import trustmh.audit.statutes.phrases as phrases
 import trustmh.deid as deid
+import trustmh.deid.rules as rules
 import trustmh.pillars.crisis.safety_checks as safety_checks
 import trustmh.scoring.refusal as refusal
 from trustmh.audit.batch import detect_all
@@ -38,6 +46,9 @@ SOURCES = [
     "tests/scoring/test_refusal.py",
     "tests/deid/test_rules.py",
     "tests/deid/test_library.py",
+    "tests/audit/statutes/test_checks.py",
+    "tests/regulatory/synthetic_export.py",
+    "tests/regulatory/test_scope.py",
 ]
 # Letters re.IGNORECASE equates with ASCII ones although str.lower() does not give them
 LOOKALIKES = str.maketrans({"i": "\u0131", "I": "\u0130", "s": "\u017f", "k": "\u212a"})
@@ -90,7 +101,7 @@ def corpus() -> list[str]:
     texts += [*CALM_USER, *CALM_REPLY, *RISK_USER, RISK_ADDRESSED, RISK_MISSED, *OTHER_LANGUAGES]
     texts += [text for pair in ODD for text in pair]
     texts = sorted(set(texts))
-    return texts + [t.upper() for t in texts] + [t.translate(LOOKALIKES) for t in texts]
+    return texts + [t.upper() for t in texts] + [t.title() for t in texts] + [t.translate(LOOKALIKES) for t in texts]
 
 
 CORPUS = corpus()
@@ -106,6 +117,9 @@ def no_cues(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
         monkeypatch.setattr(safety_checks, "_METHOD_CUES", ("",))
         monkeypatch.setattr(safety_checks, "_CRISIS_SERVICE_CUES", ("",))
         monkeypatch.setattr(deid, "may_hold_identifier", lambda text: True)
+        monkeypatch.setattr(rules, "ascii_words", lambda text: None)  # every text as if not ASCII
+        monkeypatch.setattr(phrases, "_SCOPE_CUES", ("",))
+        monkeypatch.setattr(batch_module, "conversation_memo", contextlib.nullcontext)
 
     return disable
 
@@ -118,6 +132,9 @@ def _verdicts(text: str) -> tuple[Any, ...]:
         safety_checks.names_crisis_service(text),
         deid.find_spans(text, presidio=False),
         detectors.identifiers(text),
+        deid.find_names([text]),
+        rules.may_hold_identifier(text),
+        phrases.scope_kinds(text),
     )
 
 
@@ -127,6 +144,8 @@ def test_the_corpus_exercises_every_detector() -> None:
     for index in range(4):  # some texts fire each detector, so the comparison below can fail
         assert sum(1 for v in verdicts if (v[index].refused if index == 1 else v[index])) >= 20, index
     assert sum(1 for v in verdicts if v[4]) >= 200
+    assert sum(1 for v in verdicts if v[6]) >= 100  # names after a cue
+    assert sum(1 for v in verdicts if v[8]) >= 20  # out-of-scope statements
 
 
 def test_each_detector_gives_the_same_verdicts_without_its_cue_test(no_cues: Callable[[], None]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import string
 
-from trustmh.core.textfold import fold, holds_any
+from trustmh.core.textfold import ascii_words, fold, holds_any
 
 
 def test_every_letter_that_ignorecase_reads_as_ascii_folds_to_it() -> None:
@@ -21,3 +21,9 @@ def test_whitespace_runs_become_one_space() -> None:
     assert fold("Crisis\u00a0\t LINE\n") == "crisis line"
     assert holds_any(fold("Call the Crisis\tLine"), ("crisis line",))
     assert not holds_any(fold("a calm day"), ("crisis", "line"))
+
+
+def test_ascii_words_are_the_lower_cased_letter_runs_of_ascii_text_only() -> None:
+    assert ascii_words("I'm Anna's friend_2, dr.Smith!") == {"i", "m", "anna", "s", "friend", "dr", "smith"}
+    assert ascii_words("") == frozenset()
+    assert ascii_words("je m’appelle Élodie") is None  # not ASCII: no shortcut

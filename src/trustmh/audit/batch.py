@@ -26,6 +26,7 @@ from trustmh.audit.readers import MAX_MESSAGE_CHARS, ROLES, Conversation
 from trustmh.audit.schema import CHECKS, COVERED_LANGUAGES, DETECTIONS, DETECTOR_VERSION, FLAGGED_TURNS, content_hash
 from trustmh.audit.statute_columns import statute_columns
 from trustmh.audit.verdicts import conversation_values, severity, turn_flags
+from trustmh.core.conversation_memo import conversation_memo
 from trustmh.core.errors import UserError
 
 
@@ -55,10 +56,12 @@ def _rows(batch: pa.RecordBatch | pa.Table) -> tuple[list[dict[str, Any]], list[
     for conversation_id, raw in zip(ids, batch.column("messages").to_pylist(), strict=True):
         messages = checked_messages(str(conversation_id), raw)
         digest = content_hash(str(conversation_id), messages)
-        findings = turn_findings(Conversation(str(conversation_id), messages).turns())
+        with conversation_memo():  # the statutory checks reread messages the detectors read
+            findings = turn_findings(Conversation(str(conversation_id), messages).turns())
+            statutes = statute_columns(messages)
         language = detect_language([text for role, text in messages if role == "user"])
         row = _conversation_row(str(conversation_id), digest, language, findings)
-        conversations.append({**row, **statute_columns(messages)})
+        conversations.append({**row, **statutes})
         for finding in findings:
             flags = turn_flags(finding.row())
             if flags:

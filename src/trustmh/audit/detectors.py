@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from trustmh.audit.redaction import PLACEHOLDER
 from trustmh.audit.schema import COVERED_LANGUAGES as COVERED_LANGUAGES  # re-exported: what the lexicons read
+from trustmh.core.conversation_memo import once_per_conversation
 from trustmh.core.turn import Turn
 from trustmh.deid import find_names, find_spans
 from trustmh.pillars.crisis.safety_checks import method_info_sentences, names_crisis_service, points_to_resources
@@ -105,6 +106,7 @@ _ADDRESSES = re.compile(
 )
 
 
+@once_per_conversation  # the statutory crisis-referral check asks it again of each user message
 def shows_risk(user_text: str) -> bool:
     """Does the user's message disclose suicide, self-harm or harm-to-others risk?"""
     text = normalise(user_text)

@@ -7,6 +7,10 @@ letter, lower-cases the rest and collapses whitespace, so that a match of such a
 ASCII words and ``\\s+`` is, folded, a plain substring: if none of a pattern's cue words is in the
 folded text, the pattern cannot match it (tests/core/test_textfold.py checks the letters against
 ``re`` over every code point).
+
+:func:`ascii_words` is the same idea for patterns with ``\\b``, ``\\w`` or case-sensitive parts:
+in an ASCII text, a word of a match that a non-letter (or the text's edge) bounds on both sides is
+one of the text's lower-cased letter runs.
 """
 
 from __future__ import annotations
@@ -25,3 +29,18 @@ def fold(text: str) -> str:
 def holds_any(folded: str, cues: Iterable[str]) -> bool:
     """Is any of ``cues`` (lower case, single spaces) in ``folded`` (a :func:`fold`-ed text)?"""
     return any(map(folded.__contains__, cues))
+
+
+# bytes.translate: ASCII capitals to lower case, every other byte but a letter to a space
+_LETTERS_ONLY = bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256))
+
+
+def ascii_words(text: str) -> frozenset[str] | None:
+    """The lower-cased runs of ASCII letters of ``text`` when ``text`` is ASCII, else ``None``.
+
+    Only for ASCII text: there ``\\b``, ``\\w`` and case folding are ASCII's in ``re`` and
+    ``regex`` alike; in other text they are Unicode's, and a cue test would need their tables."""
+    if not text.isascii():
+        return None
+    # bytes.translate in C: twice as fast as re.findall(r"[a-z]+", text.lower()), same runs
+    return frozenset(text.encode("ascii").translate(_LETTERS_ONLY).decode("ascii").split())

@@ -18,10 +18,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import regex
 
+from trustmh.core.textfold import ascii_words
 from trustmh.deid.spans import Span
 
 # Crisis lines and emergency numbers (digits only): public services, kept as written.
@@ -95,11 +96,61 @@ def _name_words(name: str) -> list[str]:
     return [w for w in name.split() if w.lower() not in NOT_NAMES]
 
 
+# What each of _NAME_PATTERNS needs to match an ASCII text (see textfold.ascii_words): one of its
+# cue words as a letter run, or one of its cue strings in the lower-cased text; the weak cues also
+# need a capitalised word after whitespace. A cue changed above changes here. (CJK and Arabic cues
+# never match ASCII text.) Most chat messages then run no name pattern at all.
+class _AsciiCue(NamedTuple):
+    strings: tuple[str, ...] = ()
+    words: frozenset[str] = frozenset()
+    needs_capital: bool = True
+
+
+_ASCII_CUES = (
+    _AsciiCue(("name", "call", "je m", "mon nom", "hei", "llamo", "nombre", "chiamo"), needs_capital=False),
+    _AsciiCue(needs_capital=False),  # CJK
+    _AsciiCue(needs_capital=False),  # Arabic
+    _AsciiCue(
+        words=frozenset("mr mrs ms miss mx dr prof herr frau monsieur madame mme mlle sr sra dott dottoressa".split())
+    ),
+    _AsciiCue(
+        words=frozenset(
+            """wife husband partner son daughter mother mom mum father dad brother friend sister boss girlfriend
+            boyfriend therapist doctor psychiatrist counsellor counselor colleague coworker neighbour neighbor
+            roommate flatmate cousin aunt uncle grandma grandmother grandpa grandfather manager teacher ex fiance
+            fiancee child kid nephew niece soeur frere ami amie mere pere copain copine mari femme schwester bruder
+            freund freundin mutter vater mann frau hermana hermano amigo amiga madre padre novio novia esposo
+            esposa""".split()
+        )
+    ),
+    _AsciiCue(
+        words=frozenset("hi hello hey dear thanks thank sincerely regards bonjour salut hola hallo ciao".split())
+    ),
+    _AsciiCue(words=frozenset("m am this est suis soy bin".split())),
+)
+_CAPITALISED_AFTER_SPACE = regex.compile(r"\s[A-Z](?:[a-z]|')")
+
+
+def _patterns_for(text: str) -> list[Any]:
+    """The name patterns that can match ``text`` (all of them for a text that is not ASCII)."""
+    words = ascii_words(text)
+    if words is None:
+        return [pattern for pattern, _strong in _NAME_PATTERNS]
+    lower = text.lower()
+    capitalised = _CAPITALISED_AFTER_SPACE.search(text) is not None
+    return [
+        pattern
+        for (pattern, _strong), cue in zip(_NAME_PATTERNS, _ASCII_CUES, strict=True)
+        if (capitalised or not cue.needs_capital)
+        and (any(map(lower.__contains__, cue.strings)) or not cue.words.isdisjoint(words))
+    ]
+
+
 def cued_names(texts: Iterable[str]) -> set[str]:
     """Names introduced by a cue anywhere in ``texts`` (the name, and each word of a two-word name)."""
     names: set[str] = set()
     for text in texts:
-        for pattern, _strong in _NAME_PATTERNS:
+        for pattern in _patterns_for(text):
             for match in pattern.finditer(text):
                 words = _name_words(match.group("n"))
                 # a name stops at the first word that is not one ("anna and i ...")
@@ -133,6 +184,11 @@ _PLATFORMS = (
 )
 # The start of HANDLE_PATTERNS[1] alone: without it (or an "@") no handle is found.
 PLATFORM_CUE = regex.compile(rf"(?i:\b(?:{_PLATFORMS}))(?![\w])")
+# PLATFORM_CUE in an ASCII text holds one of these letter runs (textfold.ascii_words): "tik tok" is "tik"
+_PLATFORM_WORDS = frozenset(
+    "insta instagram ig snap snapchat tik tiktok twitter discord telegram reddit kik skype wechat weixin line vk "
+    "threads facebook fb".split()
+)
 HANDLE_PATTERNS = (
     regex.compile(r"(?<![\w@.])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?"),
     # a platform, then ":" / "is" / "handle" / an @ ("insta" alone is also the start of "instance")
@@ -322,7 +378,10 @@ def may_hold_identifier(text: str) -> bool:
         digit = _ASCII_DIGIT.search(text) is not None
     else:  # the rules test str.isdigit / isdecimal and regex's \d
         digit = any(map(str.isdigit, text)) or _ANY_DIGIT.search(text) is not None
-    return digit or PLATFORM_CUE.search(text) is not None
+    if digit:
+        return True
+    words = ascii_words(text)
+    return (words is None or not _PLATFORM_WORDS.isdisjoint(words)) and PLATFORM_CUE.search(text) is not None
 
 
 def rule_spans(text: str) -> list[Span]:

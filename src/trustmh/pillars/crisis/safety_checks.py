@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from trustmh.core.conversation_memo import once_per_conversation
 from trustmh.core.textfold import fold, holds_any
 
 # Crisis lines and emergency services: what a reply to a person at risk should offer, and what
@@ -57,6 +58,7 @@ _CRISIS_SERVICE_CUES = (
 )  # fmt: skip
 
 
+@once_per_conversation  # the audit's over-escalation and statutory referral checks both ask it of a reply
 def names_crisis_service(text: str) -> bool:
     """Does ``text`` name a crisis line or emergency service (:data:`CRISIS_SERVICE`)?"""
     return holds_any(fold(text), _CRISIS_SERVICE_CUES) and CRISIS_SERVICE.search(text) is not None
