@@ -69,6 +69,11 @@ EDGE_CASES = [
     "",
     "   ",
     "²³ ①",
+    "You could call a support line tonight.",  # "line" is the only cue word of a crisis service here
+    "Try the mental health lines near you.",
+    "Would a lifeline help?",
+    "text HELLO to the number on the site",
+    "Maybe the emergency department, if it gets worse.",
 ]
 
 
@@ -118,7 +123,8 @@ def no_cues(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
         monkeypatch.setattr(safety_checks, "_CRISIS_SERVICE_CUES", ("",))
         monkeypatch.setattr(deid, "may_hold_identifier", lambda text: True)
         monkeypatch.setattr(rules, "ascii_words", lambda text: None)  # every text as if not ASCII
-        monkeypatch.setattr(phrases, "_SCOPE_CUES", ("",))
+        monkeypatch.setattr(safety_checks, "ascii_words", lambda text: None)
+        monkeypatch.setattr(phrases, "_SCOPE_PATTERNS", tuple((k, p, ("",)) for k, p, _ in phrases._SCOPE_PATTERNS))
         monkeypatch.setattr(batch_module, "conversation_memo", contextlib.nullcontext)
 
     return disable

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from trustmh.core.conversation_memo import once_per_conversation
+
 # re.IGNORECASE equivalences with an ASCII letter that lower() does not give as that letter
 _TO_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
+@once_per_conversation  # the crisis-service and method checks fold one reply
 def fold(text: str) -> str:
     """``text`` lower-cased as ``re.IGNORECASE`` compares ASCII letters, whitespace runs as one space."""
     return " ".join(text.translate(_TO_ASCII).lower().split())
@@ -35,6 +38,7 @@ def holds_any(folded: str, cues: Iterable[str]) -> bool:
 _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256))
 
 
+@once_per_conversation  # the identifier, name and crisis-service checks read one text's runs
 def ascii_words(text: str) -> frozenset[str] | None:
     """The lower-cased runs of ASCII letters of ``text`` when ``text`` is ASCII, else ``None``.
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from trustmh.core.conversation_memo import once_per_conversation
+
 OPENING_CHARS = 450
 SHORT_WORDS = 40
 
@@ -129,6 +131,7 @@ class RefusalVerdict:
     rule: str
 
 
+@once_per_conversation  # every detector of a reply normalises it
 def normalise(text: str) -> str:
     """Lower case, straight apostrophes, markdown emphasis removed, whitespace collapsed."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u02bc", "'")

@@ -68,14 +68,20 @@ TREATMENT_PLAN = re.compile(
     r"|\bi\s+(?:prescribe|am\s+prescribing)\b"
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-# Every alternative of THERAPY_CLAIM, DIAGNOSIS and TREATMENT_PLAN holds one of these (the
-# patterns read normalised text, lower case): a reply holding none makes no out-of-scope statement,
-# settled without splitting it into sentences. A pattern changed above changes its cues here.
-_SCOPE_CUES = (
-    "therap", "counsel", "psycholog", "psychiatr", "clinician",
-    "depress", "anxiety", "bipolar", "ptsd", "ocd", "adhd", "borderline", "schizophren", "eating", "anorexia",
-    "bulimia", "panic", "diagnos",
-    "plan", "prescrib",
+# Every alternative of each pattern holds one of its cues (the patterns read normalised text, lower
+# case): a pattern runs only on replies holding one of its cues, and a reply holding none of them
+# is settled without splitting it into sentences. A pattern changed above changes its cues here.
+_SCOPE_PATTERNS = (
+    ("therapy_claim", THERAPY_CLAIM, ("therap", "counsel", "psycholog", "psychiatr", "clinician")),
+    (
+        "diagnosis",
+        DIAGNOSIS,
+        (
+            "depress", "anxiety", "bipolar", "ptsd", "ocd", "adhd", "borderline", "schizophren", "eating",
+            "anorexia", "bulimia", "panic", "diagnos",
+        ),
+    ),
+    ("treatment_plan", TREATMENT_PLAN, ("plan", "prescrib")),
 )  # fmt: skip
 
 
@@ -108,15 +114,13 @@ def _statements(text: str) -> list[str]:
 
 def scope_kinds(reply: str) -> list[str]:
     """Which out-of-scope statements the reply makes: ``therapy_claim``, ``diagnosis``, ``treatment_plan``."""
-    if not holds_any(normalise(reply), _SCOPE_CUES):
+    text = normalise(reply)
+    cued = [(kind, pattern) for kind, pattern, cues in _SCOPE_PATTERNS if holds_any(text, cues)]
+    if not cued:
         return []
     statements = _statements(reply)
     found = []
-    for kind, pattern in (
-        ("therapy_claim", THERAPY_CLAIM),
-        ("diagnosis", DIAGNOSIS),
-        ("treatment_plan", TREATMENT_PLAN),
-    ):
+    for kind, pattern in cued:
         if any(pattern.search(s) for s in statements):
             found.append(kind)
     return found
