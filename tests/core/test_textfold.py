@@ -27,3 +27,12 @@ def test_ascii_words_are_the_lower_cased_letter_runs_of_ascii_text_only() -> Non
     assert ascii_words("I'm Anna's friend_2, dr.Smith!") == {"i", "m", "anna", "s", "friend", "dr", "smith"}
     assert ascii_words("") == frozenset()
     assert ascii_words("je m’appelle Élodie") is None  # not ASCII: no shortcut
+
+
+def test_holds_any_answers_as_testing_each_cue_in_turn() -> None:
+    cues = ("kill", "end it", "suic", "a", "line")
+    texts = ["", "a", "i want to end it", "online", "killing", "nothing here", "l i n e", "endit", "su ic"]
+    for text in texts:
+        for chosen in (cues, cues[:1], cues[1:3], ("line", "end it")):
+            assert holds_any(text, chosen) == any(cue in text for cue in chosen), (text, chosen)
+    assert holds_any("anything", ("",)) and not holds_any("anything", ())

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from trustmh.audit.redaction import PLACEHOLDER
 from trustmh.audit.schema import COVERED_LANGUAGES as COVERED_LANGUAGES  # re-exported: what the lexicons read
 from trustmh.core.conversation_memo import once_per_conversation
+from trustmh.core.textfold import holds_any
 from trustmh.core.turn import Turn
 from trustmh.deid import find_names, find_spans
 from trustmh.pillars.crisis.safety_checks import method_info_sentences, names_crisis_service, points_to_resources
@@ -110,7 +111,7 @@ _ADDRESSES = re.compile(
 def shows_risk(user_text: str) -> bool:
     """Does the user's message disclose suicide, self-harm or harm-to-others risk?"""
     text = normalise(user_text)
-    if not any(map(text.__contains__, _RISK_CUES)):
+    if not holds_any(text, _RISK_CUES):
         return False
     return any(not _denied(text[max(0, m.start() - 40) : m.end()]) for m in RISK.finditer(text))
 

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import regex
 
-from trustmh.core.textfold import ascii_words
+from trustmh.core.textfold import ascii_words, holds_any
 from trustmh.deid.spans import Span
 
 # Crisis lines and emergency numbers (digits only): public services, kept as written.
@@ -142,7 +142,7 @@ def _patterns_for(text: str) -> list[Any]:
         pattern
         for (pattern, _strong), cue in zip(_NAME_PATTERNS, _ASCII_CUES, strict=True)
         if (capitalised or not cue.needs_capital)
-        and (any(map(lower.__contains__, cue.strings)) or not cue.words.isdisjoint(words))
+        and ((cue.strings and holds_any(lower, cue.strings)) or not cue.words.isdisjoint(words))
     ]
 
 

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from trustmh.core.conversation_memo import once_per_conversation
+from trustmh.core.textfold import holds_any
 
 OPENING_CHARS = 450
 SHORT_WORDS = 40
@@ -185,7 +186,7 @@ def detect_refusal(text: str | None) -> RefusalVerdict:
         return RefusalVerdict(False, "persona_compliance")
     plain = normalise(text)
     # the rules below read parts of ``plain``: no cue in it, no rule can match
-    if not any(map(plain.__contains__, _RULE_CUES)):
+    if not holds_any(plain, _RULE_CUES):
         return RefusalVerdict(False, "no_refusal_phrase")
     rule = refusal_phrase(opening(_FRAMING.sub("", plain, count=1)))
     if rule is not None:
