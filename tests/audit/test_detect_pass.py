@@ -83,6 +83,15 @@ def test_bad_where_is_one_line_exit_2(tmp_path: Path) -> None:
     assert not (tmp_path / "o").exists()
 
 
+def test_a_log_dir_that_is_a_file_is_one_line_exit_2(tmp_path: Path) -> None:
+    export = write_hive_export(tmp_path / "export")
+    (tmp_path / "out").write_text("not a folder", encoding="utf-8")
+    result = runner.invoke(app, ["audit", str(export), "--columns", COLUMNS, "--log-dir", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert " ".join(result.output.split()).endswith(f"--log-dir {tmp_path / 'out'}: not a folder")
+    assert (tmp_path / "out").read_text(encoding="utf-8") == "not a folder"
+
+
 PARTIAL_RUN = """
 import sys
 from pathlib import Path

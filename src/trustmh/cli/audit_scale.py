@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trustmh.cli.common import console
+from trustmh.core.errors import UserError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -36,6 +37,8 @@ def detector_pass_command(
     from trustmh.audit.pass_summary import summarise_pass, summary_lines, write_summary
     from trustmh.audit.warehouse import conversation_batches
 
+    if log_dir.exists() and not log_dir.is_dir():
+        raise UserError(f"--log-dir {log_dir}: not a folder")
     batches = conversation_batches(export, columns, where)
     first = next(batches, None)  # a bad export, --columns or --where fails here, before log_dir is touched
     if first is None:
