@@ -6,8 +6,9 @@ run also exercises ``--columns``), made from message pools of our own: everyday 
 disclosures answered well or badly, an unneeded hotline, a refusal, planted identifiers, and 4%
 of conversations in Spanish, French, German, Portuguese or Chinese. Users write 1-3 sentences,
 the assistant 2-5 (~100 and ~300 characters). The pools hold 3,000 distinct messages of each side,
-drawn at random per turn (the vectorised draw keeps generation cheap; the detectors' regexes keep
-no cache, so repeats make them no faster).
+drawn at random per turn (the vectorised draw keeps generation cheap; the detectors remember
+nothing across conversations, only within one (``trustmh.core.conversation_memo``), so repeats
+across conversations make them no faster).
 
 Measured: the real command in a child process (``python -m trustmh audit EXPORT --columns ...
 --log-dir OUT``): wall time, conversations/s, CPU ms per conversation (user + system of the command
