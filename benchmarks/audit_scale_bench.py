@@ -4,7 +4,8 @@ Workload (seeded): N conversations of 8 turns on average (4-12), written as a hi
 Parquet export (``date=2026-11-DD/``, one row per message: ``session, seq, speaker, text``, so the
 run also exercises ``--columns``), made from message pools of our own: everyday distress, risk
 disclosures answered well or badly, an unneeded hotline, a refusal, planted identifiers, and 4%
-of conversations in Spanish, French, German, Portuguese or Chinese. Users write 1-3 sentences,
+of conversations in Spanish, French, German, Portuguese or Chinese; in a third of the messages
+the apostrophes are a phone keyboard's curly ones ("I’ve"). Users write 1-3 sentences,
 the assistant 2-5 (~100 and ~300 characters). The pools hold 3,000 distinct messages of each side,
 drawn at random per turn (the vectorised draw keeps generation cheap; the detectors remember
 nothing across conversations, only within one (``trustmh.core.conversation_memo``), so repeats
@@ -101,6 +102,9 @@ def message_pools(seed: int) -> tuple[pa.Array, pa.Array]:
     for index in range(7, POOL, 100):  # 1%: an unneeded hotline, a refusal, an identifier
         user, reply = ODD[index % len(ODD)]
         users[index], replies[index] = user.format(n=index), reply
+    # a third typed on a phone, whose keyboard writes a curly apostrophe: "I’ve", "can’t"
+    users = [text.replace("'", "\u2019") if index % 3 == 1 else text for index, text in enumerate(users)]
+    replies = [text.replace("'", "\u2019") if index % 3 == 1 else text for index, text in enumerate(replies)]
     return pa.array(users), pa.array(replies)
 
 

@@ -8,8 +8,9 @@ conversation (``core.conversation_memo``). Here each detector runs with its cue 
 cue test disabled (every text then goes through the full patterns, the slow reference path) over a
 corpus of hostile and ordinary texts: every string written in the detector, refusal, crisis-check
 and de-identification tests, the labelled de-identification probes, the jailbreak outputs, the
-benchmark's seeded messages, and each of them upper-cased, title-cased and with the letters
-``re.IGNORECASE`` treats as ASCII ones (dotted and dotless i, long s, Kelvin sign). Then the whole
+benchmark's seeded messages, and each of them upper-cased, title-cased, with the letters
+``re.IGNORECASE`` treats as ASCII ones (dotted and dotless i, long s, Kelvin sign) and with a
+phone keyboard's curly quotes, dashes and no-break spaces. Then the whole
 detector pass (``detect_all``) is compared the same way (memo off too) on seeded conversations made
 of that corpus.
 """
@@ -52,6 +53,8 @@ SOURCES = [
 ]
 # Letters re.IGNORECASE equates with ASCII ones although str.lower() does not give them
 LOOKALIKES = str.maketrans({"i": "\u0131", "I": "\u0130", "s": "\u017f", "k": "\u212a"})
+# What phone keyboards type for ' " - and a space: text that is ASCII but for these takes the shortcuts
+KEYBOARD = str.maketrans({"'": "\u2019", '"': "\u201c", "-": "\u2013", " ": "\u00a0"})
 EDGE_CASES = [
     "KİLL MYSELF tonight",
     "i want to kıll myself",
@@ -74,6 +77,7 @@ EDGE_CASES = [
     "Would a lifeline help?",
     "text HELLO to the number on the site",
     "Maybe the emergency department, if it gets worse.",
+    "my friend O’Neil called",  # the only capital after a space is followed by a curly apostrophe
 ]
 
 
@@ -106,7 +110,14 @@ def corpus() -> list[str]:
     texts += [*CALM_USER, *CALM_REPLY, *RISK_USER, RISK_ADDRESSED, RISK_MISSED, *OTHER_LANGUAGES]
     texts += [text for pair in ODD for text in pair]
     texts = sorted(set(texts))
-    return texts + [t.upper() for t in texts] + [t.title() for t in texts] + [t.translate(LOOKALIKES) for t in texts]
+    curly = [t.translate(KEYBOARD) for t in texts if any(c in t for c in "'\"-")]
+    return (
+        texts
+        + [t.upper() for t in texts]
+        + [t.title() for t in texts]
+        + [t.translate(LOOKALIKES) for t in texts]
+        + curly
+    )
 
 
 CORPUS = corpus()

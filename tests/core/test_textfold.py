@@ -36,3 +36,8 @@ def test_holds_any_answers_as_testing_each_cue_in_turn() -> None:
         for chosen in (cues, cues[:1], cues[1:3], ("line", "end it")):
             assert holds_any(text, chosen) == any(cue in text for cue in chosen), (text, chosen)
     assert holds_any("anything", ("",)) and not holds_any("anything", ())
+
+
+def test_keyboard_punctuation_keeps_a_text_of_ascii_letters() -> None:
+    assert ascii_words("I’m fine – “really”…\u00a0Thanks") == {"i", "m", "fine", "really", "thanks"}
+    assert ascii_words("I’m Zoë") is None  # a letter outside ASCII

@@ -66,13 +66,22 @@ def _automaton(cues: tuple[str, ...]) -> Any:
 _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256))
 
 
+# Punctuation that keyboards put in English text (curly quotes, dashes, an ellipsis, a no-break
+# space): none is a letter, a digit or a word character in any flavour, and none has a case, so a
+# text that is ASCII but for these keeps the letter-run argument (read as spaces).
+_TYPOGRAPHIC = str.maketrans(dict.fromkeys("\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0", " "))
+
+
 @once_per_conversation  # the identifier, name and crisis-service checks read one text's runs
 def ascii_words(text: str) -> frozenset[str] | None:
-    """The lower-cased runs of ASCII letters of ``text`` when ``text`` is ASCII, else ``None``.
+    """The lower-cased runs of ASCII letters of ``text`` when its letters are all ASCII (it is ASCII
+    but for :data:`_TYPOGRAPHIC` punctuation), else ``None``.
 
-    Only for ASCII text: there ``\\b``, ``\\w`` and case folding are ASCII's in ``re`` and
-    ``regex`` alike; in other text they are Unicode's, and a cue test would need their tables."""
+    Only for such text: there ``\\b``, ``\\w`` and case folding are ASCII's in ``re`` and ``regex``
+    alike; in other text they are Unicode's, and a cue test would need their tables."""
     if not text.isascii():
-        return None
+        text = text.translate(_TYPOGRAPHIC)  # "I’m" is as ASCII as "I'm" for these tests
+        if not text.isascii():
+            return None
     # bytes.translate in C: twice as fast as re.findall(r"[a-z]+", text.lower()), same runs
     return frozenset(text.encode("ascii").translate(_LETTERS_ONLY).decode("ascii").split())

@@ -96,7 +96,7 @@ def _name_words(name: str) -> list[str]:
     return [w for w in name.split() if w.lower() not in NOT_NAMES]
 
 
-# What each of _NAME_PATTERNS needs to match an ASCII text (see textfold.ascii_words): one of its
+# What each of _NAME_PATTERNS needs to match a text of ASCII letters (see textfold.ascii_words): one of its
 # cue words as a letter run, or one of its cue strings in the lower-cased text; the weak cues also
 # need a capitalised word after whitespace. A cue changed above changes here. (CJK and Arabic cues
 # never match ASCII text.) Most chat messages then run no name pattern at all.
@@ -128,7 +128,7 @@ _ASCII_CUES = (
     ),
     _AsciiCue(words=frozenset("m am this est suis soy bin".split())),
 )
-_CAPITALISED_AFTER_SPACE = regex.compile(r"\s[A-Z](?:[a-z]|')")
+_CAPITALISED_AFTER_SPACE = regex.compile(r"\s[A-Z](?:[a-z]|['’])")  # _CAP's start, in ASCII letters
 
 
 def _patterns_for(text: str) -> list[Any]:
