@@ -15,6 +15,7 @@ one of the text's lower-cased letter runs.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import ahocorasick
@@ -23,12 +24,15 @@ from trustmh.core.conversation_memo import once_per_conversation
 
 # re.IGNORECASE equivalences with an ASCII letter that lower() does not give as that letter
 _TO_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
 @once_per_conversation  # the crisis-service and method checks fold one reply
 def fold(text: str) -> str:
     """``text`` lower-cased as ``re.IGNORECASE`` compares ASCII letters, whitespace runs as one space."""
-    return " ".join(text.translate(_TO_ASCII).lower().split())
+    if any(map(text.__contains__, _LOOKALIKES)):  # rare; a translate looks up every character
+        text = text.translate(_TO_ASCII)
+    return " ".join(text.lower().split())
 
 
 def holds_any(folded: str, cues: tuple[str, ...]) -> bool:
@@ -68,20 +72,22 @@ _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 f
 
 # Punctuation that keyboards put in English text (curly quotes, dashes, an ellipsis, a no-break
 # space): none is a letter, a digit or a word character in any flavour, and none has a case, so a
-# text that is ASCII but for these keeps the letter-run argument (read as spaces).
-_TYPOGRAPHIC = str.maketrans(dict.fromkeys("\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0", " "))
+# text that is ASCII but for these keeps the letter-run argument.
+_NOT_ASCII_NOR_TYPOGRAPHIC = re.compile("[^\x00-\x7f\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0]")
 
 
 @once_per_conversation  # the identifier, name and crisis-service checks read one text's runs
 def ascii_words(text: str) -> frozenset[str] | None:
     """The lower-cased runs of ASCII letters of ``text`` when its letters are all ASCII (it is ASCII
-    but for :data:`_TYPOGRAPHIC` punctuation), else ``None``.
+    but for typographic punctuation, :data:`_NOT_ASCII_NOR_TYPOGRAPHIC`), else ``None``.
 
     Only for such text: there ``\\b``, ``\\w`` and case folding are ASCII's in ``re`` and ``regex``
     alike; in other text they are Unicode's, and a cue test would need their tables."""
-    if not text.isascii():
-        text = text.translate(_TYPOGRAPHIC)  # "I’m" is as ASCII as "I'm" for these tests
-        if not text.isascii():
-            return None
+    if text.isascii():
+        data = text.encode("ascii")
+    elif _NOT_ASCII_NOR_TYPOGRAPHIC.search(text) is None:  # "I’m" is as ASCII as "I'm" for these tests
+        data = text.encode("ascii", "replace")  # each typographic character as "?": not a letter either
+    else:
+        return None
     # bytes.translate in C: twice as fast as re.findall(r"[a-z]+", text.lower()), same runs
-    return frozenset(text.encode("ascii").translate(_LETTERS_ONLY).decode("ascii").split())
+    return frozenset(data.translate(_LETTERS_ONLY).decode("ascii").split())

@@ -374,13 +374,13 @@ def may_hold_identifier(text: str) -> bool:
     Keep it true to the rules: a new rule that needs none of these adds its cue here."""
     if "@" in text or "/" in text:
         return True
-    if text.isascii():
+    words = ascii_words(text)
+    if words is not None:  # ASCII but for typographic punctuation: its only digits are 0-9
         digit = _ASCII_DIGIT.search(text) is not None
     else:  # the rules test str.isdigit / isdecimal and regex's \d
         digit = any(map(str.isdigit, text)) or _ANY_DIGIT.search(text) is not None
     if digit:
         return True
-    words = ascii_words(text)
     return (words is None or not _PLATFORM_WORDS.isdisjoint(words)) and PLATFORM_CUE.search(text) is not None
 
 
