@@ -1,14 +1,13 @@
 """The worker side of the detector pass (:mod:`.detect_pass`): what each worker process runs.
 
-The fork server imports this module once: the detectors and the language model are loaded there,
-so every worker forked from it shares them instead of loading its own copy. Freed Arrow memory goes
+The fork server imports this module once (through :mod:`.worker_process`): the detectors and the
+language model are loaded there, so every worker forked from it shares them instead of loading its
+own copy. Freed Arrow memory goes
 back to the operating system (:func:`.memory.use_returning_memory_pool`), which keeps each
 process's memory flat over millions of conversations.
 """
 
 from __future__ import annotations
-
-import gc
 
 import numpy as np
 import pyarrow as pa
@@ -20,9 +19,6 @@ from trustmh.audit.schema import hash_keys
 
 use_returning_memory_pool()
 load_language_model()
-# What is loaded so far lives as long as the process: keep it out of the garbage collector's passes,
-# which would touch (and so copy) every page the forked workers share with the fork server.
-gc.freeze()
 _done: np.ndarray = np.zeros(0, dtype=np.uint64)  # sorted 64-bit prefixes of the hashes already written
 
 
