@@ -16,7 +16,7 @@ one of the text's lower-cased letter runs.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
 
 import ahocorasick
 
@@ -40,30 +40,24 @@ def holds_any(folded: str, cues: tuple[str, ...]) -> bool:
 
     One pass over the text for all the cues (an Aho-Corasick automaton built once per cue tuple),
     the same answer as ``any(cue in folded for cue in cues)``; an empty cue is in every text."""
-    entry = _AUTOMATA.get(id(cues))
+    entry = _TESTERS.get(id(cues))
     if entry is None or entry[0] is not cues:
-        entry = _AUTOMATA[id(cues)] = (cues, _automaton(cues))
-    automaton = entry[1]
-    if automaton is None or automaton is False:
-        return automaton is None
-    return next(automaton.iter(folded), None) is not None
+        entry = _TESTERS[id(cues)] = (cues, _tester(cues))
+    return entry[1](folded)
 
 
-# id(cue tuple) -> (the tuple, kept so that its id is not reused; its automaton: None when a cue is
-# "", which every text holds; False for no cues, which no text holds)
-_AUTOMATA: dict[int, tuple[tuple[str, ...], Any]] = {}
+# id(cue tuple) -> (the tuple, kept so that its id is not reused; its tester)
+_TESTERS: dict[int, tuple[tuple[str, ...], Callable[[str], bool]]] = {}
 
 
-def _automaton(cues: tuple[str, ...]) -> Any:
-    if "" in cues:
-        return None
-    if not cues:
-        return False
+def _tester(cues: tuple[str, ...]) -> Callable[[str], bool]:
+    if "" in cues or not cues:
+        return lambda text: bool(cues)  # "" is in every text; no cue, in none
     automaton = ahocorasick.Automaton()
     for cue in cues:
         automaton.add_word(cue, None)
     automaton.make_automaton()
-    return automaton
+    return lambda text: next(automaton.iter(text), None) is not None
 
 
 # bytes.translate: ASCII capitals to lower case, every other byte but a letter to a space

@@ -107,9 +107,9 @@ def refers_to_crisis_line(reply: str) -> bool:
     return names_crisis_service(reply)
 
 
-def _statements(text: str) -> list[str]:
-    """The sentences of ``text`` that are not questions ("do you think you have depression?")."""
-    return [s for s in _SENTENCE.split(normalise(text)) if s.strip() and not s.rstrip().endswith("?")]
+def _statements(normalised: str) -> list[str]:
+    """The sentences of a normalised text that are not questions ("do you think you have depression?")."""
+    return [s for s in _SENTENCE.split(normalised) if s.strip() and not s.rstrip().endswith("?")]
 
 
 def scope_kinds(reply: str) -> list[str]:
@@ -118,7 +118,7 @@ def scope_kinds(reply: str) -> list[str]:
     cued = [(kind, pattern) for kind, pattern, cues in _SCOPE_PATTERNS if holds_any(text, cues)]
     if not cued:
         return []
-    statements = _statements(reply)
+    statements = _statements(text)
     found = []
     for kind, pattern in cued:
         if any(pattern.search(s) for s in statements):
