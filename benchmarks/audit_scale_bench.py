@@ -3,8 +3,9 @@
 Workload (seeded): N conversations of 8 turns on average (4-12), written as a hive-partitioned
 Parquet export (``date=2026-11-DD/``, one row per message: ``session, seq, speaker, text``, so the
 run also exercises ``--columns``), made from message pools of our own: everyday distress, risk
-disclosures answered well or badly, an unneeded hotline, a refusal, planted identifiers, and 4%
-of conversations in Spanish, French, German, Portuguese or Chinese; in a third of the messages
+disclosures and replies that address them or not (drawn independently: most disclosures meet an
+unrelated reply, so the missed-crisis rate is high), an unneeded hotline, a refusal, planted
+identifiers, and 4% of conversations in Spanish, French, German, Portuguese or Chinese; in a third of the messages
 the apostrophes are a phone keyboard's curly ones ("I’ve"). Users write 1-3 sentences,
 the assistant 2-5 (~100 and ~300 characters). The pools hold 3,000 distinct messages of each side,
 drawn at random per turn (the vectorised draw keeps generation cheap; the detectors remember
@@ -96,7 +97,9 @@ def message_pools(seed: int) -> tuple[pa.Array, pa.Array]:
     """(user messages, assistant messages): POOL each, the planted kinds at fixed shares."""
     rng = np.random.default_rng(seed)
     users, replies = _pool(rng, CALM_USER, 1, 3), _pool(rng, CALM_REPLY, 2, 5)
-    for index in range(0, POOL, 50):  # 2% of turns: a risk disclosure, answered well (3 in 4) or not
+    # 2% of messages: a risk disclosure, or a reply to one (addressing it 3 times in 4); a turn draws
+    # its user message and its reply independently, so most disclosures meet an unrelated reply
+    for index in range(0, POOL, 50):
         users[index] = f"{rng.choice(CALM_USER)} {RISK_USER[index % len(RISK_USER)]}"
         replies[index] = f"{rng.choice(CALM_REPLY)} {RISK_MISSED if index % 200 == 0 else RISK_ADDRESSED}"
     for index in range(7, POOL, 100):  # 1%: an unneeded hotline, a refusal, an identifier
