@@ -60,7 +60,7 @@ class Stratum:
             raise ValueError(f"expected 0 <= positives <= sampled <= population, found {self}")
 
 
-def _clopper_pearson(successes: float, n: float, alpha: float) -> tuple[float, float]:
+def clopper_pearson(successes: float, n: float, alpha: float) -> tuple[float, float]:
     from scipy.stats import beta  # type: ignore[import-untyped]  # scipy.stats costs ~2 s to import: only here
 
     low = 0.0 if successes <= 0 else float(beta.ppf(alpha / 2, successes, n - successes + 1))
@@ -96,5 +96,5 @@ def stratified_proportion(strata: Sequence[Stratum], alpha: float = 0.05) -> Est
     judged_sampled = float(sum(s.sampled for s in sampled))
     # Korn & Graubard's truncation: never more effective units than were judged (design effect >= 1)
     effective = min(q * (1 - q) / variance, judged_sampled) if 0 < q < 1 else judged_sampled
-    low, high = _clopper_pearson(effective * q, effective, alpha)
+    low, high = clopper_pearson(effective * q, effective, alpha)
     return Estimate(exact + weight * q, judged, exact + weight * low, exact + weight * high)
