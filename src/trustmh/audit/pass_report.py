@@ -27,7 +27,7 @@ from trustmh.audit.detect_pass import CONVERSATIONS_DIR, MANIFEST
 from trustmh.audit.language import UNDETERMINED
 from trustmh.audit.pass_summary import pass_batches, summarise_pass
 from trustmh.audit.sample import STRATA_FILE
-from trustmh.audit.sampled_judge import JUDGED_LOGS, POPULATION_RATES_FILE
+from trustmh.audit.sampled_judge import JUDGED_LOGS, POPULATION_RATES_FILE, corrected_line
 from trustmh.audit.schema import CHECK_LANGUAGES, CHECKS
 from trustmh.core.errors import UserError
 from trustmh.deid import masked
@@ -129,6 +129,7 @@ def population_view(folder: Path) -> dict[str, Any] | None:
                     "judged": int(rate["judged"]),
                     "population": int(rate["population"]),
                     "unparsed": int(rate["unparsed"]),
+                    "corrected": corrected_line(rate["corrected"]) if "corrected" in rate else "",
                 }
             )
         design = [
@@ -137,7 +138,8 @@ def population_view(folder: Path) -> dict[str, Any] | None:
         ]
     except (KeyError, TypeError, ValueError, AttributeError):
         raise UserError(f"{path}: not the population rates trustmh audit --sample-judge writes") from None
-    return {"rates": rows, "seed": strata.get("seed"), "strata": design}
+    corrected = any(row["corrected"] for row in rows)
+    return {"rates": rows, "seed": strata.get("seed"), "strata": design, "corrected": corrected}
 
 
 def _tidy(export: str, summary: dict[str, Any], folder: Path) -> list[dict[str, Any]]:
@@ -173,6 +175,21 @@ def _tidy(export: str, summary: dict[str, Any], folder: Path) -> list[dict[str, 
                 "unparsed": rate["unparsed"],
             }
         )
+        corrected = rate.get("corrected") or {}
+        if "rate" in corrected:  # corrected by clinician labels (two-phase PPI): n is the labels
+            low, high = corrected["ci"]
+            rows.append(
+                {
+                    **base,
+                    "task": "audit-sampled-judge",
+                    "metric": f"{field}_rate_corrected",
+                    "value": corrected["rate"],
+                    "ci_low": low,
+                    "ci_high": high,
+                    "n": corrected["labelled"],
+                    "unparsed": corrected["labelled_unparsed"],
+                }
+            )
     return rows
 
 

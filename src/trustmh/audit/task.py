@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,27 +82,38 @@ class SpoolSummary:
     unanswered: int = 0  # conversations without any assistant reply: nothing to score
 
 
+def redacted_conversations(
+    transcripts: Path, redactor: Redactor | None
+) -> Iterator[tuple[Conversation, tuple[list[tuple[str, str]], dict[str, str]]]]:
+    """Each conversation of ``transcripts`` as the log will hold it (id, messages and metadata
+    redacted when asked), with its recorded messages and metadata. Also how the sampled judge pass
+    finds which log sample is which conversation of its sample (:mod:`trustmh.audit.sampled_labels`)."""
+    ids: set[str] = set()
+    for conversation in read_conversations(transcripts):
+        recorded = (conversation.messages, dict(conversation.metadata))
+        if redactor is not None:
+            conversation.id, conversation.messages, conversation.metadata = redactor.redact_conversation(
+                conversation.id, *recorded
+            )
+            while conversation.id in ids:  # two ids redacted alike (a placeholder is 24 bits)
+                conversation.id += "+"
+            ids.add(conversation.id)
+        yield conversation, recorded
+
+
 def spool_conversations(
     transcripts: Path, spool: Path, redactor: Redactor | None, summary: SpoolSummary | None = None
 ) -> list[Sample]:
     """One small sample per conversation of ``transcripts``; the text goes to ``spool`` (see above)."""
     summary = summary if summary is not None else SpoolSummary()
     samples: list[Sample] = []
-    ids: set[str] = set()
     with spool.open("wb") as out:
-        for conversation in read_conversations(transcripts):
-            recorded, recorded_metadata = conversation.messages, dict(conversation.metadata)
-            messages, metadata = recorded, recorded_metadata
-            if redactor is not None:
-                conversation.id, messages, metadata = redactor.redact_conversation(conversation.id, messages, metadata)
-                while conversation.id in ids:  # two ids redacted alike (a placeholder is 24 bits)
-                    conversation.id += "+"
-                ids.add(conversation.id)
+        for conversation, (recorded, recorded_metadata) in redacted_conversations(transcripts, redactor):
+            messages, metadata = conversation.messages, conversation.metadata
             timing = (conversation.times, conversation.sessions)
             key = content_key(
                 recorded, recorded_metadata, messages, metadata, redactor.key if redactor else None, timing
             )
-            conversation.messages = messages
             turns = conversation.turns()
             if not turns:
                 summary.unanswered += 1

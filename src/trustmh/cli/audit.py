@@ -110,6 +110,13 @@ def audit_command(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the --sample-judge sample (same seed, same sample).")] = 0,
+    labels: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --sample-judge: clinician labels of judged conversations (sample_id, field, rater, score; "
+            "fields no_intervention, harm_enabled, validated; 1 or 0), to correct the population rates (PPI).",
+        ),
+    ] = None,
     batch: Annotated[
         str | None,
         typer.Option(
@@ -136,11 +143,18 @@ def audit_command(
 
     Example (the same through the batch API): trustmh audit exports/chats/ --sample-judge 4000
     --judge openai/gpt-4o --redact --batch judge --log-dir logs/audit-nov
+
+    Example (the rates corrected by clinician labels of judged conversations): trustmh audit exports/chats/
+    --sample-judge 4000 --judge openai/gpt-4o --redact --labels ratings.csv --log-dir logs/audit-nov
     """
     if display not in DISPLAYS:
         raise UserError(f"--display {display!r}: expected one of {', '.join(DISPLAYS)}")
     if sample_judge is not None and (not judge or detectors_only):
         raise UserError("--sample-judge N chooses what a judge reads: give --judge MODEL (and not --detectors-only)")
+    if labels is not None and sample_judge is None:
+        raise UserError("--labels corrects the population rates of a judged sample: give --sample-judge N")
+    if labels is not None:
+        check_input_file(labels, "clinician labels (.csv or .jsonl: sample_id, field, rater, score)")
     if batch is not None and not judge:
         raise UserError("--batch batches the judge's calls: give --judge MODEL (without a judge nothing is sent)")
     if (max_cost is not None or max_tokens_total is not None) and not judge:
@@ -176,7 +190,7 @@ def audit_command(
         detector_pass_command(transcripts, log_dir, columns, where, workers, limit)
         if sample_judge is not None:
             judged = dataclasses.replace(audit_options(), chatbot=chatbot or transcripts.stem, limit=None)
-            sampled_judge_command(judged, columns, where, sample_judge, seed, dry_run)
+            sampled_judge_command(judged, columns, where, sample_judge, seed, dry_run, labels)
         return
     if columns or where or workers:
         raise UserError("--columns, --where and --workers apply to Parquet exports and --detectors-only")

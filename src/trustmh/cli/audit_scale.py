@@ -74,9 +74,16 @@ def _limited(batches: Iterator[pa.RecordBatch], limit: int) -> Iterator[pa.Recor
 
 
 def sampled_judge_command(
-    options: AuditOptions, columns: str | None, where: str | None, budget: int, seed: int, dry_run: bool
+    options: AuditOptions,
+    columns: str | None,
+    where: str | None,
+    budget: int,
+    seed: int,
+    dry_run: bool,
+    labels: Path | None = None,
 ) -> None:
-    """Sample the detector pass in ``options.log_dir``, judge the sample, print population rates."""
+    """Sample the detector pass in ``options.log_dir``, judge the sample, print population rates
+    (corrected by the clinicians' ``labels`` when given)."""
     import dataclasses
     import json
 
@@ -97,6 +104,8 @@ def sampled_judge_command(
     strata = ", ".join(f"{h} {d['sampled']:,}/{d['population']:,}" for h, d in sorted(design.items()))
     console.print(f"judge sample (seed {seed}): {chosen:,} of {total:,} conversations; {strata}", highlight=False)
     sample = write_sample_export(options.transcripts, columns, where, folder)
+    if labels is not None:  # a bad labels file stops here, before anything is sent
+        console.print(labels_line(labels, folder), highlight=False)
     judged = dataclasses.replace(options, transcripts=sample, log_dir=folder / JUDGED_LOGS)
     if dry_run:
         dry_run_audit(judged)
@@ -105,9 +114,19 @@ def sampled_judge_command(
     location = next((log.location for log in logs if log.status == "success" and log.location), None)
     if location is None:
         return
-    rates = population_rates(folder, str(location).removeprefix("file://"))
+    rates = population_rates(folder, str(location).removeprefix("file://"), labels)
     for line in rate_lines(rates):
         console.print(line, highlight=False, markup=False)
     path = folder / POPULATION_RATES_FILE
     path.write_text(json.dumps(rates, indent=1), encoding="utf-8")
     console.print(f"population rates: {path}", highlight=False)
+
+
+def labels_line(labels: Path, folder: Path) -> str:
+    """The clinician labels of the sample, checked (one line and exit 2 when they do not fit), counted."""
+    from trustmh.audit.sampled_labels import read_rate_labels, sample_index
+
+    strata, aliases, _ = sample_index(folder)
+    found = read_rate_labels(labels, strata, aliases)
+    counts = ", ".join(f"{field} {len(by_conversation):,}" for field, by_conversation in sorted(found.items()))
+    return f"clinician labels ({labels}): conversations labelled per rate: {counts or 'none'}"
