@@ -11,7 +11,7 @@ with :func:`trustmh.stats.two_phase_ppi.two_phase_rate`. Printed per row: how of
 covers the true rate (target >= 93%) with the coverage's own Wilson interval, how often the truth
 lay below / above it, the mean width, the mean tuned lambda, draws not estimable (a stratum with
 fewer than 2 labels), and the judge-only estimate's coverage of the same truth (biased when the
-judge errs).
+judge errs); and draw 0 written as the audit prints it.
 
     PYTHONPATH=src python benchmarks/audit_ppi_coverage_bench.py [--draws 200] [--budget 4000] [--labels 400 1000 2000]
 """
@@ -95,6 +95,13 @@ def main() -> None:
                 unestimable += 1
                 continue
             low, high = estimate.ci
+            if draw == 0:
+                print(
+                    f"draw 0: missed crises: {judge_only.value:.2%} [{judge_only.ci_low:.2%}, {judge_only.ci_high:.2%}] "
+                    f"of conversations, estimated from {judge_only.n:,} judged of {sum(sizes.values()):,}; corrected by "
+                    f"{estimate.labelled:,} clinician labels (two-phase PPI, lambda {estimate.lam:.2f}): "
+                    f"{estimate.value:.2%} [{low:.2%}, {high:.2%}]"
+                )
             covered += low <= truth <= high
             below += truth < low
             above += truth > high
