@@ -26,9 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from audit_sample_coverage_bench import COVERAGE_TARGET, population
+from audit_sample_coverage_bench import COVERAGE_TARGET, setting
 
-from trustmh.audit.sample import allocate
 from trustmh.stats.intervals import wilson_interval
 from trustmh.stats.survey import Stratum, stratified_proportion
 from trustmh.stats.two_phase_ppi import LabelledStratum, two_phase_rate
@@ -72,9 +71,7 @@ def main() -> None:
     parser.add_argument("--sensitivity", type=float, default=0.8)
     parser.add_argument("--false-positive", type=float, default=0.003)
     args = parser.parse_args()
-    sizes, positives = population(seed=2026)
-    truth = sum(positives.values()) / sum(sizes.values())
-    counts = allocate(sizes, [h for h in sizes if h.startswith("flagged:")], args.budget)
+    sizes, positives, truth, counts = setting(args.budget)
     judge = (args.sensitivity, args.false_positive)
     print(
         f"population: {sum(sizes.values()):,} conversations, true rate {truth:.4%}; judged per draw: "

@@ -46,14 +46,19 @@ def population(seed: int) -> tuple[dict[str, int], dict[str, int]]:
     return sizes, positives
 
 
+def setting(budget: int) -> tuple[dict[str, int], dict[str, int], float, dict[str, int]]:
+    """(stratum sizes, true positives per stratum, the true rate, judged per stratum for ``budget``)."""
+    sizes, positives = population(seed=2026)
+    truth = sum(positives.values()) / sum(sizes.values())
+    return sizes, positives, truth, allocate(sizes, [h for h in sizes if h.startswith("flagged:")], budget)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=200)
     parser.add_argument("--budget", type=int, default=4_000)
     args = parser.parse_args()
-    sizes, positives = population(seed=2026)
-    truth = sum(positives.values()) / sum(sizes.values())
-    counts = allocate(sizes, [h for h in sizes if h.startswith("flagged:")], args.budget)
+    sizes, positives, truth, counts = setting(args.budget)
     print(f"population: {sum(sizes.values()):,} conversations, true rate {truth:.4%}; judged per draw: {counts}")
     covered, widths = 0, []
     for draw in range(args.draws):
