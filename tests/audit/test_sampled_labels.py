@@ -189,3 +189,16 @@ def test_labels_need_a_sampled_judge_pass(tmp_path: Path) -> None:
     labels = write_labels(tmp_path / "labels.csv", [])
     result = runner.invoke(app, ["audit", str(tmp_path / "x.parquet"), "--labels", str(labels)])
     assert result.exit_code == 2 and "give --sample-judge N" in result.output
+
+
+def test_labels_without_a_parsed_verdict_are_left_out_and_counted_apart() -> None:
+    from trustmh.audit.sampled_labels import corrected_rate
+
+    design = {"clear": {"population": 100, "sampled": 6}, "unanswered": {"population": 10, "sampled": 0}}
+    strata = {f"c{i}": "clear" for i in range(6)}
+    answers = {f"c{i}": float(i == 0) for i in range(4)}  # c4 unparsed, c5 not judged yet
+    labels = {"c0": 1.0, "c1": 0.0, "c2": 1.0, "c4": 1.0, "c5": 0.0}
+    entry = corrected_rate(design, (answers, {"c4"}), labels, strata)
+    assert (entry["labelled"], entry["labelled_unparsed"], entry["labelled_not_judged"]) == (3, 1, 1)
+    assert 0 <= entry["ci"][0] <= entry["rate"] <= entry["ci"][1] <= 1
+    assert entry["judged"] == 4

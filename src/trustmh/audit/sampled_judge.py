@@ -66,17 +66,17 @@ def _judged_values(log_path: str) -> dict[str, dict[str, Any]]:
 
 def parsed_answers(
     field: str, values: dict[str, dict[str, Any]], logged: dict[str, str]
-) -> tuple[dict[str, float], int]:
-    """(Conversation id -> the judge's 0/1 answer on ``field``, how many answers were unparsed);
-    ``logged`` maps each sampled conversation to its id in the log. Not yet judged: left out."""
+) -> tuple[dict[str, float], set[str]]:
+    """(Conversation id -> the judge's 0/1 answer on ``field``, the conversations whose answer was
+    unparsed); ``logged`` maps each sampled conversation to its id in the log. Not yet judged: in neither."""
     answers: dict[str, float] = {}
-    unparsed = 0
+    unparsed: set[str] = set()
     for conversation, log_id in logged.items():
         score = values.get(log_id)
         if score is None:  # not in the log (yet): not judged
             continue
         if field in score and is_unparsed(score[field]):
-            unparsed += 1
+            unparsed.add(conversation)
             continue
         # a field left out does not apply (e.g. no risk shown: no intervention was needed): not positive
         answers[conversation] = float(score.get(field) == 1)
@@ -109,10 +109,10 @@ def population_rates(folder: Path, log_path: str, labels_path: Path | None = Non
             "ci": [estimate.ci_low, estimate.ci_high],
             "judged": sum(judged.values()),
             "population": sum(d["population"] for d in design.values()),
-            "unparsed": unparsed,
+            "unparsed": len(unparsed),
         }
         if labels is not None:
-            rates[field]["corrected"] = corrected_rate(design, answers, labels.get(field, {}), strata)
+            rates[field]["corrected"] = corrected_rate(design, (answers, unparsed), labels.get(field, {}), strata)
     return rates
 
 
@@ -135,9 +135,10 @@ def rate_lines(rates: dict[str, dict[str, Any]]) -> list[str]:
 
 def corrected_line(corrected: dict[str, Any]) -> str:
     """One rate's correction by the clinicians' labels, as printed."""
-    unparsed = corrected["labelled_unparsed"]
+    unparsed, unjudged = corrected["labelled_unparsed"], corrected.get("labelled_not_judged", 0)
     left_out = f"; {unparsed:,} labelled with an unparsed verdict left out" if unparsed else ""
-    if not corrected["labelled"] and not unparsed:
+    left_out += f"; {unjudged:,} labelled but not judged (yet) left out" if unjudged else ""
+    if not corrected["labelled"] and not left_out:
         return f"not corrected: {corrected['skipped']}"
     if "skipped" in corrected:
         return (

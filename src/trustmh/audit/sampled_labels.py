@@ -40,9 +40,10 @@ def log_ids(folder: Path) -> dict[str, str]:
     from trustmh.audit.task import redacted_conversations  # imports inspect: only when a judge ran
 
     judged = folder / JUDGED_LOGS
-    redactor = load_redactor(judged) if (judged / MAP_FILE).exists() else None
     originals = [c.id for c, _ in redacted_conversations(folder / SAMPLE_EXPORT, None)]
-    renamed = [c.id for c, _ in redacted_conversations(folder / SAMPLE_EXPORT, redactor)]
+    if not (judged / MAP_FILE).exists():  # not redacted: the log keeps the ids
+        return {c: c for c in originals}
+    renamed = [c.id for c, _ in redacted_conversations(folder / SAMPLE_EXPORT, load_redactor(judged))]
     return dict(zip(originals, renamed, strict=True))
 
 
@@ -93,24 +94,28 @@ def sample_index(folder: Path) -> tuple[dict[str, str], dict[str, str], dict[str
 
 def corrected_rate(
     design: dict[str, dict[str, int]],
-    verdicts: dict[str, float],
+    judged: tuple[dict[str, float], set[str]],
     labels: dict[str, float],
     strata: dict[str, str],
 ) -> dict[str, Any]:
-    """One rate corrected by the labels: ``verdicts`` conversation id -> the judge's parsed 0/1 answer."""
-    judged: dict[str, list[float]] = defaultdict(list)
+    """One rate corrected by the labels. ``judged``: (conversation id -> the judge's parsed 0/1
+    answer, the conversations whose answer was unparsed)."""
+    verdicts, unparsed = judged
+    answers: dict[str, list[float]] = defaultdict(list)
     pairs: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for conversation, answer in verdicts.items():
-        judged[strata[conversation]].append(answer)
+        answers[strata[conversation]].append(answer)
         if conversation in labels:
             pairs[strata[conversation]].append((labels[conversation], answer))
-    unparsed = sum(1 for c in labels if c not in verdicts)
+    left_out = [c for c in labels if c not in verdicts]
+    labelled_unparsed = sum(1 for c in left_out if c in unparsed)
     sampled = [h for h, d in sorted(design.items()) if h != UNANSWERED and d["population"] > 0]
     by_stratum = {h: len(pairs[h]) for h in sampled}
     entry: dict[str, Any] = {
         "method": METHOD,
         "labelled": sum(by_stratum.values()),
-        "labelled_unparsed": unparsed,
+        "labelled_unparsed": labelled_unparsed,
+        "labelled_not_judged": len(left_out) - labelled_unparsed,  # e.g. a judge pass stopped by --max-cost
         "labelled_by_stratum": by_stratum,
     }
     short = [h for h in sampled if by_stratum[h] < MIN_LABELS_PER_STRATUM]
@@ -127,7 +132,7 @@ def corrected_rate(
         [
             LabelledStratum(
                 design[h]["population"],
-                np.array(judged[h]),
+                np.array(answers[h]),
                 np.array([y for y, _ in pairs[h]]),
                 np.array([f for _, f in pairs[h]]),
             )
