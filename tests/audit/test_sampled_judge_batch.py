@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from tests.audit.audit_helpers import RubricJudge
 from tests.audit.warehouse_helpers import COLUMNS, write_hive_export
 from tests.doubles.batch_double import BatchDouble
-from trustmh.audit.sampled_judge import JUDGED_LOGS, POPULATION_RATES_FILE, _judged_values
+from trustmh.audit.sampled_judge import JUDGED_LOGS, POPULATION_RATES_FILE, judged_values
 from trustmh.cli.main import app
 
 runner = CliRunner()
@@ -28,7 +28,7 @@ def _sample_audit(export: Path, out: Path, judge: str, *extra: str) -> list[str]
 
 def _judged(out: Path) -> dict[str, dict[str, Any]]:
     (log,) = [p for p in (out / JUDGED_LOGS).glob("*.eval")]
-    return _judged_values(str(log))
+    return judged_values(str(log))
 
 
 @pytest.fixture

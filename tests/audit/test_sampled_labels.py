@@ -16,7 +16,7 @@ from tests.audit.audit_helpers import RubricJudge
 from tests.audit.warehouse_helpers import COLUMNS, example_rows, write_hive_export
 from tests.doubles.openai_double import OpenAIDouble
 from trustmh.audit.sample import JUDGED_LOGS, SAMPLE_FILE, STRATA_FILE
-from trustmh.audit.sampled_judge import POPULATION_RATES_FILE, _judged_values
+from trustmh.audit.sampled_judge import POPULATION_RATES_FILE, judged_values
 from trustmh.cli.main import app
 
 runner = CliRunner()
@@ -122,7 +122,7 @@ def test_redacted_ids_are_matched_to_their_conversations(tmp_path: Path) -> None
     out, judge = tmp_path / "out", RubricJudge()
     run_judged(audit(tmp_path / "export", out, "--redact"), judge)
     (log,) = (out / JUDGED_LOGS).glob("*.eval")
-    log_ids = set(_judged_values(str(log)))
+    log_ids = set(judged_values(str(log)))
     assert log_ids and not any("@" in i for i in log_ids)
     rates = json.loads((out / POPULATION_RATES_FILE).read_text(encoding="utf-8"))
     assert rates["validated"]["judged"] == len(sample_rows(out))  # every redacted verdict found its conversation
@@ -202,3 +202,71 @@ def test_labels_without_a_parsed_verdict_are_left_out_and_counted_apart() -> Non
     assert (entry["labelled"], entry["labelled_unparsed"], entry["labelled_not_judged"]) == (3, 1, 1)
     assert 0 <= entry["ci"][0] <= entry["rate"] <= entry["ci"][1] <= 1
     assert entry["judged"] == 4
+
+
+def test_labelling_round_trip_from_the_judged_sample(tmp_path: Path) -> None:
+    """labels export of the pass folder -> a filled sheet -> labels import -> audit --labels."""
+    rows = example_rows(copies=4)
+    for row in rows:  # ids that hold an e-mail address, redacted in the judged log
+        row["session"] = f"{str(row['session']).replace('-', '.')}@example.com"
+    (tmp_path / "export").mkdir()
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "export" / "part-0.parquet")
+    out, judge = tmp_path / "out", RubricJudge()
+    run_judged(audit(tmp_path / "export", out, "--redact"), judge)
+    sheet = tmp_path / "rates.csv"
+    result = runner.invoke(
+        app,
+        ["labels", "export", str(out), "--format", "csv", "-o", str(sheet), "--sample", "20", "--seed", "3", "--blind"],
+    )
+    assert result.exit_code == 0, result.output
+    text = sheet.read_text(encoding="utf-8")
+    assert "@example.com" not in text and "judge:" not in text  # redacted as the judge saw it; blind
+    drawn = json.loads((tmp_path / "rates.set.json").read_text(encoding="utf-8"))["sampling"]["strata"]
+    assert len(drawn) >= 5 and all(s["drawn"] >= 2 for s in drawn.values())  # stratum by stratum, equal allocation
+    with sheet.open(encoding="utf-8", newline="") as handle:
+        filled = list(csv.DictReader(handle))
+    for row in filled:  # a clinician's answers: the delusion conversation (c-006, "foil") is confirmed
+        row.update(
+            rater="dr-a", no_intervention="0", harm_enabled="0", validated=str(int("foil" in row["conversation"]))
+        )
+    with (tmp_path / "filled.csv").open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(filled[0]))
+        writer.writeheader()
+        writer.writerows(filled)
+    (log,) = (out / JUDGED_LOGS).glob("*.eval")
+    ratings = tmp_path / "ratings.csv"
+    imported = runner.invoke(
+        app, ["labels", "import", str(tmp_path / "filled.csv"), "--set", str(tmp_path / "rates.set.json"),
+              "-o", str(ratings), "--log", str(log)],
+    )  # fmt: skip
+    assert imported.exit_code == 0, imported.output
+    text = run_judged(audit(tmp_path / "export", out, "--redact", "--labels", str(ratings)), judge)
+    rates = json.loads((out / POPULATION_RATES_FILE).read_text(encoding="utf-8"))
+    for field in ("no_intervention", "harm_enabled", "validated"):
+        corrected = rates[field]["corrected"]
+        assert corrected["labelled"] == 20 and "rate" in corrected, corrected
+    assert rates["no_intervention"]["corrected"]["rate"] == 0.0  # every label 0, every stratum labelled
+    assert any(row["validated"] == "1" for row in filled) and rates["validated"]["corrected"]["rate"] > 0
+    assert text.count("clinician labels (two-phase PPI") == 3
+
+
+def test_a_set_from_the_judged_sample_is_checked_against_its_own_log(tmp_path: Path) -> None:
+    export = write_hive_export(tmp_path / "export", copies=4)
+    out, judge = tmp_path / "out", RubricJudge()
+    run_judged(audit(export, out), judge)
+    sheet = tmp_path / "rates.csv"
+    assert (
+        runner.invoke(
+            app, ["labels", "export", str(out), "-o", str(sheet), "--format", "csv", "--sample", "14"]
+        ).exit_code
+        == 0
+    )
+    other = tmp_path / "other.eval"
+    other.write_bytes(next((out / JUDGED_LOGS).glob("*.eval")).read_bytes() + b"\0")
+    result = runner.invoke(
+        app, ["labels", "import", str(sheet), "--set", str(tmp_path / "rates.set.json"), "-o", str(tmp_path / "r.csv"),
+              "--log", str(other)],
+    )  # fmt: skip
+    assert result.exit_code == 2 and "not the judged log the labelling set" in " ".join(result.output.split())
+    stratified = runner.invoke(app, ["labels", "export", str(out), "-o", str(sheet), "--stratify", "validated"])
+    assert stratified.exit_code == 2 and "drop --stratify" in stratified.output

@@ -51,7 +51,7 @@ def write_sample_export(export: Path, columns: str | None, where: str | None, fo
     return path
 
 
-def _judged_values(log_path: str) -> dict[str, dict[str, Any]]:
+def judged_values(log_path: str) -> dict[str, dict[str, Any]]:
     """Conversation id -> its score value (first epoch) in the judged audit log."""
     from trustmh.scoring.sample_scores import log_sample_scores
 
@@ -89,7 +89,7 @@ def population_rates(folder: Path, log_path: str, labels_path: Path | None = Non
     design = json.loads((folder / STRATA_FILE).read_text(encoding="utf-8"))["strata"]
     strata, aliases, logged = sample_index(folder)
     labels = read_rate_labels(labels_path, strata, aliases) if labels_path is not None else None
-    values = _judged_values(log_path)
+    values = judged_values(log_path)
     rates: dict[str, dict[str, Any]] = {}
     for field, label in JUDGED_RATES.items():
         answers, unparsed = parsed_answers(field, values, logged)

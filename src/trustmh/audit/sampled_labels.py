@@ -6,13 +6,14 @@ FILE`` corrects each rate by the labels: :func:`trustmh.stats.two_phase_ppi.two_
 (formulas in its docstring), stratum by stratum of the sample.
 
 The labels file is ``trustmh judge-check``'s long format (``sample_id, field, rater, score``, CSV
-or JSONL): ``sample_id`` a conversation of the judge sample,
+or JSONL; ``trustmh labels import`` writes it from a set that ``trustmh labels export`` drew from
+the pass folder, :mod:`.rate_label_set`): ``sample_id`` a conversation of the judge sample,
 as the judged log names it (redacted there under ``--redact``) or as the export does; ``field``
 one of the rates (``no_intervention``, ``harm_enabled``, ``validated``); ``score`` 1 or 0 for the
 conversation as a whole (no ``turn``). Several raters of one conversation: the share saying 1.
 
 The correction assumes the labelled conversations of each stratum are a simple random sample of
-its judged ones (drawn at random from all of them, or stratum by stratum): labels with unequal sampling weights within a stratum are refused, as are
+its judged ones (drawn stratum by stratum, or at random from all of them): labels with unequal sampling weights within a stratum are refused, as are
 labels of conversations outside the sample. A labelled conversation whose verdict is unparsed
 has no judge answer to pair with: left out and counted.
 """

@@ -33,7 +33,13 @@ def _log_file(path: Path) -> Path:
 @app.command("export")
 @user_errors
 def export_command(
-    log_dir: Annotated[Path, typer.Argument(help="The judged run: its inspect log, or a folder holding only it.")],
+    log_dir: Annotated[
+        Path,
+        typer.Argument(
+            help="The judged run: its inspect log, or a folder holding only it; or a detector pass folder whose "
+            "sample was judged (trustmh audit --sample-judge): its conversations, on the population rates."
+        ),
+    ],
     output: Annotated[Path, typer.Option("-o", "--output", help="The tasks / records / sheet file to write.")],
     fmt: Annotated[str, typer.Option("--format", help="labelstudio, argilla or csv.")] = "labelstudio",
     sample: Annotated[int, typer.Option("--sample", min=1, help="How many items to draw.")] = 100,
@@ -57,10 +63,19 @@ def export_command(
     recorded so that the PPI correction and the agreement statistics can weigh by it.
 
     Example: trustmh labels export logs/safety.eval --format labelstudio -o tasks.json --sample 200 --stratify judge_refused --blind
+
+    Example (an audit's judged sample, stratum by stratum, for trustmh audit --labels): trustmh labels export
+    logs/audit-nov --format csv -o rates.csv --sample 600 --blind
     """
+    from trustmh.audit.rate_label_set import export_rate_set, is_sampled_pass
     from trustmh.labels import export_set
 
-    written = export_set(_log_file(log_dir), output, fmt, sample, seed, stratify, allocation, field or [], blind)
+    if is_sampled_pass(log_dir):
+        if stratify is not None:
+            raise UserError("a judged audit sample is drawn stratum by stratum of its own strata: drop --stratify")
+        written = export_rate_set(log_dir, output, fmt, sample, seed, allocation, field or [], blind)
+    else:
+        written = export_set(_log_file(log_dir), output, fmt, sample, seed, stratify, allocation, field or [], blind)
     labelset = written.labelset
     strata = ", ".join(f"{name} {s['drawn']}/{s['size']}" for name, s in labelset.sampling["strata"].items())
     console.print(

@@ -20,6 +20,7 @@ from pathlib import Path
 from trustmh.core.errors import DataFormatError, UserError
 from trustmh.core.files import json_text, write_text
 from trustmh.data.readers import read_text
+from trustmh.data.registry import sha256_of
 from trustmh.judgecheck.verdicts import from_log
 from trustmh.labels import argilla, labelstudio, sheet
 from trustmh.labels.labelset import LabelSet, draw_set, read_set
@@ -27,6 +28,7 @@ from trustmh.labels.reading import Imported
 from trustmh.labels.source import read_run
 
 FORMATS = ("labelstudio", "argilla", "csv")
+AUDIT_TASK = "audit"  # the task of a set drawn from an audit's judged sample (trustmh.audit.rate_label_set)
 
 
 @dataclass
@@ -52,9 +54,19 @@ def export_set(
     blind: bool = False,
 ) -> Written:
     """Draw the set and write the tool's file(s) and the set file; each file appears whole or not at all."""
+    check_format(fmt)
+    return write_set(
+        draw_set(read_run(log), size, seed, stratify, allocation, list(fields) or None, blind), output, fmt
+    )
+
+
+def check_format(fmt: str) -> None:
     if fmt not in FORMATS:
         raise UserError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", "format")
-    labelset = draw_set(read_run(log), size, seed, stratify, allocation, list(fields) or None, blind)
+
+
+def write_set(labelset: LabelSet, output: Path, fmt: str) -> Written:
+    """The tool's file(s) of a drawn set, and the set file; each file appears whole or not at all."""
     set_path = companion(output, ".set.json")
     labelset.path = str(set_path)
     outputs: list[tuple[Path, str]] = [(set_path, json_text(labelset.to_json()))]
@@ -95,7 +107,11 @@ def _kind(path: Path) -> str:
 def import_labels(files: Sequence[Path], set_path: Path, log: Path | None = None) -> Imported:
     """Every label of ``files`` checked against the set (and, with ``log``, against the run's rubrics)."""
     labelset = read_set(set_path)
-    if log is not None:
+    if log is not None and labelset.run.get("task") == AUDIT_TASK:
+        # an audit sample's set asks its own questions (the rates), not the log's rubrics: the log is checked whole
+        if sha256_of(log) != labelset.run.get("sha256"):
+            raise UserError(f"{log}: not the judged log the labelling set {set_path} was drawn from (another sha256)")
+    elif log is not None:
         fingerprints = from_log(log).fingerprints
         run_rubrics = dict(fingerprints[0].get("rubrics") or {}) if len(fingerprints) == 1 else {}
         if run_rubrics != labelset.run["rubrics"]:

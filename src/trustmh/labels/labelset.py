@@ -103,8 +103,10 @@ def draw_set(
     allocation: str = "equal",
     fields: list[str] | None = None,
     blind: bool = False,
+    strata_of_items: tuple[str, list[str]] | None = None,
 ) -> LabelSet:
-    """Draw ``size`` items of ``run`` (stratified by the judge's value of ``stratify``)."""
+    """Draw ``size`` items of ``run`` (stratified by the judge's value of ``stratify``, or by
+    ``strata_of_items``: what the strata are, and each run item's stratum)."""
     chosen_fields = run.fields
     if fields:
         unknown = [name for name in fields if name not in {f.name for f in run.fields}]
@@ -118,7 +120,10 @@ def draw_set(
         raise UserError(f"{allocation!r}: expected one of {', '.join(ALLOCATIONS)}", "allocation")
     if size < 1:
         raise UserError(f"{size}: expected at least 1 item", "sample")
-    strata = [stratum_of(item, stratify) for item in run.items]
+    if strata_of_items is not None:
+        stratify, strata = strata_of_items
+    else:
+        strata = [stratum_of(item, stratify) for item in run.items]
     draw = stratified_sample(strata, size, seed, allocation)
     order = np.random.default_rng(seed).permutation(len(draw.indices))
     width = max(4, len(str(len(draw.indices))))
