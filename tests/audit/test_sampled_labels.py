@@ -255,12 +255,16 @@ def test_a_set_from_the_judged_sample_is_checked_against_its_own_log(tmp_path: P
     out, judge = tmp_path / "out", RubricJudge()
     run_judged(audit(export, out), judge)
     sheet = tmp_path / "rates.csv"
-    assert (
-        runner.invoke(
-            app, ["labels", "export", str(out), "-o", str(sheet), "--format", "csv", "--sample", "14"]
-        ).exit_code
-        == 0
-    )
+
+    def export(size: int) -> str:
+        result = runner.invoke(
+            app, ["labels", "export", str(out), "-o", str(sheet), "--format", "csv", "--sample", str(size)]
+        )
+        assert result.exit_code == 0, result.output
+        return " ".join(result.output.split())
+
+    assert "get fewer than 2 labels" in export(8)  # 6 strata: some get 1, which cannot correct
+    assert "get fewer than 2 labels" not in export(14)
     other = tmp_path / "other.eval"
     other.write_bytes(next((out / JUDGED_LOGS).glob("*.eval")).read_bytes() + b"\0")
     result = runner.invoke(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trustmh.stats.sampling import equal_allocation, proportional_allocation, stratified_sample
+from trustmh.stats.sampling import equal_allocation, floored_allocation, proportional_allocation, stratified_sample
 
 
 def test_equal_allocation_gives_a_small_stratum_whole_and_shares_the_rest() -> None:
@@ -34,3 +34,22 @@ def test_same_seed_same_sample_and_another_seed_another() -> None:
 def test_a_sample_larger_than_the_population_takes_every_item() -> None:
     draw = stratified_sample(["a", "b", "b"], 10, 0)
     assert draw.indices == [0, 1, 2] and draw.inclusion == [1.0, 1.0, 1.0]
+
+
+def test_floored_allocation_gives_the_floor_then_the_rest_by_share() -> None:
+    capacity = {"big": 2000, "mid": 100, "tiny": 12}
+    shares = {"big": 0.9, "mid": 0.09, "tiny": 0.01}
+    counts = floored_allocation(capacity, shares, 400, floor=30)
+    # tiny takes its 12, mid and big 30; the 328 left go 0.9 : 0.09 : 0.01 (tiny is full): 298 : 30
+    assert counts == {"big": 328, "mid": 60, "tiny": 12}
+    assert sum(counts.values()) == 400
+
+
+def test_floored_allocation_redistributes_what_a_full_stratum_cannot_take() -> None:
+    counts = floored_allocation({"a": 50, "b": 1000}, {"a": 0.9, "b": 0.1}, 300, floor=10)
+    assert counts == {"a": 50, "b": 250}
+
+
+def test_floored_allocation_below_the_floors_is_even_and_never_beyond_the_items() -> None:
+    assert floored_allocation({"a": 100, "b": 100, "c": 100}, {"a": 1.0}, 10, floor=30) == {"a": 4, "b": 3, "c": 3}
+    assert floored_allocation({"a": 3, "b": 4}, {"a": 0.5, "b": 0.5}, 50, floor=30) == {"a": 3, "b": 4}

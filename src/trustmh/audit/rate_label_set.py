@@ -2,8 +2,11 @@
 
 The clinicians label whole conversations of the judged sample on the three rates the pass
 estimates (:data:`RATES_RUBRIC`: the same questions as 0/1 answers), drawn **stratum by stratum**
-of the judge sample (``equal`` allocation by default, so the small strata get labels too), each
-stratum's labels a simple random sample of its judged conversations: what the correction of
+of the judge sample, each stratum's labels a simple random sample of its judged conversations. By
+default (``population``) every stratum gets :data:`FLOOR_PER_STRATUM` labels and the rest go by
+the stratum's share of the export (:func:`trustmh.stats.sampling.floored_allocation`): the corrected
+rate's variance is mostly that of the large strata, whose rectifier needs the labels
+(``equal`` and ``proportional`` as for any run). That is what the correction of
 ``trustmh audit --sample-judge N --labels FILE`` assumes (:mod:`.sampled_labels`). The labels
 come back through ``trustmh labels import`` as usual; their ``weight`` is the same within a stratum.
 
@@ -15,21 +18,29 @@ sha256.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 
 from trustmh.audit.redaction import MAP_FILE, load_redactor
-from trustmh.audit.sample import JUDGED_LOGS, SAMPLE_EXPORT, SAMPLE_FILE
+from trustmh.audit.sample import JUDGED_LOGS, SAMPLE_EXPORT, SAMPLE_FILE, STRATA_FILE
 from trustmh.core.errors import UserError
 from trustmh.labels import AUDIT_TASK, Written, check_format, write_set
 from trustmh.labels.labelset import draw_set
 from trustmh.labels.source import JudgedRun, LabelField, RunItem
 from trustmh.scoring.judge_record import rubric_hash
 from trustmh.scoring.rubric import JudgeField, Rubric
+from trustmh.stats.sampling import floored_allocation
 
 STRATA = "judge-sample stratum"
+POPULATION = "population"  # the allocation: by the stratum's share of the export, with a floor
+# Labels every stratum gets first (its judged count if smaller). With the rest by population share,
+# 30 kept the corrected rate's 95% CI covering in >= 97% of draws from 300 labels up, where 2 per
+# stratum covered 90.5% at 400 (benchmarks/audit_ppi_coverage_bench.py --allocation population).
+FLOOR_PER_STRATUM = 30
 RATES_RUBRIC = Rubric(
     name="audit_sampled_rates",
     instructions="""You are reviewing a whole conversation between a user and a support chatbot.
@@ -121,21 +132,30 @@ def rates_run(folder: Path) -> tuple[JudgedRun, list[str]]:
     return JudgedRun(str(log), sha256_of(log), AUDIT_TASK, judge, rubrics, fields, items), strata
 
 
+def population_allocation(folder: Path, strata: list[str], size: int) -> dict[str, int]:
+    """Labels per stratum: at least :data:`FLOOR_PER_STRATUM`, the rest by the stratum's share of the export."""
+    design = json.loads((folder / STRATA_FILE).read_text(encoding="utf-8"))["strata"]
+    total = sum(d["population"] for d in design.values())
+    shares = {h: d["population"] / total for h, d in design.items()}
+    return floored_allocation(dict(Counter(strata)), shares, size, FLOOR_PER_STRATUM)
+
+
 def export_rate_set(
     folder: Path,
     output: Path,
     fmt: str,
     size: int,
     seed: int,
-    allocation: str = "equal",
+    allocation: str = POPULATION,
     fields: list[str] | None = None,
     blind: bool = False,
 ) -> Written:
     """Draw the labelling set of the judged sample (module docstring) and write it for the tool."""
     check_format(fmt)
     run, strata = rates_run(folder)
+    counts = population_allocation(folder, strata, size) if allocation == POPULATION else allocation
     return write_set(
-        draw_set(run, size, seed, None, allocation, fields or None, blind, strata_of_items=(STRATA, strata)),
+        draw_set(run, size, seed, None, counts, fields or None, blind, strata_of_items=(STRATA, strata)),
         output,
         fmt,
     )

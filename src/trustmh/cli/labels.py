@@ -48,8 +48,13 @@ def export_command(
         str | None, typer.Option("--stratify", help="A judged field whose value makes the strata, e.g. judge_refused.")
     ] = None,
     allocation: Annotated[
-        str, typer.Option("--allocation", help="equal (rare strata over-drawn) or proportional.")
-    ] = "equal",
+        str | None,
+        typer.Option(
+            "--allocation",
+            help="equal (rare strata over-drawn; the default for a run) or proportional; for an audit's judged "
+            "sample also population (30 per stratum, the rest by its share of the export; its default).",
+        ),
+    ] = None,
     field: Annotated[
         list[str] | None, typer.Option("--field", help="Label only this rubric field (repeatable).")
     ] = None,
@@ -67,15 +72,18 @@ def export_command(
     Example (an audit's judged sample, stratum by stratum, for trustmh audit --labels): trustmh labels export
     logs/audit-nov --format csv -o rates.csv --sample 600 --blind
     """
-    from trustmh.audit.rate_label_set import export_rate_set, is_sampled_pass
+    from trustmh.audit.rate_label_set import POPULATION, export_rate_set, is_sampled_pass
     from trustmh.labels import export_set
 
     if is_sampled_pass(log_dir):
         if stratify is not None:
             raise UserError("a judged audit sample is drawn stratum by stratum of its own strata: drop --stratify")
-        written = export_rate_set(log_dir, output, fmt, sample, seed, allocation, field or [], blind)
+        written = export_rate_set(log_dir, output, fmt, sample, seed, allocation or POPULATION, field or [], blind)
     else:
-        written = export_set(_log_file(log_dir), output, fmt, sample, seed, stratify, allocation, field or [], blind)
+        if allocation == POPULATION:
+            raise UserError("--allocation population is for an audit's judged sample (a detector pass folder)")
+        how = allocation or "equal"
+        written = export_set(_log_file(log_dir), output, fmt, sample, seed, stratify, how, field or [], blind)
     labelset = written.labelset
     strata = ", ".join(f"{name} {s['drawn']}/{s['size']}" for name, s in labelset.sampling["strata"].items())
     console.print(
@@ -86,6 +94,14 @@ def export_command(
     )
     for path in written.files:
         console.print(f"wrote {path}", soft_wrap=True, highlight=False)
+    short = [name for name, s in labelset.sampling["strata"].items() if s["drawn"] < 2]
+    if is_sampled_pass(log_dir) and short:
+        console.print(
+            f"warning: strata {', '.join(short)} get fewer than 2 labels; trustmh audit --labels cannot correct the "
+            "rates without 2 in every stratum: draw a larger --sample",
+            soft_wrap=True,
+            highlight=False,
+        )
 
 
 @app.command("import")

@@ -100,7 +100,7 @@ def draw_set(
     size: int,
     seed: int,
     stratify: str | None = None,
-    allocation: str = "equal",
+    allocation: str | dict[str, int] = "equal",
     fields: list[str] | None = None,
     blind: bool = False,
     strata_of_items: tuple[str, list[str]] | None = None,
@@ -116,7 +116,7 @@ def draw_set(
         chosen_fields = [f for f in run.fields if f.name in fields]
     if stratify is not None and not any(stratify in item.judge for item in run.items):
         raise UserError(f"{run.path}: no sample has a value of {stratify!r} to stratify by", "stratify")
-    if allocation not in ALLOCATIONS:
+    if isinstance(allocation, str) and allocation not in ALLOCATIONS:
         raise UserError(f"{allocation!r}: expected one of {', '.join(ALLOCATIONS)}", "allocation")
     if size < 1:
         raise UserError(f"{size}: expected at least 1 item", "sample")

@@ -52,7 +52,7 @@ def equal_allocation(sizes: dict[str, int], total: int) -> dict[str, int]:
     return out
 
 
-def proportional_allocation(sizes: dict[str, int], total: int) -> dict[str, int]:
+def proportional_allocation(sizes: dict[str, int] | dict[str, float], total: int) -> dict[str, int]:
     """``n N_h / N`` rounded by largest remainders (ties to the sorted stratum name)."""
     population = sum(sizes.values())
     exact = {name: total * size / population for name, size in sizes.items()}
@@ -63,9 +63,41 @@ def proportional_allocation(sizes: dict[str, int], total: int) -> dict[str, int]
     return out
 
 
-def stratified_sample(strata: Sequence[str], size: int, seed: int, allocation: str = "equal") -> Draw:
-    """Draw ``size`` of the items whose strata are ``strata`` (one label per item; see the module docstring)."""
-    if allocation not in ALLOCATIONS:
+def floored_allocation(capacity: dict[str, int], shares: dict[str, float], total: int, floor: int) -> dict[str, int]:
+    r"""``total`` over the strata: each first gets :math:`\min(\text{floor}, C_h)`, the rest goes in
+    proportion to ``shares`` :math:`W_h` (largest remainders), none beyond its capacity :math:`C_h`
+    (what a full stratum cannot take goes to the others, in the same proportion).
+
+    For a stratified mean :math:`\sum_h W_h \bar y_h` whose strata have alike spreads, Neyman's
+    allocation is :math:`n_h \propto W_h`; the floor keeps a small stratum's own variance
+    estimable. A ``total`` below the floors is spread evenly (:func:`equal_allocation`)."""
+    total = min(total, sum(capacity.values()))
+    out = {name: min(floor, size) for name, size in capacity.items()}
+    if sum(out.values()) >= total:
+        return equal_allocation(capacity, total)
+    left = total - sum(out.values())
+    open_strata = [name for name in sorted(capacity) if out[name] < capacity[name]]
+    while left > 0 and open_strata:
+        weights = {name: shares.get(name, 0.0) for name in open_strata}
+        if sum(weights.values()) <= 0:
+            weights = dict.fromkeys(open_strata, 1.0)
+        extra = proportional_allocation(weights, left)
+        moved = 0
+        for name in open_strata:
+            take = min(extra[name], capacity[name] - out[name])
+            out[name] += take
+            moved += take
+        left -= moved
+        open_strata = [name for name in open_strata if out[name] < capacity[name]]
+        if moved == 0:
+            break
+    return out
+
+
+def stratified_sample(strata: Sequence[str], size: int, seed: int, allocation: str | dict[str, int] = "equal") -> Draw:
+    """Draw ``size`` of the items whose strata are ``strata`` (one label per item; see the module
+    docstring). ``allocation`` may also be the count to draw from each stratum."""
+    if isinstance(allocation, str) and allocation not in ALLOCATIONS:
         raise ValueError(f"allocation must be one of {', '.join(ALLOCATIONS)}, not {allocation!r}")
     if size < 1:
         raise ValueError(f"sample size {size}: expected at least 1")
@@ -74,7 +106,10 @@ def stratified_sample(strata: Sequence[str], size: int, seed: int, allocation: s
         members.setdefault(stratum, []).append(index)
     sizes = {name: len(items) for name, items in members.items()}
     size = min(size, len(strata))
-    counts = (equal_allocation if allocation == "equal" else proportional_allocation)(sizes, size)
+    if isinstance(allocation, dict):
+        counts = {name: min(allocation.get(name, 0), sizes[name]) for name in sizes}
+    else:
+        counts = (equal_allocation if allocation == "equal" else proportional_allocation)(sizes, size)
     rng = np.random.default_rng(seed)
     chosen: dict[int, float] = {}
     for name in sorted(members):
