@@ -93,3 +93,10 @@ def test_the_correction_removes_the_judge_bias_and_its_interval_covers() -> None
     assert np.mean(judge_errors) < -0.012  # the judge alone: 0.5 (0.156 - 0.2) + 0.5 (0.0404 - 0.03) = -0.017
     assert abs(np.mean(errors)) < 0.003  # the labels remove it
     assert covered / 300 >= 0.93
+
+
+def test_nothing_found_is_bounded_by_the_labels_not_by_every_judged_unit() -> None:
+    # the judge found nothing in 2,000 and 100 labels agree: the rate is bounded as 0 of 100 is
+    estimate = two_phase_rate([stratum(1_000_000, [0.0] * 2000, [(0.0, 0.0)] * 100)])
+    assert estimate.value == 0.0 and estimate.ci[0] == 0.0
+    assert estimate.ci[1] == pytest.approx(1 - 0.025 ** (1 / 100))

@@ -41,7 +41,9 @@ labelling every judged unit; a judge that says nothing about them gives :math:`\
 high side, so the interval is Korn and Graubard's (as in :mod:`trustmh.stats.survey`): a
 Clopper–Pearson interval at the effective sample size :math:`n^* = \hat q (1 - \hat q) / \hat V`,
 capped at the judged count (the labels cannot tell more than labelling every judged unit would),
-over the sampled part :math:`\hat q` of the rate (strata known exactly are added outside it). Two
+over the sampled part :math:`\hat q` of the rate (strata known exactly are added outside it); at
+:math:`\hat q` = 0 or 1, :math:`n^*` is the number of labels (100 labels that all agree with a
+judge that found nothing bound the rate as 0 of 100 would, not as 0 of every judged unit). Two
 guards keep a lucky sample from claiming too much: in :math:`\hat V`, each stratum's label
 proportion and its judge-clinician disagreement rate are smoothed as :math:`(x + 1/2) / (m_h + 1)`
 (a stratum whose few labels show no positive or no disagreement still carries its uncertainty), and
@@ -155,7 +157,8 @@ def two_phase_rate(
     if all(len(s.labels) == s.population for s in strata):  # every unit labelled: the rate is known
         return TwoPhaseEstimate(exact + weight * q, (exact + weight * q, exact + weight * q), tuned, judged, labelled)
     variance = float(_variance_parts(strata, shares, tuned).sum())
-    # Korn & Graubard: the effective sample size, never more than the units judged
-    effective = min(q * (1 - q) / variance, judged) if 0 < q < 1 and variance > 0 else float(judged)
+    # Korn & Graubard: the effective sample size, never more than the units judged; at an estimate
+    # of 0 or 1 (where q (1 - q) says nothing) the labels' count, as their rule takes the sample size
+    effective = min(q * (1 - q) / variance, judged) if 0 < q < 1 and variance > 0 else float(min(labelled, judged))
     low, high = clopper_pearson(effective * q, effective, alpha)
     return TwoPhaseEstimate(exact + weight * q, (exact + weight * low, exact + weight * high), tuned, judged, labelled)
