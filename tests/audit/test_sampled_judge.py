@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from tests.audit.audit_helpers import RubricJudge
 from tests.audit.warehouse_helpers import COLUMNS, write_hive_export
 from tests.doubles.openai_double import OpenAIDouble
-from trustmh.audit.sampled_judge import SAMPLE_EXPORT
+from trustmh.audit.sample import SAMPLE_EXPORT
 from trustmh.cli.main import app
 
 runner = CliRunner()

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from tests.audit.audit_helpers import RubricJudge
 from tests.audit.warehouse_helpers import COLUMNS, write_hive_export
 from tests.doubles.batch_double import BatchDouble
-from trustmh.audit.sampled_judge import JUDGED_LOGS, POPULATION_RATES_FILE, judged_values
+from trustmh.audit.sample import JUDGED_LOGS
+from trustmh.audit.sampled_judge import POPULATION_RATES_FILE, judged_values
 from trustmh.cli.main import app
 
 runner = CliRunner()

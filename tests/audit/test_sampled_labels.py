@@ -240,6 +240,12 @@ def test_labelling_round_trip_from_the_judged_sample(tmp_path: Path) -> None:
               "-o", str(ratings), "--log", str(log)],
     )  # fmt: skip
     assert imported.exit_code == 0, imported.output
+    checked = runner.invoke(
+        app, ["judge-check", "--log", str(log), "--human", str(ratings), "--json", str(tmp_path / "v.json")]
+    )
+    assert checked.exit_code == 0, checked.output  # the judge against the clinicians on the same rates
+    validation = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
+    assert "validated" in json.dumps(validation)
     text = run_judged(audit(tmp_path / "export", out, "--redact", "--labels", str(ratings)), judge)
     rates = json.loads((out / POPULATION_RATES_FILE).read_text(encoding="utf-8"))
     for field in ("no_intervention", "harm_enabled", "validated"):

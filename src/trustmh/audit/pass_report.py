@@ -26,8 +26,8 @@ import pyarrow.compute as pc
 from trustmh.audit.detect_pass import CONVERSATIONS_DIR, MANIFEST
 from trustmh.audit.language import UNDETERMINED
 from trustmh.audit.pass_summary import pass_batches, summarise_pass
-from trustmh.audit.sample import STRATA_FILE
-from trustmh.audit.sampled_judge import JUDGED_LOGS, POPULATION_RATES_FILE, corrected_line
+from trustmh.audit.sample import JUDGED_LOGS, STRATA_FILE
+from trustmh.audit.sampled_judge import POPULATION_RATES_FILE, corrected_line
 from trustmh.audit.schema import CHECK_LANGUAGES, CHECKS
 from trustmh.core.errors import UserError
 from trustmh.deid import masked

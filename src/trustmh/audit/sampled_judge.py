@@ -20,14 +20,13 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from trustmh.audit.sample import JUDGED_LOGS, JUDGED_RATES, SAMPLE_EXPORT, SAMPLE_FILE, STRATA_FILE, UNANSWERED
+from trustmh.audit.sample import JUDGED_RATES, SAMPLE_EXPORT, SAMPLE_FILE, STRATA_FILE, UNANSWERED
 from trustmh.audit.sampled_labels import corrected_rate, read_rate_labels, sample_index
 from trustmh.audit.warehouse import conversation_batches
 from trustmh.scoring.unparsed import is_unparsed
 from trustmh.stats.survey import Stratum, stratified_proportion
 
 POPULATION_RATES_FILE = "audit-population-rates.json"
-__all__ = ["JUDGED_LOGS", "SAMPLE_EXPORT", "population_rates", "rate_lines", "write_sample_export"]
 
 
 def write_sample_export(export: Path, columns: str | None, where: str | None, folder: Path) -> Path:

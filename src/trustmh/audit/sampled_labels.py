@@ -13,9 +13,10 @@ one of the rates (``no_intervention``, ``harm_enabled``, ``validated``); ``score
 conversation as a whole (no ``turn``). Several raters of one conversation: the share saying 1.
 
 The correction assumes the labelled conversations of each stratum are a simple random sample of
-its judged ones (drawn stratum by stratum, or at random from all of them): labels with unequal sampling weights within a stratum are refused, as are
-labels of conversations outside the sample. A labelled conversation whose verdict is unparsed
-has no judge answer to pair with: left out and counted.
+its judged ones (drawn stratum by stratum, or at random from all of them): labels with unequal
+sampling weights within a stratum are refused, as are labels of conversations outside the sample.
+A labelled conversation whose verdict is unparsed, or not judged yet, has no judge answer to pair
+with: left out and counted.
 """
 
 from __future__ import annotations

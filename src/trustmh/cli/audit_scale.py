@@ -88,9 +88,8 @@ def sampled_judge_command(
     import json
 
     from trustmh.audit.run import dry_run_audit, run_audit
-    from trustmh.audit.sample import select_sample
+    from trustmh.audit.sample import JUDGED_LOGS, select_sample
     from trustmh.audit.sampled_judge import (
-        JUDGED_LOGS,
         POPULATION_RATES_FILE,
         population_rates,
         rate_lines,
