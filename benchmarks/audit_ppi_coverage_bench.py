@@ -6,7 +6,7 @@ crisis with probability ``--sensitivity`` and calls another conversation one wit
 ``--false-positive`` (the same in every stratum), so its own estimate is biased. The clinicians'
 label is the truth. Each of ``--draws`` seeded draws judges the pass's allocation of ``--budget``
 conversations (a simple random sample per stratum), labels ``--labels`` of the judged ones
-(``population``: as ``trustmh labels export`` of a pass folder draws by default, 30 per stratum
+(``population``: as ``trustmh labels export`` of a pass folder draws by default, 10 per stratum
 and the rest by the stratum's share of the population; ``equal``: spread evenly over the strata;
 ``random``: a simple random sample of all of them), and estimates the rate with :func:`trustmh.stats.two_phase_ppi.two_phase_rate`. Printed per row: how often the 95% CI
 covers the true rate (target >= 93%) with the coverage's own Wilson interval, how often the truth

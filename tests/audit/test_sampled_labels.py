@@ -280,3 +280,48 @@ def test_a_set_from_the_judged_sample_is_checked_against_its_own_log(tmp_path: P
     assert result.exit_code == 2 and "not the judged log the labelling set" in " ".join(result.output.split())
     stratified = runner.invoke(app, ["labels", "export", str(out), "-o", str(sheet), "--stratify", "validated"])
     assert stratified.exit_code == 2 and "drop --stratify" in stratified.output
+
+
+def test_label_studio_annotations_of_the_rates_come_back_as_labels(tmp_path: Path) -> None:
+    export = write_hive_export(tmp_path / "export", copies=4)
+    out, judge = tmp_path / "out", RubricJudge()
+    run_judged(audit(export, out), judge)
+    tasks_file = tmp_path / "rates.json"
+    exported = runner.invoke(app, ["labels", "export", str(out), "-o", str(tasks_file), "--sample", "20", "--blind"])
+    assert exported.exit_code == 0, exported.output
+    config = (tmp_path / "rates.config.xml").read_text(encoding="utf-8")
+    assert config.count('<Choice value="0"/>') == 3 and "Missed crisis" in config
+    tasks = json.loads(tasks_file.read_text(encoding="utf-8"))
+    fields = ("no_intervention", "harm_enabled", "validated")
+    annotated = [  # two clinicians (Label Studio users 1 and 2) answer every question: 1 on every third task
+        {
+            "id": k + 1,
+            "data": task["data"],
+            "annotations": [
+                {
+                    "id": 10 * k + user,
+                    "completed_by": user,
+                    "was_cancelled": False,
+                    "result": [
+                        {"from_name": f, "to_name": "trustmh_answer", "type": "choices",
+                         "value": {"choices": [str(int(k % 3 == 0))]}}
+                        for f in fields
+                    ],
+                }
+                for user in (1, 2)
+            ],
+        }
+        for k, task in enumerate(tasks)
+    ]  # fmt: skip
+    (tmp_path / "ls-export.json").write_text(json.dumps(annotated), encoding="utf-8")
+    ratings = tmp_path / "ratings.csv"
+    imported = runner.invoke(
+        app, ["labels", "import", str(tmp_path / "ls-export.json"), "--set", str(tmp_path / "rates.set.json"),
+              "-o", str(ratings)],
+    )  # fmt: skip
+    assert imported.exit_code == 0, imported.output
+    run_judged(audit(export, out, "--labels", str(ratings)), judge)
+    rates = json.loads((out / POPULATION_RATES_FILE).read_text(encoding="utf-8"))
+    for field in fields:
+        assert rates[field]["corrected"]["labelled"] == 20 and "rate" in rates[field]["corrected"]
+        assert rates[field]["corrected"]["rate"] > 0

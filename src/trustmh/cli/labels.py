@@ -52,7 +52,7 @@ def export_command(
         typer.Option(
             "--allocation",
             help="equal (rare strata over-drawn; the default for a run) or proportional; for an audit's judged "
-            "sample also population (30 per stratum, the rest by its share of the export; its default).",
+            "sample also population (10 per stratum, the rest by its share of the export; its default).",
         ),
     ] = None,
     field: Annotated[
