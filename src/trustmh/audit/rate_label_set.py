@@ -38,7 +38,7 @@ STRATA = "judge-sample stratum"
 POPULATION = "population"  # the allocation: by the stratum's share of the export, with a floor
 # Labels every stratum gets first (its judged count if smaller), the rest by population share. On
 # benchmarks/audit_ppi_coverage_bench.py --allocation population the 95% CI covered in >= 98% of
-# draws with any floor from 2 to 30; its mean width (400 / 1,000 / 2,000 labels) was 1.46 / 0.79 /
+# draws with floors of 2, 10, 20 and 30; its mean width (400 / 1,000 / 2,000 labels) was 1.46 / 0.79 /
 # 0.54 points with 2, 1.26 / 0.71 / 0.52 with 10, 1.56 / 0.64 / 0.51 with 30: 10 is the compromise.
 FLOOR_PER_STRATUM = 10
 # The clinicians' questions: no judge is asked them (the judge's rates come from its per-turn DCS,
