@@ -2,9 +2,9 @@
 
 The fork server imports this module once (through :mod:`.worker_process`): the detectors and the
 language model are loaded there, so every worker forked from it shares them instead of loading its
-own copy. Freed Arrow memory goes
-back to the operating system (:func:`.memory.use_returning_memory_pool`), which keeps each
-process's memory flat over millions of conversations.
+own copy. Freed Arrow memory goes back to the operating system
+(:func:`.memory.use_returning_memory_pool`), which keeps each process's memory flat over millions
+of conversations.
 """
 
 from __future__ import annotations

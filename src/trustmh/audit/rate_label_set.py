@@ -24,10 +24,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
-from trustmh.audit.redaction import MAP_FILE, load_redactor
-from trustmh.audit.sample import JUDGED_LOGS, SAMPLE_EXPORT, SAMPLE_FILE, STRATA_FILE
+from trustmh.audit.sample import JUDGED_LOGS, SAMPLE_FILE, STRATA_FILE
+from trustmh.audit.sampled_labels import logged_conversations, sample_strata
 from trustmh.core.errors import UserError
 from trustmh.labels import AUDIT_TASK, Written, check_format, write_set
 from trustmh.labels.labelset import draw_set
@@ -100,22 +98,15 @@ def judged_log(folder: Path) -> Path:
 def rates_run(folder: Path) -> tuple[JudgedRun, list[str]]:
     """The judged sample as a run to label on the rates, and each item's stratum."""
     from trustmh.audit.sampled_judge import judged_values
-    from trustmh.audit.task import redacted_conversations  # imports inspect: only here
     from trustmh.data.registry import sha256_of
     from trustmh.scoring.results import log_judge, read_log
     from trustmh.scoring.unparsed import is_unparsed
 
     log = judged_log(folder)
     values = judged_values(str(log))
-    table = pq.read_table(folder / SAMPLE_FILE, columns=["conversation_id", "stratum"])
-    stratum = dict(zip(*(table.column(c).to_pylist() for c in ("conversation_id", "stratum")), strict=True))
-    judged = folder / JUDGED_LOGS
-    redactor = load_redactor(judged) if (judged / MAP_FILE).exists() else None
-    originals = (c.id for c, _ in redacted_conversations(folder / SAMPLE_EXPORT, None))
+    stratum = sample_strata(folder)
     items, strata = [], []
-    for original, (conversation, _) in zip(
-        originals, redacted_conversations(folder / SAMPLE_EXPORT, redactor), strict=True
-    ):
+    for original, conversation in logged_conversations(folder):
         score = values.get(conversation.id)
         if score is None:  # not judged (yet): not in the population the labels are drawn from
             continue

@@ -22,8 +22,9 @@ with: left out and counted.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -34,19 +35,32 @@ from trustmh.core.errors import UserError
 from trustmh.judgecheck.ratings import read_ratings
 from trustmh.stats.two_phase_ppi import MIN_LABELS_PER_STRATUM, LabelledStratum, two_phase_rate
 
+if TYPE_CHECKING:
+    from trustmh.audit.readers import Conversation
+
 METHOD = "two-phase ppi++"
+
+
+def logged_conversations(folder: Path) -> Iterator[tuple[str, Conversation]]:
+    """Each sampled conversation's id in the export, and the conversation as the judged log holds
+    it (its id and text redacted there under ``--redact``, with the log folder's redaction map)."""
+    from trustmh.audit.task import redacted_conversations  # imports inspect: only when a judge ran
+
+    judged = folder / JUDGED_LOGS
+    redactor = load_redactor(judged) if (judged / MAP_FILE).exists() else None
+    for conversation, recorded in redacted_conversations(folder / SAMPLE_EXPORT, redactor):
+        yield recorded.id, conversation
 
 
 def log_ids(folder: Path) -> dict[str, str]:
     """Conversation id of the sample -> its sample id in the judged log (redacted there under ``--redact``)."""
-    from trustmh.audit.task import redacted_conversations  # imports inspect: only when a judge ran
+    return {original: conversation.id for original, conversation in logged_conversations(folder)}
 
-    judged = folder / JUDGED_LOGS
-    originals = [c.id for c, _ in redacted_conversations(folder / SAMPLE_EXPORT, None)]
-    if not (judged / MAP_FILE).exists():  # not redacted: the log keeps the ids
-        return {c: c for c in originals}
-    renamed = [c.id for c, _ in redacted_conversations(folder / SAMPLE_EXPORT, load_redactor(judged))]
-    return dict(zip(originals, renamed, strict=True))
+
+def sample_strata(folder: Path) -> dict[str, str]:
+    """Conversation id of the sample -> its stratum."""
+    table = pq.read_table(folder / SAMPLE_FILE, columns=["conversation_id", "stratum"])
+    return dict(zip(*(table.column(c).to_pylist() for c in ("conversation_id", "stratum")), strict=True))
 
 
 def read_rate_labels(path: Path, strata: dict[str, str], aliases: dict[str, str]) -> dict[str, dict[str, float]]:
@@ -87,8 +101,7 @@ def read_rate_labels(path: Path, strata: dict[str, str], aliases: dict[str, str]
 
 def sample_index(folder: Path) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(conversation id -> stratum, any name of a sample conversation -> its id, id -> its log id)."""
-    table = pq.read_table(folder / SAMPLE_FILE, columns=["conversation_id", "stratum"])
-    strata = dict(zip(*(table.column(c).to_pylist() for c in ("conversation_id", "stratum")), strict=True))
+    strata = sample_strata(folder)
     logged = log_ids(folder)
     aliases = {**{log_id: c for c, log_id in logged.items()}, **{c: c for c in strata}}
     return strata, aliases, logged

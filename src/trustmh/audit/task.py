@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspect_ai import SampleSource, Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -82,18 +82,24 @@ class SpoolSummary:
     unanswered: int = 0  # conversations without any assistant reply: nothing to score
 
 
-def redacted_conversations(
-    transcripts: Path, redactor: Redactor | None
-) -> Iterator[tuple[Conversation, tuple[list[tuple[str, str]], dict[str, str]]]]:
+class Recorded(NamedTuple):
+    """A conversation as the export holds it, before any redaction."""
+
+    id: str
+    messages: list[tuple[str, str]]
+    metadata: dict[str, str]
+
+
+def redacted_conversations(transcripts: Path, redactor: Redactor | None) -> Iterator[tuple[Conversation, Recorded]]:
     """Each conversation of ``transcripts`` as the log will hold it (id, messages and metadata
-    redacted when asked), with its recorded messages and metadata. Also how the sampled judge pass
-    finds which log sample is which conversation of its sample (:mod:`trustmh.audit.sampled_labels`)."""
+    redacted when asked), with its recorded id, messages and metadata. Also how the sampled judge
+    pass finds which log sample is which conversation of its sample (:mod:`trustmh.audit.sampled_labels`)."""
     ids: set[str] = set()
     for conversation in read_conversations(transcripts):
-        recorded = (conversation.messages, dict(conversation.metadata))
+        recorded = Recorded(conversation.id, conversation.messages, dict(conversation.metadata))
         if redactor is not None:
             conversation.id, conversation.messages, conversation.metadata = redactor.redact_conversation(
-                conversation.id, *recorded
+                recorded.id, recorded.messages, recorded.metadata
             )
             while conversation.id in ids:  # two ids redacted alike (a placeholder is 24 bits)
                 conversation.id += "+"
@@ -108,11 +114,11 @@ def spool_conversations(
     summary = summary if summary is not None else SpoolSummary()
     samples: list[Sample] = []
     with spool.open("wb") as out:
-        for conversation, (recorded, recorded_metadata) in redacted_conversations(transcripts, redactor):
+        for conversation, recorded in redacted_conversations(transcripts, redactor):
             messages, metadata = conversation.messages, conversation.metadata
             timing = (conversation.times, conversation.sessions)
             key = content_key(
-                recorded, recorded_metadata, messages, metadata, redactor.key if redactor else None, timing
+                recorded.messages, recorded.metadata, messages, metadata, redactor.key if redactor else None, timing
             )
             turns = conversation.turns()
             if not turns:

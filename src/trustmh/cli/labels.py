@@ -75,7 +75,8 @@ def export_command(
     from trustmh.audit.rate_label_set import POPULATION, export_rate_set, is_sampled_pass
     from trustmh.labels import export_set
 
-    if is_sampled_pass(log_dir):
+    sampled_pass = is_sampled_pass(log_dir)
+    if sampled_pass:
         if stratify is not None:
             raise UserError("a judged audit sample is drawn stratum by stratum of its own strata: drop --stratify")
         written = export_rate_set(log_dir, output, fmt, sample, seed, allocation or POPULATION, field or [], blind)
@@ -95,7 +96,7 @@ def export_command(
     for path in written.files:
         console.print(f"wrote {path}", soft_wrap=True, highlight=False)
     short = [name for name, s in labelset.sampling["strata"].items() if s["drawn"] < 2]
-    if is_sampled_pass(log_dir) and short:
+    if sampled_pass and short:
         console.print(
             f"warning: strata {', '.join(short)} get fewer than 2 labels; trustmh audit --labels cannot correct the "
             "rates without 2 in every stratum: draw a larger --sample",

@@ -24,7 +24,7 @@ from trustmh.core.conversation_memo import once_per_conversation
 
 # re.IGNORECASE equivalences with an ASCII letter that lower() does not give as that letter
 _TO_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
-_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
+_LOOKALIKES = tuple(map(chr, _TO_ASCII))
 
 
 @once_per_conversation  # the crisis-service and method checks fold one reply

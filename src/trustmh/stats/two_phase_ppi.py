@@ -99,12 +99,17 @@ def _smoothed(share: float, count: int) -> float:
     return p * (1 - p)
 
 
+def _stratum_rate(s: LabelledStratum, lam: float) -> float:
+    r""":math:`\lambda \bar f_h + \bar r_h`: the stratum's corrected rate."""
+    return lam * float(s.judged.mean()) + float((s.labels - lam * s.labelled_judged).mean())
+
+
 def _variance_parts(strata: Sequence[LabelledStratum], shares: np.ndarray, lam: float) -> np.ndarray:
     parts = []
     for w, s in zip(shares, strata, strict=True):
         n, m = len(s.judged), len(s.labels)
         rectifier = s.labels - lam * s.labelled_judged
-        rate = min(max(lam * float(s.judged.mean()) + float(rectifier.mean()), 0.0), 1.0)
+        rate = min(max(_stratum_rate(s, lam), 0.0), 1.0)
         # phase 1: the labels' variance had every judged unit been labelled, at least that of the
         # stratum's corrected rate smoothed over the n judged
         phase_one = (1 - n / s.population) * max(float(s.labels.var(ddof=1)), _smoothed(rate, n)) / n
@@ -147,13 +152,7 @@ def two_phase_rate(
     weight = sum(s.population for s in strata) / total  # the sampled part's share
     shares = np.array([s.population for s in strata]) / total / weight
     tuned = tuned_lambda(strata, shares) if lam is None else float(lam)
-    q = float(
-        sum(
-            w * (tuned * s.judged.mean() + (s.labels - tuned * s.labelled_judged).mean())
-            for w, s in zip(shares, strata, strict=True)
-        )
-    )
-    q = min(max(q, 0.0), 1.0)
+    q = min(max(sum(w * _stratum_rate(s, tuned) for w, s in zip(shares, strata, strict=True)), 0.0), 1.0)
     if all(len(s.labels) == s.population for s in strata):  # every unit labelled: the rate is known
         return TwoPhaseEstimate(exact + weight * q, (exact + weight * q, exact + weight * q), tuned, judged, labelled)
     variance = float(_variance_parts(strata, shares, tuned).sum())
